@@ -1,0 +1,64 @@
+/*
+ * The process-wide UCP context: one per JVM, created on first use, never destroyed (workers of
+ * every event loop share it, and the JVM may still hold endpoints at exit).
+ */
+#include <pthread.h>
+#include "ucx_native.h"
+
+static ucp_context_h context;
+static ucs_status_t context_status = UCS_ERR_NO_ELEM;
+static pthread_once_t context_once = PTHREAD_ONCE_INIT;
+
+static void context_create(void) {
+    ucp_config_t *config;
+    context_status = ucp_config_read(NULL, NULL, &config);
+    if (context_status != UCS_OK) {
+        return;
+    }
+    ucp_params_t params = {
+        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                      UCP_PARAM_FIELD_NAME,
+        .features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP,
+        .mt_workers_shared = 1,
+        .name = "netty-ucx",
+    };
+    context_status = ucp_init(&params, config, &context);
+    ucp_config_release(config);
+}
+
+ucs_status_t nucx_context_init(void) {
+    pthread_once(&context_once, context_create);
+    return context_status;
+}
+
+ucp_context_h nucx_context(void) {
+    return context;
+}
+
+static void java_context_init(JNIEnv *env, jclass cls) {
+    (void) cls;
+    ucs_status_t status = nucx_context_init();
+    if (status != UCS_OK) {
+        nucx_throw_ucs(env, "ucp_init failed", status);
+    }
+}
+
+static jstring java_ucx_version(JNIEnv *env, jclass cls) {
+    (void) cls;
+    return (*env)->NewStringUTF(env, ucp_get_version_string());
+}
+
+static jstring java_status_string(JNIEnv *env, jclass cls, jint status) {
+    (void) cls;
+    return (*env)->NewStringUTF(env, ucs_status_string((ucs_status_t) status));
+}
+
+static const JNINativeMethod methods[] = {
+    {"statusString", "(I)Ljava/lang/String;", (void *) java_status_string},
+    {"contextInit", "()V", (void *) java_context_init},
+    {"ucxVersion", "()Ljava/lang/String;", (void *) java_ucx_version},
+};
+
+int nucx_register_context(JNIEnv *env, jclass cls) {
+    return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
+}

@@ -1,0 +1,428 @@
+/*
+ * A connection: its UCP endpoint, its pre-posted receive slots (one per sequence number in the
+ * window), its send staging slots, and the state block Java reads after each progress call.
+ * Bytes are sent in java_conn_send and received into slots posted by post_recv.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ucx_native.h"
+
+#define NUCX_AREA_ALIGNMENT 4096
+
+static inline volatile int32_t *recv_state(nucx_conn *conn) {
+    return conn->state + NUCX_STATE_HEADER_WORDS;
+}
+
+static inline volatile int32_t *send_state(nucx_conn *conn) {
+    return conn->state + NUCX_STATE_HEADER_WORDS + conn->recv_slots;
+}
+
+static inline uint64_t data_tag(uint32_t id, uint32_t seq) {
+    return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | ((uint64_t) (seq & NUCX_TAG_SEQ_MASK) << NUCX_TAG_SEQ_SHIFT);
+}
+
+static inline uint64_t ctrl_tag(uint32_t id) {
+    return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | NUCX_TAG_CTRL_BIT;
+}
+
+static void add_credits(nucx_conn *conn, ucp_tag_t sender_tag) {
+    conn->state[NUCX_STATE_CREDITS] += (int32_t) (sender_tag & NUCX_TAG_CREDIT_MASK);
+}
+
+static void set_error(nucx_conn *conn, ucs_status_t status) {
+    if (conn->state[NUCX_STATE_ERROR] == 0) {
+        conn->state[NUCX_STATE_ERROR] = (int32_t) status;
+    }
+    nucx_worker_notify(conn);
+}
+
+/* ---- receive path ---- */
+
+static void recv_done(nucx_conn *conn, int slot, ucs_status_t status, const ucp_tag_recv_info_t *info) {
+    if (status == UCS_OK) {
+        recv_state(conn)[slot] = (int32_t) info->length;
+        add_credits(conn, info->sender_tag);
+    } else {
+        recv_state(conn)[slot] = (int32_t) status;
+    }
+    nucx_worker_notify(conn);
+}
+
+static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data) {
+    nucx_slot_ref *ref = user_data;
+    nucx_conn *conn = ref->conn;
+    conn->recv_reqs[ref->index] = NULL;
+    conn->outstanding--;
+    ucp_request_free(request);
+    if (!conn->closing) {
+        recv_done(conn, ref->index, status, info);
+    }
+}
+
+static void post_recv(nucx_conn *conn, int slot, uint32_t seq) {
+    ucp_tag_recv_info_t info;
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_RECV_INFO,
+        .cb.recv = recv_callback,
+        .user_data = &conn->recv_refs[slot],
+        .recv_info.tag_info = &info,
+    };
+    void *buffer = conn->recv_area + (size_t) slot * (size_t) conn->recv_unit;
+    void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_unit,
+                                 data_tag(conn->id, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
+    if (req == NULL) {
+        recv_done(conn, slot, UCS_OK, &info);
+    } else if (UCS_PTR_IS_ERR(req)) {
+        recv_done(conn, slot, UCS_PTR_STATUS(req), &info);
+    } else {
+        recv_state(conn)[slot] = NUCX_RECV_POSTED;
+        conn->recv_reqs[slot] = req;
+        conn->outstanding++;
+    }
+}
+
+static void post_ctrl_recv(nucx_conn *conn);
+
+static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info,
+                               void *user_data) {
+    nucx_conn *conn = user_data;
+    conn->ctrl_recv_req = NULL;
+    conn->outstanding--;
+    ucp_request_free(request);
+    if (conn->closing || status == UCS_ERR_CANCELED) {
+        return;
+    }
+    if (status != UCS_OK) {
+        set_error(conn, status);
+        return;
+    }
+    add_credits(conn, info->sender_tag);
+    nucx_worker_notify(conn);
+    post_ctrl_recv(conn);
+}
+
+/* Control messages carry only credits; several may already wait as unexpected messages. */
+static void post_ctrl_recv(nucx_conn *conn) {
+    for (;;) {
+        ucp_tag_recv_info_t info;
+        ucp_request_param_t param = {
+            .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                            UCP_OP_ATTR_FIELD_RECV_INFO,
+            .cb.recv = ctrl_recv_callback,
+            .user_data = conn,
+            .recv_info.tag_info = &info,
+        };
+        void *req = ucp_tag_recv_nbx(conn->worker->worker, &conn->ctrl_recv_buf, sizeof(conn->ctrl_recv_buf),
+                                     ctrl_tag(conn->id), NUCX_TAG_CTRL_MATCH_MASK, &param);
+        if (req == NULL) {
+            add_credits(conn, info.sender_tag);
+            nucx_worker_notify(conn);
+            continue;
+        }
+        if (UCS_PTR_IS_ERR(req)) {
+            set_error(conn, UCS_PTR_STATUS(req));
+        } else {
+            conn->ctrl_recv_req = req;
+            conn->outstanding++;
+        }
+        return;
+    }
+}
+
+/* ---- send path ---- */
+
+static void send_callback(void *request, ucs_status_t status, void *user_data) {
+    nucx_slot_ref *ref = user_data;
+    nucx_conn *conn = ref->conn;
+    conn->send_reqs[ref->index] = NULL;
+    conn->outstanding--;
+    ucp_request_free(request);
+    if (!conn->closing) {
+        send_state(conn)[ref->index] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
+        nucx_worker_notify(conn);
+    }
+}
+
+/* Returns 0 when UCX completed the send at once, 1 while it is in flight, or a negative ucs_status_t. */
+static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint seq, jint credits) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send = send_callback,
+        .user_data = &conn->send_refs[slot],
+    };
+    uint64_t tag = data_tag(conn->peer_id, (uint32_t) seq) | ((uint64_t) credits & NUCX_TAG_CREDIT_MASK);
+    void *buffer = conn->send_area + (size_t) slot * (size_t) conn->send_unit;
+    void *req = ucp_tag_send_nbx(conn->ep, buffer, (size_t) length, tag, &param);
+    if (req == NULL) {
+        return 0;
+    }
+    if (UCS_PTR_IS_ERR(req)) {
+        return (jint) UCS_PTR_STATUS(req);
+    }
+    send_state(conn)[slot] = NUCX_SEND_BUSY;
+    conn->send_reqs[slot] = req;
+    conn->outstanding++;
+    return 1;
+}
+
+static void ctrl_send_callback(void *request, ucs_status_t status, void *user_data) {
+    nucx_conn *conn = user_data;
+    conn->outstanding--;
+    ucp_request_free(request);
+    if (status != UCS_OK && status != UCS_ERR_CANCELED && !conn->closing) {
+        set_error(conn, status);
+    }
+}
+
+static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint credits) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send = ctrl_send_callback,
+        .user_data = conn,
+    };
+    uint64_t tag = ctrl_tag(conn->peer_id) | ((uint64_t) credits & NUCX_TAG_CREDIT_MASK);
+    void *req = ucp_tag_send_nbx(conn->ep, &conn->ctrl_recv_buf, 0, tag, &param);
+    if (req == NULL) {
+        return 0;
+    }
+    if (UCS_PTR_IS_ERR(req)) {
+        return (jint) UCS_PTR_STATUS(req);
+    }
+    conn->outstanding++;
+    return 1;
+}
+
+static void java_conn_repost(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint seq) {
+    (void) env; (void) cls;
+    post_recv((nucx_conn *) (intptr_t) conn_ptr, slot, (uint32_t) seq);
+}
+
+/* ---- lifetime ---- */
+
+static void *aligned_area(size_t size) {
+    void *area = NULL;
+    if (posix_memalign(&area, NUCX_AREA_ALIGNMENT, size) != 0) {
+        return NULL;
+    }
+    return area;
+}
+
+void nucx_conn_free(nucx_conn *conn) {
+    /* Closed only now, so that the peer sees end-of-stream after every byte we sent was delivered. */
+    if (conn->side_fd >= 0) {
+        close(conn->side_fd);
+    }
+    free((void *) conn->state);
+    free(conn->recv_area);
+    free(conn->send_area);
+    free(conn->recv_reqs);
+    free(conn->send_reqs);
+    free(conn->recv_refs);
+    free(conn->send_refs);
+    free(conn);
+}
+
+int nucx_conn_reapable(nucx_conn *conn) {
+    return conn->outstanding == 0;
+}
+
+static int conn_alloc(nucx_conn *conn) {
+    size_t state_words = NUCX_STATE_HEADER_WORDS + (size_t) conn->recv_slots + (size_t) conn->send_slots;
+    conn->state = calloc(state_words, sizeof(int32_t));
+    conn->recv_area = aligned_area((size_t) conn->recv_slots * (size_t) conn->recv_unit);
+    conn->send_area = aligned_area((size_t) conn->send_slots * (size_t) conn->send_unit);
+    conn->recv_reqs = calloc((size_t) conn->recv_slots, sizeof(void *));
+    conn->send_reqs = calloc((size_t) conn->send_slots, sizeof(void *));
+    conn->recv_refs = calloc((size_t) conn->recv_slots, sizeof(nucx_slot_ref));
+    conn->send_refs = calloc((size_t) conn->send_slots, sizeof(nucx_slot_ref));
+    if (conn->state == NULL || conn->recv_area == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
+        conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < conn->recv_slots; i++) {
+        conn->recv_refs[i] = (nucx_slot_ref) {conn, i};
+        recv_state(conn)[i] = NUCX_RECV_IDLE;
+    }
+    for (int i = 0; i < conn->send_slots; i++) {
+        conn->send_refs[i] = (nucx_slot_ref) {conn, i};
+    }
+    return 0;
+}
+
+/*
+ * Creates a connection and posts its receives at once, so that the window advertised in the
+ * handshake is real before the peer learns of it. out: {conn, state, recvArea, sendArea, id}.
+ */
+static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint index, jint recv_slots,
+                             jint recv_unit, jint send_slots, jint send_unit, jlongArray out) {
+    (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    if (index < 0 || index >= w->ready[1]) {
+        nucx_throw_io(env, "connection", "index out of range");
+        return;
+    }
+    nucx_conn *conn = calloc(1, sizeof(*conn));
+    if (conn == NULL) {
+        nucx_throw_io(env, "connection", "out of memory");
+        return;
+    }
+    conn->worker = w;
+    conn->side_fd = -1;
+    conn->index = index;
+    conn->recv_slots = recv_slots;
+    conn->recv_unit = recv_unit;
+    conn->send_slots = send_slots;
+    conn->send_unit = send_unit;
+    if (conn_alloc(conn) != 0) {
+        nucx_conn_free(conn);
+        nucx_throw_io(env, "connection buffers", "out of memory");
+        return;
+    }
+    conn->id = w->next_conn_id++;
+    if (w->next_conn_id == 0) {
+        w->next_conn_id = 1;
+    }
+    for (int i = 0; i < recv_slots; i++) {
+        post_recv(conn, i, (uint32_t) i);
+    }
+    post_ctrl_recv(conn);
+    jlong values[5] = {
+        (jlong) (intptr_t) conn, (jlong) (intptr_t) conn->state, (jlong) (intptr_t) conn->recv_area,
+        (jlong) (intptr_t) conn->send_area, (jlong) conn->id,
+    };
+    (*env)->SetLongArrayRegion(env, out, 0, 5, values);
+}
+
+static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {
+    (void) ep;
+    nucx_conn *conn = arg;
+    if (!conn->closing) {
+        set_error(conn, status);
+    }
+}
+
+static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArray peer_address, jint peer_id,
+                              jboolean peer_error_handling) {
+    (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    jsize length = (*env)->GetArrayLength(env, peer_address);
+    jbyte *address = malloc((size_t) length);
+    if (address == NULL) {
+        nucx_throw_io(env, "ucp_ep_create", "out of memory");
+        return;
+    }
+    (*env)->GetByteArrayRegion(env, peer_address, 0, length, address);
+    ucp_ep_params_t params = {
+        .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+        .address = (const ucp_address_t *) address,
+        .err_mode = peer_error_handling ? UCP_ERR_HANDLING_MODE_PEER : UCP_ERR_HANDLING_MODE_NONE,
+    };
+    if (peer_error_handling) {
+        params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
+        params.err_handler.cb = ep_error_callback;
+        params.err_handler.arg = conn;
+    }
+    ucs_status_t status = ucp_ep_create(conn->worker->worker, &params, &conn->ep);
+    free(address);
+    if (status != UCS_OK) {
+        conn->ep = NULL;
+        nucx_throw_ucs(env, "ucp_ep_create", status);
+        return;
+    }
+    conn->peer_id = (uint32_t) peer_id;
+}
+
+static void ep_close_callback(void *request, ucs_status_t status, void *user_data) {
+    (void) status;
+    nucx_conn *conn = user_data;
+    conn->close_req = NULL;
+    conn->outstanding--;
+    ucp_request_free(request);
+}
+
+static void cancel_if_pending(nucx_worker *w, void *req) {
+    if (req != NULL) {
+        ucp_request_cancel(w->worker, req);
+    }
+}
+
+/*
+ * Hands the connection over to its worker, which frees it once every request has called back.
+ * force: the peer is gone, so the endpoint is not flushed (a flush could wait forever).
+ * side_fd: the connection's TCP side channel, closed when the connection is freed (-1 for none).
+ */
+static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_fd, jboolean force) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    nucx_worker *w = conn->worker;
+    conn->closing = 1;
+    conn->side_fd = side_fd;
+    for (int i = 0; i < conn->recv_slots; i++) {
+        cancel_if_pending(w, conn->recv_reqs[i]);
+    }
+    cancel_if_pending(w, conn->ctrl_recv_req);
+    if (conn->ep != NULL) {
+        ucp_request_param_t param = {
+            .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+            .cb.send = ep_close_callback,
+            .user_data = conn,
+            .flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0,
+        };
+        void *req = ucp_ep_close_nbx(conn->ep, &param);
+        if (req != NULL && !UCS_PTR_IS_ERR(req)) {
+            conn->close_req = req;
+            conn->outstanding++;
+        }
+        conn->ep = NULL;
+    }
+    nucx_worker_defer_free(conn);
+}
+
+/* What ucp_ep_print_info says about the endpoint: its lanes and the transports behind them. */
+static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
+    (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (conn->ep == NULL) {
+        return (*env)->NewStringUTF(env, "not connected");
+    }
+    char *text = NULL;
+    size_t size = 0;
+    FILE *stream = open_memstream(&text, &size);
+    if (stream == NULL) {
+        nucx_throw_errno(env, "open_memstream", errno);
+        return NULL;
+    }
+    ucp_ep_print_info(conn->ep, stream);
+    fclose(stream);
+    jstring result = (*env)->NewStringUTF(env, text);
+    free(text);
+    return result;
+}
+
+/* A view of native memory the connection owns; Java must not use it after connClose. */
+static jobject java_direct_buffer(JNIEnv *env, jclass cls, jlong address, jint length) {
+    (void) cls;
+    return (*env)->NewDirectByteBuffer(env, (void *) (intptr_t) address, (jlong) length);
+}
+
+static const JNINativeMethod methods[] = {
+    {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
+    {"connCreate", "(JIIIII[J)V", (void *) java_conn_create},
+    {"connConnect", "(J[BIZ)V", (void *) java_conn_connect},
+    {"connSend", "(JIIII)I", (void *) java_conn_send},
+    {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},
+    {"connRepost", "(JII)V", (void *) java_conn_repost},
+    {"connClose", "(JIZ)V", (void *) java_conn_close},
+    {"connDescribe", "(J)Ljava/lang/String;", (void *) java_conn_describe},
+};
+
+int nucx_register_endpoint(JNIEnv *env, jclass cls) {
+    return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
+}

@@ -1,0 +1,51 @@
+/*
+ * Library entry point: registers every native method of UcxNative (no JNI name mangling is used,
+ * so the symbol table exports only JNI_OnLoad/JNI_OnUnload).
+ */
+#include <signal.h>
+#include <ucs/debug/debug.h>
+#include "ucx_native.h"
+
+#define NUCX_NATIVE_CLASS "io/github/nettyucx/transport/UcxNative"
+
+/*
+ * libucs installs handlers for these signals when it is loaded (before any UCX_* setting of ours
+ * could matter). The JVM relies on its own: SIGSEGV/SIGBUS for implicit null checks and
+ * safepoints, SIGHUP to run shutdown hooks. Give them back.
+ */
+static void restore_jvm_signal_handlers(void) {
+    static const int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGHUP};
+    for (int i = 0; i < NUCX_ARRAY_LEN(signals); i++) {
+        ucs_debug_disable_signal(signals[i]);
+    }
+}
+
+JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
+    (void) reserved;
+    restore_jvm_signal_handlers();
+    JNIEnv *env;
+    if ((*vm)->GetEnv(vm, (void **) &env, JNI_VERSION_1_8) != JNI_OK) {
+        return JNI_ERR;
+    }
+    jclass cls = (*env)->FindClass(env, NUCX_NATIVE_CLASS);
+    if (cls == NULL) {
+        return JNI_ERR;
+    }
+    if (nucx_errors_init(env) != 0 ||
+        nucx_register_context(env, cls) != 0 ||
+        nucx_register_worker(env, cls) != 0 ||
+        nucx_register_endpoint(env, cls) != 0 ||
+        nucx_register_socket(env, cls) != 0) {
+        return JNI_ERR;
+    }
+    (*env)->DeleteLocalRef(env, cls);
+    return JNI_VERSION_1_8;
+}
+
+JNIEXPORT void JNI_OnUnload(JavaVM *vm, void *reserved) {
+    (void) reserved;
+    JNIEnv *env;
+    if ((*vm)->GetEnv(vm, (void **) &env, JNI_VERSION_1_8) == JNI_OK) {
+        nucx_errors_destroy(env);
+    }
+}

@@ -1,0 +1,116 @@
+/*
+ * Shared declarations of the netty-ucx JNI library.
+ *
+ * Memory shared with Java is laid out as plain int32 arrays so that the Java side can read it with
+ * absolute memory access after each progress call, without any upcall (see UcxConnection.java and
+ * UcxWorker.java for the Java view of these layouts; keep both in sync).
+ */
+#ifndef NETTY_UCX_NATIVE_H
+#define NETTY_UCX_NATIVE_H
+
+#include <jni.h>
+#include <stdint.h>
+#include <ucp/api/ucp.h>
+
+#define NUCX_HIDDEN __attribute__((visibility("hidden")))
+
+/* Tag layout: [63..32] receiver's connection id, [31] control flag, [30..8] sequence, [7..0] credits. */
+#define NUCX_TAG_ID_SHIFT 32
+#define NUCX_TAG_CTRL_BIT ((uint64_t) 1 << 31)
+#define NUCX_TAG_SEQ_SHIFT 8
+#define NUCX_TAG_SEQ_MASK 0x7FFFFFu
+#define NUCX_TAG_CREDIT_MASK 0xFFu
+#define NUCX_TAG_DATA_MATCH_MASK 0xFFFFFFFFFFFFFF00ull
+#define NUCX_TAG_CTRL_MATCH_MASK 0xFFFFFFFF80000000ull
+
+/* Values of a receive slot's state word: >= 0 is a completed length, other negatives are ucs_status_t. */
+#define NUCX_RECV_POSTED (-1000000)
+#define NUCX_RECV_IDLE (-1000001)
+
+/* Values of a send slot's state word: negatives are ucs_status_t of a failed send. */
+#define NUCX_SEND_FREE 0
+#define NUCX_SEND_BUSY 1
+
+/* Offsets (in int32 words) of the connection state block shared with Java. */
+#define NUCX_STATE_NOTIFIED 0
+#define NUCX_STATE_ERROR 1
+#define NUCX_STATE_CREDITS 2
+#define NUCX_STATE_HEADER_WORDS 4
+
+/* Worker ready list: [0] count, [1] capacity, then connection indices. */
+#define NUCX_READY_HEADER_WORDS 2
+
+typedef struct nucx_worker nucx_worker;
+typedef struct nucx_conn nucx_conn;
+
+typedef struct {
+    nucx_conn *conn;
+    int index;
+} nucx_slot_ref;
+
+struct nucx_conn {
+    nucx_worker *worker;
+    ucp_ep_h ep;
+    uint32_t id;
+    uint32_t peer_id;
+    int32_t index;
+    int32_t recv_slots;
+    int32_t recv_unit;
+    int32_t send_slots;
+    int32_t send_unit;
+    int32_t outstanding;   /* requests whose callbacks have not run yet */
+    int closing;
+    int side_fd;           /* side channel, owned by the connection once it is closing */
+    void *close_req;       /* ucp_ep_close_nbx request still in progress */
+    volatile int32_t *state; /* shared with Java: header + recv states + send states */
+    char *recv_area;
+    char *send_area;
+    void **recv_reqs;
+    void **send_reqs;
+    nucx_slot_ref *recv_refs;
+    nucx_slot_ref *send_refs;
+    void *ctrl_recv_req;
+    uint64_t ctrl_recv_buf;
+    nucx_conn *next_closing;
+};
+
+struct nucx_worker {
+    ucp_worker_h worker;
+    int ucx_fd;
+    int epoll_fd;
+    int event_fd;
+    int timer_fd;
+    uint32_t next_conn_id;
+    int32_t *ready;        /* shared with Java, see NUCX_READY_HEADER_WORDS */
+    nucx_conn *closing;    /* connections waiting for their requests to finish before they are freed */
+};
+
+/* ucx_context.c */
+NUCX_HIDDEN ucp_context_h nucx_context(void);
+NUCX_HIDDEN ucs_status_t nucx_context_init(void);
+
+/* ucx_errors.c */
+NUCX_HIDDEN void nucx_throw_io(JNIEnv *env, const char *what, const char *detail);
+NUCX_HIDDEN void nucx_throw_errno(JNIEnv *env, const char *what, int err);
+NUCX_HIDDEN void nucx_throw_ucs(JNIEnv *env, const char *what, ucs_status_t status);
+NUCX_HIDDEN void nucx_throw_connect(JNIEnv *env, int err);
+NUCX_HIDDEN int nucx_errors_init(JNIEnv *env);
+NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
+
+/* ucx_worker.c */
+NUCX_HIDDEN void nucx_worker_notify(nucx_conn *conn);
+NUCX_HIDDEN void nucx_worker_defer_free(nucx_conn *conn);
+
+/* ucx_endpoint.c */
+NUCX_HIDDEN int nucx_conn_reapable(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
+
+/* Registration tables: each file registers its own natives. */
+NUCX_HIDDEN int nucx_register_context(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
+
+#define NUCX_ARRAY_LEN(a) ((int) (sizeof(a) / sizeof((a)[0])))
+
+#endif

@@ -1,0 +1,293 @@
+/*
+ * One UCP worker per event loop, and the epoll set the loop sleeps in: the worker's event fd,
+ * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, and the TCP side
+ * channels of the loop's connections. This is where the event loop waits (java_worker_wait).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+#include "ucx_native.h"
+
+#define NUCX_MAX_PROGRESS_ROUNDS 64
+#define NUCX_MAX_WAIT_EVENTS 256
+
+void nucx_worker_notify(nucx_conn *conn) {
+    volatile int32_t *state = conn->state;
+    if (state[NUCX_STATE_NOTIFIED]) {
+        return;
+    }
+    state[NUCX_STATE_NOTIFIED] = 1;
+    int32_t *ready = conn->worker->ready;
+    /* Capacity equals the number of connection indices, and each index is listed at most once. */
+    ready[NUCX_READY_HEADER_WORDS + ready[0]] = conn->index;
+    ready[0]++;
+}
+
+void nucx_worker_defer_free(nucx_conn *conn) {
+    nucx_worker *w = conn->worker;
+    conn->next_closing = w->closing;
+    w->closing = conn;
+}
+
+static void reap_closed(nucx_worker *w) {
+    nucx_conn **link = &w->closing;
+    while (*link != NULL) {
+        nucx_conn *conn = *link;
+        if (nucx_conn_reapable(conn)) {
+            *link = conn->next_closing;
+            nucx_conn_free(conn);
+        } else {
+            link = &conn->next_closing;
+        }
+    }
+}
+
+static int add_to_epoll(int epoll_fd, int fd) {
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static void close_fd(int fd) {
+    if (fd >= 0) {
+        close(fd);
+    }
+}
+
+/* Frees whatever part of the worker was created; the single release path for all its resources. */
+static void worker_free(nucx_worker *w) {
+    if (w->worker != NULL) {
+        ucp_worker_destroy(w->worker);
+    }
+    /* Connections whose requests never finished: their memory outlived the worker's callbacks. */
+    while (w->closing != NULL) {
+        nucx_conn *conn = w->closing;
+        w->closing = conn->next_closing;
+        nucx_conn_free(conn);
+    }
+    close_fd(w->epoll_fd);
+    close_fd(w->event_fd);
+    close_fd(w->timer_fd);
+    free(w->ready);
+    free(w);
+}
+
+static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t *status) {
+    *status = nucx_context_init();
+    if (*status != UCS_OK) {
+        return "ucp_init";
+    }
+    ucp_worker_params_t params = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = UCS_THREAD_MODE_SINGLE,
+    };
+    *status = ucp_worker_create(nucx_context(), &params, &w->worker);
+    if (*status != UCS_OK) {
+        w->worker = NULL;
+        return "ucp_worker_create";
+    }
+    *status = ucp_worker_get_efd(w->worker, &w->ucx_fd);
+    if (*status != UCS_OK) {
+        return "ucp_worker_get_efd";
+    }
+    w->ready = calloc((size_t) NUCX_READY_HEADER_WORDS + (size_t) max_connections, sizeof(int32_t));
+    if (w->ready == NULL) {
+        *status = UCS_ERR_NO_MEMORY;
+        return "ready list";
+    }
+    w->ready[1] = max_connections;
+    w->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    w->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    w->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (w->epoll_fd < 0 || w->event_fd < 0 || w->timer_fd < 0 ||
+        add_to_epoll(w->epoll_fd, w->ucx_fd) != 0 ||
+        add_to_epoll(w->epoll_fd, w->event_fd) != 0 ||
+        add_to_epoll(w->epoll_fd, w->timer_fd) != 0) {
+        *status = UCS_ERR_IO_ERROR;
+        return "epoll set-up";
+    }
+    w->next_conn_id = 1;
+    return NULL;
+}
+
+static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
+    (void) cls;
+    nucx_worker *w = calloc(1, sizeof(*w));
+    if (w == NULL) {
+        nucx_throw_io(env, "worker", "out of memory");
+        return 0;
+    }
+    w->epoll_fd = w->event_fd = w->timer_fd = -1;
+    ucs_status_t status;
+    const char *failed = worker_init(w, max_connections, &status);
+    if (failed != NULL) {
+        int err = errno;
+        worker_free(w);
+        if (status == UCS_ERR_IO_ERROR) {
+            nucx_throw_errno(env, failed, err);
+        } else {
+            nucx_throw_ucs(env, failed, status);
+        }
+        return 0;
+    }
+    return (jlong) (intptr_t) w;
+}
+
+static void java_worker_destroy(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) env; (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    /* Give closing endpoints a bounded chance to finish their flush before the worker goes away. */
+    for (int i = 0; i < 100000 && w->closing != NULL; i++) {
+        ucp_worker_progress(w->worker);
+        reap_closed(w);
+    }
+    worker_free(w);
+}
+
+static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) env; (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    int rounds = 0;
+    while (rounds < NUCX_MAX_PROGRESS_ROUNDS && ucp_worker_progress(w->worker) != 0) {
+        rounds++;
+    }
+    if (w->closing != NULL) {
+        reap_closed(w);
+    }
+    return rounds;
+}
+
+static void set_timer(nucx_worker *w, jlong timeout_nanos) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.it_value.tv_sec = timeout_nanos / 1000000000L;
+    spec.it_value.tv_nsec = timeout_nanos % 1000000000L;
+    timerfd_settime(w->timer_fd, 0, &spec, NULL);
+}
+
+static void drain_fd(int fd) {
+    uint64_t value;
+    while (read(fd, &value, sizeof(value)) > 0) {
+    }
+}
+
+/*
+ * Sleeps until the worker, a registered socket, wakeup() or the timer needs the loop.
+ * timeout_nanos: < 0 sleeps without timer, 0 only polls sockets (no arming), > 0 arms the timer.
+ * Returns the number of (fd, events) int pairs written to events_addr, or -1 when the worker had
+ * unprocessed events (ucp_worker_arm said BUSY) and must be progressed before sleeping.
+ */
+static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong events_addr, jint max_events,
+                             jlong timeout_nanos) {
+    (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    int timeout_ms = 0;
+    if (timeout_nanos != 0) {
+        ucs_status_t status = ucp_worker_arm(w->worker);
+        if (status == UCS_ERR_BUSY) {
+            return -1;
+        }
+        if (status != UCS_OK) {
+            nucx_throw_ucs(env, "ucp_worker_arm", status);
+            return 0;
+        }
+        if (timeout_nanos > 0) {
+            set_timer(w, timeout_nanos);
+        }
+        timeout_ms = -1;
+    }
+    struct epoll_event events[NUCX_MAX_WAIT_EVENTS];
+    int limit = max_events < NUCX_MAX_WAIT_EVENTS ? max_events : NUCX_MAX_WAIT_EVENTS;
+    int n = epoll_wait(w->epoll_fd, events, limit, timeout_ms);
+    if (n < 0) {
+        if (errno == EINTR) {
+            return 0;
+        }
+        nucx_throw_errno(env, "epoll_wait", errno);
+        return 0;
+    }
+    int32_t *out = (int32_t *) (intptr_t) events_addr;
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        int fd = events[i].data.fd;
+        if (fd == w->event_fd || fd == w->timer_fd) {
+            drain_fd(fd);
+        } else if (fd != w->ucx_fd) {
+            out[2 * count] = fd;
+            out[2 * count + 1] = (int32_t) events[i].events;
+            count++;
+        }
+    }
+    return count;
+}
+
+/* Takes the eventfd, not the worker: other threads call it and must never touch freed memory. */
+static void java_eventfd_write(JNIEnv *env, jclass cls, jint event_fd) {
+    (void) env; (void) cls;
+    uint64_t one = 1;
+    /* EAGAIN means the counter is already non-zero: the loop will wake anyway. */
+    if (write(event_fd, &one, sizeof(one)) < 0) {
+        return;
+    }
+}
+
+static jint java_worker_event_fd(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) env; (void) cls;
+    return ((nucx_worker *) (intptr_t) worker_ptr)->event_fd;
+}
+
+static void java_epoll_ctl(JNIEnv *env, jclass cls, jlong worker_ptr, jint op, jint fd, jint events) {
+    (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    struct epoll_event ev = {.events = (uint32_t) events, .data.fd = fd};
+    static const int ops[] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
+    if (op < 0 || op > 2) {
+        nucx_throw_io(env, "epoll_ctl", "bad operation");
+        return;
+    }
+    if (epoll_ctl(w->epoll_fd, ops[op], fd, &ev) != 0) {
+        nucx_throw_errno(env, "epoll_ctl", errno);
+    }
+}
+
+static jbyteArray java_worker_address(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    ucp_address_t *address;
+    size_t length;
+    ucs_status_t status = ucp_worker_get_address(w->worker, &address, &length);
+    if (status != UCS_OK) {
+        nucx_throw_ucs(env, "ucp_worker_get_address", status);
+        return NULL;
+    }
+    jbyteArray result = (*env)->NewByteArray(env, (jsize) length);
+    if (result != NULL) {
+        (*env)->SetByteArrayRegion(env, result, 0, (jsize) length, (const jbyte *) address);
+    }
+    ucp_worker_release_address(w->worker, address);
+    return result;
+}
+
+static jlong java_worker_ready_list(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) env; (void) cls;
+    return (jlong) (intptr_t) ((nucx_worker *) (intptr_t) worker_ptr)->ready;
+}
+
+static const JNINativeMethod methods[] = {
+    {"workerCreate", "(I)J", (void *) java_worker_create},
+    {"workerDestroy", "(J)V", (void *) java_worker_destroy},
+    {"workerProgress", "(J)I", (void *) java_worker_progress},
+    {"workerWait", "(JJIJ)I", (void *) java_worker_wait},
+    {"eventFdWrite", "(I)V", (void *) java_eventfd_write},
+    {"workerEventFd", "(J)I", (void *) java_worker_event_fd},
+    {"workerEpollCtl", "(JIII)V", (void *) java_epoll_ctl},
+    {"workerAddress", "(J)[B", (void *) java_worker_address},
+    {"workerReadyList", "(J)J", (void *) java_worker_ready_list},
+};
+
+int nucx_register_worker(JNIEnv *env, jclass cls) {
+    return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
+}
