@@ -1,0 +1,284 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.util.internal.PlatformDependent;
+
+import java.io.IOException;
+
+/**
+ * The UCX data path of one channel: a ring of pre-posted receive slots, one per sequence number in
+ * the window, read strictly in sequence order (so eager and rendezvous completions can finish in
+ * any order), and send staging slots that flushed bytes are gathered into, one tagged send each.
+ * <p>
+ * Flow control: the peer may have as many messages in flight as we have receive slots. Each
+ * consumed slot is reposted and becomes a credit, returned in the tag of our next send or, when
+ * half a window has piled up, in a zero-length control message. Used on the event loop only.
+ */
+final class UcxConnection {
+    private final long conn;
+    private final long state;
+    private final int id;
+    private final int recvWindow;
+    private final int recvUnit;
+    private final int sendSlots;
+    private final int sendUnit;
+    private final int creditThreshold;
+    private final ByteBuf recvArea;
+    private final ByteBuf sendArea;
+    private final SlotFiller filler = new SlotFiller();
+
+    private int recvSlot;
+    private int recvSeq;
+    private int recvOffset;
+    private int sendSlot;
+    private int sendSeq;
+    private int pendingCredits;
+    private int peerWindow;
+    private int peerUnit;
+    private boolean connected;
+    private boolean closed;
+
+    private UcxConnection(long[] created, int recvWindow, int recvUnit, int sendSlots) {
+        this.conn = created[0];
+        this.state = created[1];
+        this.id = (int) created[4];
+        this.recvWindow = recvWindow;
+        this.recvUnit = recvUnit;
+        this.sendSlots = sendSlots;
+        this.sendUnit = recvUnit;
+        this.creditThreshold = Math.max(1, recvWindow / 2);
+        this.recvArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[2], recvWindow * recvUnit));
+        this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[3], sendSlots * sendUnit));
+    }
+
+    /** Allocates the slots and posts every receive, so the window the hello advertises is real. */
+    static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots)
+            throws IOException {
+        if ((long) recvWindow * recvUnit > Integer.MAX_VALUE || (long) sendSlots * recvUnit > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
+        }
+        long[] created = new long[5];
+        UcxNative.connCreate(worker.address(), index, recvWindow, recvUnit, sendSlots, recvUnit, created);
+        try {
+            return new UcxConnection(created, recvWindow, recvUnit, sendSlots);
+        } catch (Throwable t) {
+            UcxNative.connClose(created[0], -1, true);
+            throw t;
+        }
+    }
+
+    int id() {
+        return id;
+    }
+
+    int recvWindow() {
+        return recvWindow;
+    }
+
+    int recvUnit() {
+        return recvUnit;
+    }
+
+    void connect(UcxHandshake.Hello peer) throws IOException {
+        UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.peerErrorHandling());
+        peerWindow = peer.recvWindow;
+        peerUnit = Math.min(sendUnit, peer.recvUnit);
+        connected = true;
+    }
+
+    boolean isConnected() {
+        return connected && !closed;
+    }
+
+    /** Messages sent so far: the sequence number the peer's input ends at when we shut down output. */
+    int messagesSent() {
+        return sendSeq;
+    }
+
+    /** Messages fully read so far. */
+    int messagesReceived() {
+        return recvSeq;
+    }
+
+    /** Re-enables completion notifications; call before looking at the state. */
+    void clearNotified() {
+        PlatformDependent.putInt(state + 4L * UcxNative.STATE_NOTIFIED, 0);
+    }
+
+    /** The ucs_status_t the endpoint failed with, or 0. */
+    int endpointError() {
+        return PlatformDependent.getInt(state + 4L * UcxNative.STATE_ERROR);
+    }
+
+    private int recvState(int slot) {
+        return PlatformDependent.getInt(state + 4L * (UcxNative.STATE_HEADER_WORDS + slot));
+    }
+
+    private int sendState(int slot) {
+        return PlatformDependent.getInt(state + 4L * (UcxNative.STATE_HEADER_WORDS + recvWindow + slot));
+    }
+
+    // ---- receive ----
+
+    /** True when the next message in sequence has arrived (or its receive failed). */
+    boolean hasReadable() {
+        int st = recvState(recvSlot);
+        return st != UcxNative.RECV_POSTED && st != UcxNative.RECV_IDLE;
+    }
+
+    /**
+     * Copies bytes of the next message(s) in sequence into {@code dst}, up to its writable bytes.
+     * Returns the bytes copied, 0 when nothing has arrived.
+     */
+    int read(ByteBuf dst) throws IOException {
+        for (;;) {
+            int st = recvState(recvSlot);
+            if (st == UcxNative.RECV_POSTED || st == UcxNative.RECV_IDLE) {
+                return 0;
+            }
+            if (st < 0) {
+                throw new IOException("UCX receive failed: " + UcxNative.statusString(st));
+            }
+            int n = Math.min(st - recvOffset, dst.writableBytes());
+            if (n > 0) {
+                dst.writeBytes(recvArea, recvSlot * recvUnit + recvOffset, n);
+                recvOffset += n;
+            }
+            if (recvOffset == st) {
+                consumeSlot();
+            }
+            if (n > 0 || !dst.isWritable()) {
+                return n;
+            }
+        }
+    }
+
+    /** Drops every message that has arrived (input shut down): the peer still gets its credits back. */
+    void discardReadable() throws IOException {
+        while (hasReadable()) {
+            int st = recvState(recvSlot);
+            if (st < 0) {
+                throw new IOException("UCX receive failed: " + UcxNative.statusString(st));
+            }
+            consumeSlot();
+        }
+    }
+
+    private void consumeSlot() {
+        UcxNative.connRepost(conn, recvSlot, recvSeq + recvWindow);
+        recvSeq++;
+        recvSlot = recvSlot + 1 == recvWindow ? 0 : recvSlot + 1;
+        recvOffset = 0;
+        pendingCredits++;
+    }
+
+    /** Returns credits in a control message once half a window has accumulated without a send to carry them. */
+    void returnCreditsIfDue() throws IOException {
+        if (pendingCredits < creditThreshold || !isConnected()) {
+            return;
+        }
+        while (pendingCredits > 0) {
+            int credits = Math.min(pendingCredits, UcxNative.MAX_CREDITS_PER_MESSAGE);
+            int rc = UcxNative.connSendCredits(conn, credits);
+            if (rc < 0) {
+                throw new IOException("UCX credit message failed: " + UcxNative.statusString(rc));
+            }
+            pendingCredits -= credits;
+        }
+    }
+
+    // ---- send ----
+
+    private int peerCredits() {
+        return peerWindow + PlatformDependent.getInt(state + 4L * UcxNative.STATE_CREDITS) - sendSeq;
+    }
+
+    /** True when a send could go out now: the peer has a free receive slot and we have a free send slot. */
+    boolean canSend() throws IOException {
+        if (!isConnected() || peerCredits() <= 0) {
+            return false;
+        }
+        int st = sendState(sendSlot);
+        if (st < 0) {
+            throw new IOException("UCX send failed: " + UcxNative.statusString(st));
+        }
+        return st == UcxNative.SEND_FREE;
+    }
+
+    /**
+     * Gathers the flushed buffers into send slots, one tagged send per slot, and removes what was
+     * sent from {@code in}. Returns true when everything was sent, false when out of credit or slots.
+     */
+    boolean write(ChannelOutboundBuffer in) throws Exception {
+        while (!in.isEmpty()) {
+            if (!canSend()) {
+                return false;
+            }
+            filler.reset(sendSlot * sendUnit, peerUnit);
+            in.forEachFlushedMessage(filler);
+            int length = filler.filled;
+            if (length > 0) {
+                send(length);
+            }
+            in.removeBytes(length);
+        }
+        return true;
+    }
+
+    private void send(int length) throws IOException {
+        int credits = Math.min(pendingCredits, UcxNative.MAX_CREDITS_PER_MESSAGE);
+        int rc = UcxNative.connSend(conn, sendSlot, length, sendSeq, credits);
+        if (rc < 0) {
+            throw new IOException("UCX send failed: " + UcxNative.statusString(rc));
+        }
+        pendingCredits -= credits;
+        sendSeq++;
+        sendSlot = sendSlot + 1 == sendSlots ? 0 : sendSlot + 1;
+    }
+
+    /** The UCX lanes and transports of the endpoint, as {@code ucp_ep_print_info} reports them. */
+    String describe() {
+        return closed ? "closed" : UcxNative.connDescribe(conn);
+    }
+
+    /**
+     * Hands the connection (and the side-channel socket) to the worker, which frees both once
+     * every UCX request has finished. {@code force} skips flushing the endpoint: the peer is gone.
+     */
+    void close(int sideFd, boolean force) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        UcxNative.connClose(conn, sideFd, force);
+    }
+
+    /** Copies flushed buffers into one send slot without consuming them. */
+    private final class SlotFiller implements ChannelOutboundBuffer.MessageProcessor {
+        private int offset;
+        private int capacity;
+        int filled;
+
+        void reset(int offset, int capacity) {
+            this.offset = offset;
+            this.capacity = capacity;
+            this.filled = 0;
+        }
+
+        @Override
+        public boolean processMessage(Object msg) {
+            ByteBuf buf = (ByteBuf) msg;
+            int n = Math.min(buf.readableBytes(), capacity - filled);
+            if (n > 0) {
+                buf.getBytes(buf.readerIndex(), sendArea, offset + filled, n);
+                filled += n;
+            }
+            return filled < capacity;
+        }
+    }
+}

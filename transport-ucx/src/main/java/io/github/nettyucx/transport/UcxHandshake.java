@@ -1,0 +1,153 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.util.internal.SystemPropertyUtil;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+
+import java.io.IOException;
+import java.net.ProtocolException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * The hello each side sends first on the side channel, and the records that follow it.
+ * <pre>
+ * hello:  magic u32 | version u16 | flags u16 | connection id u32 | receive window u32 |
+ *         receive unit u32 | boot id 16 bytes | worker address length u32 | worker address
+ * record: type u8 ('S' = output shut down, 'C' = closed) | messages sent before it u32
+ * </pre>
+ * Integers are big endian. Everything after the hello is a stream of records.
+ */
+final class UcxHandshake {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
+    static final int MAGIC = 0x4E554358; // "NUCX"
+    static final short VERSION = 1;
+    static final int HEADER_BYTES = 40;
+    static final int MAX_WORKER_ADDRESS = 64 * 1024;
+    static final int RECORD_BYTES = 5;
+    static final byte RECORD_SHUTDOWN_OUTPUT = 'S';
+    static final byte RECORD_CLOSE = 'C';
+
+    /** Same boot id means same host (and so shared memory): UCX endpoints then skip peer error handling. */
+    private static final byte[] BOOT_ID = readBootId();
+    private static final String ERROR_HANDLING = SystemPropertyUtil.get(
+            "io.github.nettyucx.peerErrorHandling", "auto").toLowerCase(Locale.ROOT);
+
+    private UcxHandshake() {
+    }
+
+    /** The peer's hello, as received. */
+    static final class Hello {
+        final int connectionId;
+        final int recvWindow;
+        final int recvUnit;
+        final byte[] bootId;
+        final byte[] workerAddress;
+
+        Hello(int connectionId, int recvWindow, int recvUnit, byte[] bootId, byte[] workerAddress) {
+            this.connectionId = connectionId;
+            this.recvWindow = recvWindow;
+            this.recvUnit = recvUnit;
+            this.bootId = bootId;
+            this.workerAddress = workerAddress;
+        }
+
+        boolean sameHost() {
+            return java.util.Arrays.equals(bootId, BOOT_ID);
+        }
+
+        /**
+         * UCX peer error handling for the endpoint to this peer. Shared-memory lanes are only chosen
+         * without it (UCX 1.13), and on one host the side channel detects a dead peer anyway.
+         */
+        boolean peerErrorHandling() {
+            switch (ERROR_HANDLING) {
+                case "always":
+                    return true;
+                case "never":
+                    return false;
+                default:
+                    return !sameHost();
+            }
+        }
+    }
+
+    static ByteBuffer encodeHello(int connectionId, int recvWindow, int recvUnit, byte[] workerAddress) {
+        ByteBuffer hello = ByteBuffer.allocate(HEADER_BYTES + workerAddress.length);
+        hello.putInt(MAGIC).putShort(VERSION).putShort((short) 0).putInt(connectionId).putInt(recvWindow)
+                .putInt(recvUnit).put(BOOT_ID).putInt(workerAddress.length).put(workerAddress);
+        hello.flip();
+        return hello;
+    }
+
+    /**
+     * Parses a hello from the start of {@code in} (in read mode). Returns null when more bytes are
+     * needed; consumes the hello otherwise.
+     */
+    static Hello decodeHello(ByteBuffer in) throws ProtocolException {
+        if (in.remaining() < 8) {
+            return null;
+        }
+        int start = in.position();
+        int magic = in.getInt(start);
+        short version = in.getShort(start + 4);
+        if (magic != MAGIC) {
+            throw new ProtocolException("not a netty-ucx peer (bad handshake magic 0x"
+                    + Integer.toHexString(magic) + ")");
+        }
+        if (version != VERSION) {
+            throw new ProtocolException("unsupported netty-ucx protocol version " + version + " (this side speaks "
+                    + VERSION + ")");
+        }
+        if (in.remaining() < HEADER_BYTES) {
+            return null;
+        }
+        int addressLength = in.getInt(start + HEADER_BYTES - 4);
+        if (addressLength <= 0 || addressLength > MAX_WORKER_ADDRESS) {
+            throw new ProtocolException("bad worker address length in handshake: " + addressLength);
+        }
+        if (in.remaining() < HEADER_BYTES + addressLength) {
+            return null;
+        }
+        in.position(start + 8);
+        int connectionId = in.getInt();
+        int recvWindow = in.getInt();
+        int recvUnit = in.getInt();
+        if (recvWindow <= 0 || recvUnit <= 0) {
+            throw new ProtocolException("bad receive window in handshake: " + recvWindow + " x " + recvUnit);
+        }
+        byte[] bootId = new byte[16];
+        in.get(bootId);
+        in.getInt();
+        byte[] address = new byte[addressLength];
+        in.get(address);
+        return new Hello(connectionId, recvWindow, recvUnit, bootId, address);
+    }
+
+    static int helloCapacity() {
+        return HEADER_BYTES + MAX_WORKER_ADDRESS;
+    }
+
+    private static byte[] readBootId() {
+        try {
+            String text = new String(Files.readAllBytes(Paths.get("/proc/sys/kernel/random/boot_id")),
+                    StandardCharsets.US_ASCII).trim();
+            return toBytes(UUID.fromString(text));
+        } catch (IOException | IllegalArgumentException e) {
+            logger.debug("No boot id; every peer is treated as remote (UCX peer error handling on)", e);
+            return toBytes(UUID.randomUUID());
+        }
+    }
+
+    private static byte[] toBytes(UUID uuid) {
+        return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
+                .putLong(uuid.getLeastSignificantBits()).array();
+    }
+}

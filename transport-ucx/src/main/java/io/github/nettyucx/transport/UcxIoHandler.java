@@ -1,0 +1,321 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoOps;
+import io.netty.channel.IoRegistration;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
+import io.netty.util.concurrent.ThreadAwareExecutor;
+import io.netty.util.internal.ObjectUtil;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The {@link IoHandler} of a UCX event loop: one UCP worker per loop thread. {@link #run} makes UCX
+ * progress, hands completions to channels, and when idle spins and/or arms the worker and sleeps
+ * in epoll (over the worker's event fd, an eventfd for {@link #wakeup()}, a timerfd for scheduled
+ * tasks and the connections' side-channel sockets).
+ */
+public final class UcxIoHandler implements IoHandler {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
+    private static final long AWAKE = -1L;
+    private static final long NONE = Long.MAX_VALUE;
+    /** While busy, side-channel sockets are polled once every this many runs. */
+    private static final int BUSY_SOCKET_POLL_INTERVAL = 16;
+
+    private final ThreadAwareExecutor executor;
+    private final UcxIoHandlerConfig config;
+    private final IntObjectMap<Registration> registrationsByFd = new IntObjectHashMap<>(64);
+    private final List<Registration> registrations = new ArrayList<>();
+    private final UcxIoEvent event = new UcxIoEvent();
+    private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
+    private UcxWorker worker;
+    private int busyRuns;
+
+    private UcxIoHandler(ThreadAwareExecutor executor, UcxIoHandlerConfig config) {
+        this.executor = executor;
+        this.config = config;
+    }
+
+    /** A factory of handlers with the default {@link UcxIoHandlerConfig}. */
+    public static IoHandlerFactory newFactory() {
+        return newFactory(new UcxIoHandlerConfig());
+    }
+
+    public static IoHandlerFactory newFactory(UcxIoHandlerConfig config) {
+        Ucx.ensureAvailability();
+        ObjectUtil.checkNotNull(config, "config");
+        return executor -> new UcxIoHandler(executor, config);
+    }
+
+    @Override
+    public void initialize() {
+        try {
+            worker = new UcxWorker(config.maxConnectionsPerLoop());
+        } catch (IOException e) {
+            throw new IllegalStateException("could not create a UCP worker for the event loop: " + e.getMessage()
+                    + " (a full /dev/shm or a low 'ulimit -l' are common causes)", e);
+        }
+    }
+
+    UcxWorker worker() {
+        return worker;
+    }
+
+    @Override
+    public int run(IoHandlerContext context) {
+        try {
+            int handled = processCompletions();
+            if (handled > 0 || !context.canBlock()) {
+                if (++busyRuns % BUSY_SOCKET_POLL_INTERVAL == 0) {
+                    handled += Math.max(0, worker.waitAndDispatch(0, this));
+                }
+                return handled;
+            }
+            switch (config.waitStrategy()) {
+                case BUSY_POLL:
+                    return Math.max(0, worker.waitAndDispatch(0, this));
+                case SPIN_THEN_SLEEP:
+                    handled = spin(context);
+                    if (handled > 0) {
+                        return handled;
+                    }
+                    return sleep(context);
+                case SLEEP:
+                default:
+                    return sleep(context);
+            }
+        } catch (IOException e) {
+            logger.warn("Unexpected failure of the UCX event loop; it continues", e);
+            return 0;
+        }
+    }
+
+    /** Progress rounds per run, so that a flood of messages cannot starve the loop's tasks. */
+    private static final int MAX_PROGRESS_ROUNDS = 16;
+
+    private int processCompletions() {
+        int handled = 0;
+        for (int i = 0; i < MAX_PROGRESS_ROUNDS && worker.progress() != 0; i++) {
+            handled += worker.dispatchCompletions(event);
+        }
+        return handled + worker.dispatchCompletions(event);
+    }
+
+    private int spin(IoHandlerContext context) throws IOException {
+        long spinUntil = System.nanoTime() + config.spinNanos();
+        do {
+            int handled = processCompletions();
+            if (handled > 0) {
+                return handled;
+            }
+            if (!context.canBlock()) {
+                return 0;
+            }
+        } while (System.nanoTime() < spinUntil);
+        return Math.max(0, worker.waitAndDispatch(0, this));
+    }
+
+    /**
+     * Publishes the wake-up deadline before re-checking {@link IoHandlerContext#canBlock()}: a task
+     * added after that check sees the deadline in {@link #wakeup()} and writes the eventfd.
+     */
+    private int sleep(IoHandlerContext context) throws IOException {
+        long deadline = context.deadlineNanos();
+        nextWakeupNanos.set(deadline == -1 ? NONE : deadline);
+        int events = 0;
+        try {
+            if (context.canBlock()) {
+                long timeout = deadline == -1 ? -1 : Math.max(1, context.delayNanos(System.nanoTime()));
+                events = worker.waitAndDispatch(timeout, this);
+            }
+        } finally {
+            nextWakeupNanos.set(AWAKE);
+        }
+        return Math.max(0, events) + processCompletions();
+    }
+
+    void dispatchSocket(int fd, int ops) {
+        Registration registration = registrationsByFd.get(fd);
+        if (registration != null) {
+            registration.handle.handle(registration, event.socket(ops));
+        }
+    }
+
+    @Override
+    public void prepareToDestroy() {
+        for (Registration registration : registrations.toArray(new Registration[0])) {
+            registration.closeHandle();
+        }
+    }
+
+    @Override
+    public void destroy() {
+        if (worker != null) {
+            worker.destroy();
+            worker = null;
+        }
+    }
+
+    @Override
+    public IoRegistration register(IoHandle handle) {
+        Registration registration = new Registration((UcxIoHandle) handle);
+        registrations.add(registration);
+        handle.registered();
+        return registration;
+    }
+
+    @Override
+    public void wakeup() {
+        if (!executor.isExecutorThread(Thread.currentThread()) && nextWakeupNanos.getAndSet(AWAKE) != AWAKE) {
+            UcxNative.eventFdWrite(worker.eventFd());
+        }
+    }
+
+    @Override
+    public boolean isCompatible(Class<? extends IoHandle> handleType) {
+        return UcxIoHandle.class.isAssignableFrom(handleType);
+    }
+
+    /**
+     * A handle's registration: the epoll interest of its side-channel socket and the index under
+     * which its UCX connection reports completions. Used on the event-loop thread only, except
+     * {@link #cancel()}.
+     */
+    final class Registration implements IoRegistration {
+        final UcxIoHandle handle;
+        private int fd = -1;
+        private int events;
+        private int connectionIndex = -1;
+        private volatile boolean valid = true;
+
+        Registration(UcxIoHandle handle) {
+            this.handle = handle;
+        }
+
+        /** This registration itself: channels reach their connection index and worker through it. */
+        @SuppressWarnings("unchecked")
+        @Override
+        public <T> T attachment() {
+            return (T) this;
+        }
+
+        @Override
+        public long submit(IoOps ops) {
+            if (!valid) {
+                return -1;
+            }
+            int fdNow = handle.fd();
+            int wanted = ((UcxIoOps) ops).events();
+            try {
+                updateEpoll(fdNow, wanted);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return wanted;
+        }
+
+        private void updateEpoll(int fdNow, int wanted) throws IOException {
+            if (fd != fdNow && fd >= 0) {
+                removeFromEpoll();
+            }
+            if (fdNow < 0) {
+                return;
+            }
+            if (wanted == 0) {
+                removeFromEpoll();
+            } else if (fd < 0) {
+                worker.epollCtl(UcxNative.EPOLL_CTL_ADD, fdNow, wanted);
+                fd = fdNow;
+                registrationsByFd.put(fd, this);
+            } else if (events != wanted) {
+                worker.epollCtl(UcxNative.EPOLL_CTL_MOD, fd, wanted);
+            }
+            events = wanted;
+        }
+
+        /** Must run before the socket is closed or handed over, so that its number can be reused. */
+        void removeFromEpoll() {
+            if (fd < 0) {
+                return;
+            }
+            try {
+                worker.epollCtl(UcxNative.EPOLL_CTL_DEL, fd, 0);
+            } catch (IOException e) {
+                logger.debug("epoll_ctl(DEL) failed for fd {}", fd, e);
+            }
+            registrationsByFd.remove(fd);
+            fd = -1;
+            events = 0;
+        }
+
+        /** Binds a UCX connection of this handle; completions then arrive as {@link UcxIoEvent#isCompletion()}. */
+        int bindConnection() throws IOException {
+            connectionIndex = worker.bindConnection(this);
+            return connectionIndex;
+        }
+
+        void unbindConnection() {
+            if (connectionIndex >= 0) {
+                worker.unbindConnection(connectionIndex);
+                connectionIndex = -1;
+            }
+        }
+
+        void dispatchCompletions(UcxIoEvent ioEvent) {
+            handle.handle(this, ioEvent.completions());
+        }
+
+        UcxWorker worker() {
+            return worker;
+        }
+
+        @Override
+        public boolean isValid() {
+            return valid;
+        }
+
+        @Override
+        public boolean cancel() {
+            if (!valid) {
+                return false;
+            }
+            valid = false;
+            if (executor.isExecutorThread(Thread.currentThread())) {
+                cancel0();
+            } else {
+                executor.execute(this::cancel0);
+            }
+            return true;
+        }
+
+        private void cancel0() {
+            removeFromEpoll();
+            unbindConnection();
+            if (registrations.remove(this)) {
+                handle.unregistered();
+            }
+        }
+
+        void closeHandle() {
+            try {
+                handle.close();
+            } catch (Exception e) {
+                logger.debug("Exception while closing {}", handle, e);
+            }
+            cancel();
+        }
+    }
+}

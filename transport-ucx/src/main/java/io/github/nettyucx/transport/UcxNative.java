@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Every native method of the transport. Each is registered by {@code JNI_OnLoad}; the C function
+ * behind a method is named {@code java_<snake_case_name>} in the file given for its group.
+ */
+final class UcxNative {
+    // Values shared with ucx_native.h.
+    static final int RECV_POSTED = -1000000;
+    static final int RECV_IDLE = -1000001;
+    static final int SEND_FREE = 0;
+    static final int SEND_BUSY = 1;
+    static final int STATE_NOTIFIED = 0;
+    static final int STATE_ERROR = 1;
+    static final int STATE_CREDITS = 2;
+    static final int STATE_HEADER_WORDS = 4;
+    static final int READY_HEADER_WORDS = 2;
+    static final int MAX_CREDITS_PER_MESSAGE = 0xFF;
+    static final int SEQ_MASK = 0x7FFFFF;
+
+    static final int EPOLL_CTL_ADD = 0;
+    static final int EPOLL_CTL_MOD = 1;
+    static final int EPOLL_CTL_DEL = 2;
+    static final int EPOLLIN = 0x001;
+    static final int EPOLLOUT = 0x004;
+    static final int EPOLLERR = 0x008;
+    static final int EPOLLHUP = 0x010;
+    static final int EPOLLRDHUP = 0x2000;
+
+    private UcxNative() {
+    }
+
+    // ucx_context.c
+    static native void contextInit() throws IOException;
+
+    static native String ucxVersion();
+
+    static native String statusString(int status);
+
+    // ucx_worker.c
+    static native long workerCreate(int maxConnections) throws IOException;
+
+    static native void workerDestroy(long worker);
+
+    static native int workerProgress(long worker);
+
+    static native int workerWait(long worker, long eventsAddress, int maxEvents, long timeoutNanos)
+            throws IOException;
+
+    static native void eventFdWrite(int eventFd);
+
+    static native int workerEventFd(long worker);
+
+    static native void workerEpollCtl(long worker, int op, int fd, int events) throws IOException;
+
+    static native byte[] workerAddress(long worker) throws IOException;
+
+    static native long workerReadyList(long worker);
+
+    // ucx_endpoint.c
+    static native ByteBuffer directBuffer(long address, int length);
+
+    static native void connCreate(long worker, int index, int recvSlots, int recvUnit, int sendSlots, int sendUnit,
+                                  long[] out) throws IOException;
+
+    static native void connConnect(long conn, byte[] peerAddress, int peerId, boolean peerErrorHandling)
+            throws IOException;
+
+    static native int connSend(long conn, int slot, int length, int seq, int credits);
+
+    static native int connSendCredits(long conn, int credits);
+
+    static native void connRepost(long conn, int slot, int seq);
+
+    static native void connClose(long conn, int sideFd, boolean force);
+
+    static native String connDescribe(long conn);
+
+    // ucx_socket.c
+    static native int socketStream(boolean ipv6) throws IOException;
+
+    static native void socketBindListen(int fd, byte[] address, int port, int backlog) throws IOException;
+
+    static native void socketBind(int fd, byte[] address, int port) throws IOException;
+
+    static native int socketAccept(int fd) throws IOException;
+
+    static native boolean socketConnect(int fd, byte[] address, int port) throws IOException;
+
+    static native boolean socketFinishConnect(int fd) throws IOException;
+
+    static native int socketRead(int fd, long address, int length) throws IOException;
+
+    static native int socketWrite(int fd, long address, int length) throws IOException;
+
+    static native void socketShutdownWrite(int fd);
+
+    static native void socketClose(int fd) throws IOException;
+
+    static native byte[] socketLocalAddress(int fd);
+
+    static native byte[] socketRemoteAddress(int fd);
+
+    static native void socketKeepAlive(int fd, int idleSeconds, int intervalSeconds, int probes);
+}

@@ -1,0 +1,173 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.channel.ChannelMetadata;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.RecvByteBufAllocator;
+import io.netty.channel.socket.ServerSocketChannel;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * A {@link ServerSocketChannel} for UCX connections. It listens on a TCP address (port 0 picks a
+ * free port, reported by {@link #localAddress()}); each accepted socket becomes the side channel
+ * of a {@link UcxSocketChannel}, which exchanges UCP worker addresses with the client on the
+ * child event loop and creates its UCX endpoint on that loop's own worker.
+ */
+public final class UcxServerSocketChannel extends AbstractUcxChannel implements ServerSocketChannel {
+    private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
+
+    private final UcxServerSocketChannelConfig config = new UcxServerSocketChannelConfig(this);
+    private volatile boolean bound;
+    private boolean readPending;
+
+    public UcxServerSocketChannel() {
+        super(null, -1);
+    }
+
+    @Override
+    public UcxServerSocketChannelConfig config() {
+        return config;
+    }
+
+    @Override
+    public ChannelMetadata metadata() {
+        return METADATA;
+    }
+
+    @Override
+    public boolean isActive() {
+        return bound && isOpen();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) super.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return null;
+    }
+
+    @Override
+    protected void doBind(SocketAddress localAddress) throws Exception {
+        InetSocketAddress address = SocketAddresses.checkInet(localAddress);
+        int socket = UcxNative.socketStream(address.getAddress() instanceof Inet6Address);
+        try {
+            UcxNative.socketBindListen(socket, SocketAddresses.ip(address), address.getPort(), config.getBacklog());
+        } catch (IOException e) {
+            UcxNative.socketClose(socket);
+            throw e;
+        }
+        fd = socket;
+        local = SocketAddresses.decode(UcxNative.socketLocalAddress(socket));
+        bound = true;
+    }
+
+    @Override
+    protected void doBeginRead() {
+        readPending = true;
+        interest(UcxIoOps.IN);
+    }
+
+    @Override
+    protected void doClose() throws Exception {
+        open = false;
+        bound = false;
+        int socket = fd;
+        fd = -1;
+        UcxIoHandler.Registration registration = registration();
+        if (registration != null) {
+            registration.removeFromEpoll();
+        }
+        if (socket >= 0) {
+            UcxNative.socketClose(socket);
+        }
+    }
+
+    @Override
+    protected void doDisconnect() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    protected void doWrite(ChannelOutboundBuffer in) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    protected Object filterOutboundMessage(Object msg) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    protected UcxServerUnsafe newUnsafe() {
+        return new UcxServerUnsafe();
+    }
+
+    /** Accepts side-channel sockets; the children do their UCX handshake on their own loops. */
+    final class UcxServerUnsafe extends UcxUnsafe {
+        @Override
+        public void connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
+            promise.setFailure(new UnsupportedOperationException());
+        }
+
+        @Override
+        public void handle(IoRegistration registration, IoEvent event) {
+            if (((UcxIoEvent) event).epollEvents() != 0) {
+                acceptReady();
+            }
+        }
+
+        private void acceptReady() {
+            if (!isOpen()) {
+                return;
+            }
+            ChannelPipeline pipeline = pipeline();
+            RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
+            allocHandle.reset(config);
+            Throwable failure = null;
+            try {
+                do {
+                    int child = UcxNative.socketAccept(fd);
+                    if (child < 0) {
+                        break;
+                    }
+                    allocHandle.lastBytesRead(1);
+                    allocHandle.incMessagesRead(1);
+                    readPending = false;
+                    pipeline.fireChannelRead(newChild(child));
+                } while (allocHandle.continueReading());
+            } catch (Throwable t) {
+                failure = t;
+            }
+            allocHandle.readComplete();
+            pipeline.fireChannelReadComplete();
+            if (failure != null) {
+                pipeline.fireExceptionCaught(failure);
+            }
+            if (!readPending && !config.isAutoRead()) {
+                interest(UcxIoOps.NONE);
+            }
+        }
+
+        private UcxSocketChannel newChild(int child) throws IOException {
+            try {
+                return new UcxSocketChannel(UcxServerSocketChannel.this, child);
+            } catch (RuntimeException e) {
+                UcxNative.socketClose(child);
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.util.internal.PlatformDependent;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Buffers of a connection's TCP side channel: the hello and records waiting to be written, and
+ * the bytes read but not parsed yet. The socket itself belongs to the channel.
+ */
+final class UcxSideChannel {
+    private final ByteBuffer out = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());
+    private final long outAddress = PlatformDependent.directBufferAddress(out);
+    private final ByteBuffer in = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());
+    private final long inAddress = PlatformDependent.directBufferAddress(in);
+
+    UcxSideChannel() {
+        out.flip();
+    }
+
+    void queue(ByteBuffer bytes) throws IOException {
+        out.compact();
+        try {
+            if (out.remaining() < bytes.remaining()) {
+                throw new IOException("side channel output overflow");
+            }
+            out.put(bytes);
+        } finally {
+            out.flip();
+        }
+    }
+
+    void queueRecord(byte type, int messagesSent) throws IOException {
+        ByteBuffer record = ByteBuffer.allocate(UcxHandshake.RECORD_BYTES);
+        record.put(type).putInt(messagesSent).flip();
+        queue(record);
+    }
+
+    /** Writes what is queued; returns true when nothing is left. */
+    boolean flush(int fd) throws IOException {
+        while (out.hasRemaining()) {
+            int n = UcxNative.socketWrite(fd, outAddress + out.position(), out.remaining());
+            if (n == 0) {
+                return false;
+            }
+            out.position(out.position() + n);
+        }
+        return true;
+    }
+
+    boolean hasPendingOutput() {
+        return out.hasRemaining();
+    }
+
+    /**
+     * Reads what the socket has into the input buffer. Returns false at end of stream.
+     * Call {@link #inbound()} to parse, then {@link #consumed()}.
+     */
+    boolean fill(int fd) throws IOException {
+        for (;;) {
+            if (!in.hasRemaining()) {
+                return true;
+            }
+            int n = UcxNative.socketRead(fd, inAddress + in.position(), in.remaining());
+            if (n < 0) {
+                return false;
+            }
+            if (n == 0) {
+                return true;
+            }
+            in.position(in.position() + n);
+        }
+    }
+
+    /** The unparsed input, in read mode. */
+    ByteBuffer inbound() {
+        in.flip();
+        return in;
+    }
+
+    /** Keeps the unparsed rest for the next {@link #fill}. */
+    void consumed() {
+        in.compact();
+    }
+}

@@ -1,0 +1,117 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.util.internal.PlatformDependent;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * The UCP worker of one event loop and the native memory it shares with Java: the list of
+ * connections with new completions, and the array epoll events are returned in.
+ * Only the event-loop thread uses it, except {@link #eventFd()}.
+ */
+final class UcxWorker {
+    private static final int MAX_EVENTS = 256;
+
+    private final long address;
+    private final long readyList;
+    private final int eventFd;
+    private final ByteBuffer events = ByteBuffer.allocateDirect(MAX_EVENTS * 8);
+    private final long eventsAddress = PlatformDependent.directBufferAddress(events);
+    private final UcxIoHandler.Registration[] connections;
+    private int nextFreeIndex;
+    private final int[] freeIndexes;
+    private int freeCount;
+    private byte[] workerAddress;
+
+    UcxWorker(int maxConnections) throws IOException {
+        address = UcxNative.workerCreate(maxConnections);
+        readyList = UcxNative.workerReadyList(address);
+        eventFd = UcxNative.workerEventFd(address);
+        connections = new UcxIoHandler.Registration[maxConnections];
+        freeIndexes = new int[maxConnections];
+    }
+
+    long address() {
+        return address;
+    }
+
+    int eventFd() {
+        return eventFd;
+    }
+
+    byte[] workerAddress() throws IOException {
+        if (workerAddress == null) {
+            workerAddress = UcxNative.workerAddress(address);
+        }
+        return workerAddress;
+    }
+
+    /** Reserves the index under which the connection's completions will be reported. */
+    int bindConnection(UcxIoHandler.Registration registration) throws IOException {
+        int index;
+        if (freeCount > 0) {
+            index = freeIndexes[--freeCount];
+        } else if (nextFreeIndex < connections.length) {
+            index = nextFreeIndex++;
+        } else {
+            throw new IOException("too many UCX connections on one event loop (" + connections.length
+                    + "); raise -Dio.github.nettyucx.maxConnectionsPerLoop or use more event loops");
+        }
+        connections[index] = registration;
+        return index;
+    }
+
+    void unbindConnection(int index) {
+        connections[index] = null;
+        freeIndexes[freeCount++] = index;
+    }
+
+    /** Makes UCX progress; callbacks record completions natively. Returns a non-zero value on progress. */
+    int progress() {
+        return UcxNative.workerProgress(address);
+    }
+
+    /**
+     * Dispatches every connection that has completions. Handles may post operations that complete
+     * at once and list their connection again, so the count is re-read until the list is drained.
+     */
+    int dispatchCompletions(UcxIoEvent event) {
+        int handled = 0;
+        for (int i = 0; i < PlatformDependent.getInt(readyList); i++) {
+            int index = PlatformDependent.getInt(readyList + 4L * (UcxNative.READY_HEADER_WORDS + i));
+            UcxIoHandler.Registration registration = connections[index];
+            if (registration != null) {
+                registration.dispatchCompletions(event);
+                handled++;
+            }
+        }
+        PlatformDependent.putInt(readyList, 0);
+        return handled;
+    }
+
+    /**
+     * Waits as {@link UcxNative#workerWait} describes and dispatches socket events to handles.
+     * Returns the number of socket events, or -1 when the worker must be progressed first.
+     */
+    int waitAndDispatch(long timeoutNanos, UcxIoHandler handler) throws IOException {
+        int count = UcxNative.workerWait(address, eventsAddress, MAX_EVENTS, timeoutNanos);
+        for (int i = 0; i < count; i++) {
+            int fd = PlatformDependent.getInt(eventsAddress + 8L * i);
+            int ops = PlatformDependent.getInt(eventsAddress + 8L * i + 4);
+            handler.dispatchSocket(fd, ops);
+        }
+        return count;
+    }
+
+    void epollCtl(int op, int fd, int events) throws IOException {
+        UcxNative.workerEpollCtl(address, op, fd, events);
+    }
+
+    void destroy() {
+        UcxNative.workerDestroy(address);
+    }
+}

@@ -1,0 +1,16 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+/**
+ * How an idle {@link UcxIoHandler} waits for work.
+ */
+public enum WaitStrategy {
+    /** Never sleeps: lowest latency, one core per event loop at 100%. */
+    BUSY_POLL,
+    /** Arms the UCX worker and sleeps in epoll at once: no CPU when idle, a wake-up on every message. */
+    SLEEP,
+    /** Polls for a configured time, then arms and sleeps: low latency under load, ~0% CPU when idle. */
+    SPIN_THEN_SLEEP
+}
