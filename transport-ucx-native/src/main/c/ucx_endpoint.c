@@ -229,8 +229,16 @@ void nucx_conn_free(nucx_conn *conn) {
     free(conn);
 }
 
-int nucx_conn_reapable(nucx_conn *conn) {
-    return conn->outstanding == 0;
+void nucx_conn_cancel_receives(nucx_conn *conn) {
+    ucp_worker_h worker = conn->worker->worker;
+    for (int i = 0; i < conn->recv_slots; i++) {
+        if (conn->recv_reqs[i] != NULL) {
+            ucp_request_cancel(worker, conn->recv_reqs[i]);
+        }
+    }
+    if (conn->ctrl_recv_req != NULL) {
+        ucp_request_cancel(worker, conn->ctrl_recv_req);
+    }
 }
 
 static int conn_alloc(nucx_conn *conn) {
@@ -339,52 +347,6 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
     conn->peer_id = (uint32_t) peer_id;
 }
 
-static void ep_close_callback(void *request, ucs_status_t status, void *user_data) {
-    (void) status;
-    nucx_conn *conn = user_data;
-    conn->close_req = NULL;
-    conn->outstanding--;
-    ucp_request_free(request);
-}
-
-static void cancel_if_pending(nucx_worker *w, void *req) {
-    if (req != NULL) {
-        ucp_request_cancel(w->worker, req);
-    }
-}
-
-/*
- * Hands the connection over to its worker, which frees it once every request has called back.
- * force: the peer is gone, so the endpoint is not flushed (a flush could wait forever).
- * side_fd: the connection's TCP side channel, closed when the connection is freed (-1 for none).
- */
-static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_fd, jboolean force) {
-    (void) env; (void) cls;
-    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    nucx_worker *w = conn->worker;
-    conn->closing = 1;
-    conn->side_fd = side_fd;
-    for (int i = 0; i < conn->recv_slots; i++) {
-        cancel_if_pending(w, conn->recv_reqs[i]);
-    }
-    cancel_if_pending(w, conn->ctrl_recv_req);
-    if (conn->ep != NULL) {
-        ucp_request_param_t param = {
-            .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
-            .cb.send = ep_close_callback,
-            .user_data = conn,
-            .flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0,
-        };
-        void *req = ucp_ep_close_nbx(conn->ep, &param);
-        if (req != NULL && !UCS_PTR_IS_ERR(req)) {
-            conn->close_req = req;
-            conn->outstanding++;
-        }
-        conn->ep = NULL;
-    }
-    nucx_worker_defer_free(conn);
-}
-
 /* What ucp_ep_print_info says about the endpoint: its lanes and the transports behind them. */
 static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) cls;
@@ -419,7 +381,6 @@ static const JNINativeMethod methods[] = {
     {"connSend", "(JIIII)I", (void *) java_conn_send},
     {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},
     {"connRepost", "(JII)V", (void *) java_conn_repost},
-    {"connClose", "(JIZ)V", (void *) java_conn_close},
     {"connDescribe", "(J)Ljava/lang/String;", (void *) java_conn_describe},
 };
 

@@ -61,6 +61,9 @@ struct nucx_conn {
     int32_t outstanding;   /* requests whose callbacks have not run yet */
     int closing;
     int side_fd;           /* side channel, owned by the connection once it is closing */
+    int write_shut;        /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
+    int peer_done;         /* the peer will send nothing more: receives are cancelled */
+    uint64_t linger_deadline_ns;
     void *close_req;       /* ucp_ep_close_nbx request still in progress */
     volatile int32_t *state; /* shared with Java: header + recv states + send states */
     char *recv_area;
@@ -97,18 +100,29 @@ NUCX_HIDDEN void nucx_throw_connect(JNIEnv *env, int err);
 NUCX_HIDDEN int nucx_errors_init(JNIEnv *env);
 NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
 
+/*
+ * epoll data of the worker's set: a Java-registered fd is stored as fd << 1; a closing
+ * connection's side channel as the connection pointer with the low bit set.
+ */
+#define NUCX_EPOLL_CONN_BIT 1ull
+
 /* ucx_worker.c */
 NUCX_HIDDEN void nucx_worker_notify(nucx_conn *conn);
-NUCX_HIDDEN void nucx_worker_defer_free(nucx_conn *conn);
 
 /* ucx_endpoint.c */
-NUCX_HIDDEN int nucx_conn_reapable(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_cancel_receives(nucx_conn *conn);
+
+/* ucx_close.c */
+NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);
+NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
+NUCX_HIDDEN void nucx_abandon_closing(nucx_worker *w);
 
 /* Registration tables: each file registers its own natives. */
 NUCX_HIDDEN int nucx_register_context(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_close(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
 
 #define NUCX_ARRAY_LEN(a) ((int) (sizeof(a) / sizeof((a)[0])))

@@ -14,6 +14,8 @@
 
 #define NUCX_MAX_PROGRESS_ROUNDS 64
 #define NUCX_MAX_WAIT_EVENTS 256
+/* While connections are closing, the loop wakes at least this often to reap them. */
+#define NUCX_REAP_INTERVAL_NANOS 100000000L
 
 void nucx_worker_notify(nucx_conn *conn) {
     volatile int32_t *state = conn->state;
@@ -27,27 +29,8 @@ void nucx_worker_notify(nucx_conn *conn) {
     ready[0]++;
 }
 
-void nucx_worker_defer_free(nucx_conn *conn) {
-    nucx_worker *w = conn->worker;
-    conn->next_closing = w->closing;
-    w->closing = conn;
-}
-
-static void reap_closed(nucx_worker *w) {
-    nucx_conn **link = &w->closing;
-    while (*link != NULL) {
-        nucx_conn *conn = *link;
-        if (nucx_conn_reapable(conn)) {
-            *link = conn->next_closing;
-            nucx_conn_free(conn);
-        } else {
-            link = &conn->next_closing;
-        }
-    }
-}
-
 static int add_to_epoll(int epoll_fd, int fd) {
-    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    struct epoll_event ev = {.events = EPOLLIN, .data.u64 = (uint64_t) fd << 1};
     return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
 }
 
@@ -140,9 +123,10 @@ static void java_worker_destroy(JNIEnv *env, jclass cls, jlong worker_ptr) {
     (void) env; (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     /* Give closing endpoints a bounded chance to finish their flush before the worker goes away. */
+    nucx_abandon_closing(w);
     for (int i = 0; i < 100000 && w->closing != NULL; i++) {
         ucp_worker_progress(w->worker);
-        reap_closed(w);
+        nucx_reap_closed(w);
     }
     worker_free(w);
 }
@@ -155,7 +139,7 @@ static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
         rounds++;
     }
     if (w->closing != NULL) {
-        reap_closed(w);
+        nucx_reap_closed(w);
     }
     return rounds;
 }
@@ -194,6 +178,9 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
             nucx_throw_ucs(env, "ucp_worker_arm", status);
             return 0;
         }
+        if (w->closing != NULL && (timeout_nanos < 0 || timeout_nanos > NUCX_REAP_INTERVAL_NANOS)) {
+            timeout_nanos = NUCX_REAP_INTERVAL_NANOS;
+        }
         if (timeout_nanos > 0) {
             set_timer(w, timeout_nanos);
         }
@@ -212,7 +199,12 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
     int32_t *out = (int32_t *) (intptr_t) events_addr;
     int count = 0;
     for (int i = 0; i < n; i++) {
-        int fd = events[i].data.fd;
+        uint64_t data = events[i].data.u64;
+        if (data & NUCX_EPOLL_CONN_BIT) {
+            nucx_linger_readable((nucx_conn *) (uintptr_t) (data & ~NUCX_EPOLL_CONN_BIT));
+            continue;
+        }
+        int fd = (int) (data >> 1);
         if (fd == w->event_fd || fd == w->timer_fd) {
             drain_fd(fd);
         } else if (fd != w->ucx_fd) {
@@ -242,7 +234,7 @@ static jint java_worker_event_fd(JNIEnv *env, jclass cls, jlong worker_ptr) {
 static void java_epoll_ctl(JNIEnv *env, jclass cls, jlong worker_ptr, jint op, jint fd, jint events) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
-    struct epoll_event ev = {.events = (uint32_t) events, .data.fd = fd};
+    struct epoll_event ev = {.events = (uint32_t) events, .data.u64 = (uint64_t) fd << 1};
     static const int ops[] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
     if (op < 0 || op > 2) {
         nucx_throw_io(env, "epoll_ctl", "bad operation");

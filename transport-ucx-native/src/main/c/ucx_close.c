@@ -1,0 +1,151 @@
+/*
+ * Closing a connection without losing or stranding a message.
+ *
+ * After Java closes a channel, the native connection lingers on its worker's closing list:
+ * - its endpoint is closed (flushed, unless the peer is known dead), and once that completes the
+ *   side channel's write half is shut down: the peer's end-of-stream means "every byte arrived";
+ * - its receives stay posted until the peer's side channel ends (the peer flushed and sends
+ *   nothing more) or a deadline passes: messages the peer had credit for land in them instead
+ *   of piling up in the worker's unexpected queue;
+ * - it is freed, with its side channel, once every request has called back.
+ */
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "ucx_native.h"
+
+#define NUCX_LINGER_NANOS (10ull * 1000000000ull)
+
+static uint64_t now_nanos(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
+
+/* The peer will send nothing more (or we stop waiting for it): release the receives. */
+static void peer_done(nucx_conn *conn) {
+    if (conn->peer_done) {
+        return;
+    }
+    conn->peer_done = 1;
+    nucx_conn_cancel_receives(conn);
+    if (conn->side_fd >= 0) {
+        epoll_ctl(conn->worker->epoll_fd, EPOLL_CTL_DEL, conn->side_fd, NULL);
+    }
+}
+
+void nucx_linger_readable(nucx_conn *conn) {
+    char discard[256];
+    for (;;) {
+        ssize_t n = read(conn->side_fd, discard, sizeof(discard));
+        if (n > 0 || (n < 0 && errno == EINTR)) {
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return;
+        }
+        break;
+    }
+    peer_done(conn);
+}
+
+static int reapable(nucx_conn *conn, uint64_t now) {
+    if (!conn->write_shut && conn->close_req == NULL) {
+        conn->write_shut = 1;
+        if (conn->side_fd >= 0) {
+            shutdown(conn->side_fd, SHUT_WR);
+        }
+    }
+    if (!conn->peer_done && now >= conn->linger_deadline_ns) {
+        peer_done(conn);
+    }
+    return conn->peer_done && conn->outstanding == 0;
+}
+
+void nucx_reap_closed(nucx_worker *w) {
+    uint64_t now = now_nanos();
+    nucx_conn **link = &w->closing;
+    while (*link != NULL) {
+        nucx_conn *conn = *link;
+        if (reapable(conn, now)) {
+            *link = conn->next_closing;
+            nucx_conn_free(conn);
+        } else {
+            link = &conn->next_closing;
+        }
+    }
+}
+
+void nucx_abandon_closing(nucx_worker *w) {
+    for (nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
+        peer_done(conn);
+    }
+}
+
+static void ep_close_callback(void *request, ucs_status_t status, void *user_data) {
+    (void) status;
+    nucx_conn *conn = user_data;
+    conn->close_req = NULL;
+    conn->outstanding--;
+    ucp_request_free(request);
+}
+
+static void close_endpoint(nucx_conn *conn, int force) {
+    if (conn->ep == NULL) {
+        return;
+    }
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = ep_close_callback,
+        .user_data = conn,
+        .flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0,
+    };
+    void *req = ucp_ep_close_nbx(conn->ep, &param);
+    if (req != NULL && !UCS_PTR_IS_ERR(req)) {
+        conn->close_req = req;
+        conn->outstanding++;
+    }
+    conn->ep = NULL;
+}
+
+static void watch_side_channel(nucx_conn *conn) {
+    struct epoll_event ev = {
+        .events = EPOLLIN | EPOLLRDHUP,
+        .data.u64 = (uint64_t) (uintptr_t) conn | NUCX_EPOLL_CONN_BIT,
+    };
+    if (epoll_ctl(conn->worker->epoll_fd, EPOLL_CTL_ADD, conn->side_fd, &ev) != 0) {
+        peer_done(conn);
+    }
+}
+
+/*
+ * Hands the connection over to its worker (see the top of this file). Java must have removed
+ * side_fd from its own epoll registration first; from here on the connection owns side_fd.
+ * force: the peer is gone, so nothing is flushed and nothing more will arrive.
+ */
+static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_fd, jboolean force) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    nucx_worker *w = conn->worker;
+    conn->closing = 1;
+    conn->side_fd = side_fd;
+    conn->linger_deadline_ns = now_nanos() + NUCX_LINGER_NANOS;
+    if (force || side_fd < 0) {
+        peer_done(conn);
+    } else {
+        watch_side_channel(conn);
+    }
+    close_endpoint(conn, force);
+    conn->next_closing = w->closing;
+    w->closing = conn;
+}
+
+static const JNINativeMethod methods[] = {
+    {"connClose", "(JIZ)V", (void *) java_conn_close},
+};
+
+int nucx_register_close(JNIEnv *env, jclass cls) {
+    return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
+}
