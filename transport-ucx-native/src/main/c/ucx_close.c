@@ -102,10 +102,14 @@ static void close_endpoint(nucx_conn *conn, int force) {
         .user_data = conn,
         .flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0,
     };
+    conn->close_req = NUCX_REQ_POSTING;
+    conn->outstanding++;
     void *req = ucp_ep_close_nbx(conn->ep, &param);
-    if (req != NULL && !UCS_PTR_IS_ERR(req)) {
+    if (req == NULL || UCS_PTR_IS_ERR(req)) {
+        conn->close_req = NULL;
+        conn->outstanding--;
+    } else if (conn->close_req == NUCX_REQ_POSTING) {
         conn->close_req = req;
-        conn->outstanding++;
     }
     conn->ep = NULL;
 }

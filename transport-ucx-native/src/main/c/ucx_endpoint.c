@@ -28,8 +28,14 @@ static inline uint64_t ctrl_tag(uint32_t id) {
     return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | NUCX_TAG_CTRL_BIT;
 }
 
-static void add_credits(nucx_conn *conn, ucp_tag_t sender_tag) {
-    conn->state[NUCX_STATE_CREDITS] += (int32_t) (sender_tag & NUCX_TAG_CREDIT_MASK);
+static uint32_t read_header(const void *message) {
+    uint32_t credits;
+    memcpy(&credits, message, sizeof(credits));
+    return credits;
+}
+
+static void add_credits(nucx_conn *conn, uint32_t credits) {
+    conn->state[NUCX_STATE_CREDITS] += (int32_t) credits;
 }
 
 static void set_error(nucx_conn *conn, ucs_status_t status) {
@@ -41,10 +47,17 @@ static void set_error(nucx_conn *conn, ucs_status_t status) {
 
 /* ---- receive path ---- */
 
-static void recv_done(nucx_conn *conn, int slot, ucs_status_t status, const ucp_tag_recv_info_t *info) {
+static inline char *recv_slot(nucx_conn *conn, int slot) {
+    return conn->recv_area + (size_t) slot * (size_t) conn->recv_unit;
+}
+
+static void recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
+    if (status == UCS_OK && length < NUCX_HEADER_BYTES) {
+        status = UCS_ERR_INVALID_PARAM;
+    }
     if (status == UCS_OK) {
-        recv_state(conn)[slot] = (int32_t) info->length;
-        add_credits(conn, info->sender_tag);
+        recv_state(conn)[slot] = (int32_t) (length - NUCX_HEADER_BYTES);
+        add_credits(conn, read_header(recv_slot(conn, slot)));
     } else {
         recv_state(conn)[slot] = (int32_t) status;
     }
@@ -58,7 +71,7 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
     conn->outstanding--;
     ucp_request_free(request);
     if (!conn->closing) {
-        recv_done(conn, ref->index, status, info);
+        recv_done(conn, ref->index, status, info->length);
     }
 }
 
@@ -70,17 +83,18 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq) {
         .user_data = &conn->recv_refs[slot],
         .recv_info.tag_info = &info,
     };
-    void *buffer = conn->recv_area + (size_t) slot * (size_t) conn->recv_unit;
+    void *buffer = recv_slot(conn, slot);
+    recv_state(conn)[slot] = NUCX_RECV_POSTED;
+    conn->recv_reqs[slot] = NUCX_REQ_POSTING;
+    conn->outstanding++;
     void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_unit,
                                  data_tag(conn->id, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
-    if (req == NULL) {
-        recv_done(conn, slot, UCS_OK, &info);
-    } else if (UCS_PTR_IS_ERR(req)) {
-        recv_done(conn, slot, UCS_PTR_STATUS(req), &info);
-    } else {
-        recv_state(conn)[slot] = NUCX_RECV_POSTED;
+    if (req == NULL || UCS_PTR_IS_ERR(req)) {
+        conn->recv_reqs[slot] = NULL;
+        conn->outstanding--;
+        recv_done(conn, slot, UCS_PTR_STATUS(req), info.length);
+    } else if (conn->recv_reqs[slot] == NUCX_REQ_POSTING) {
         conn->recv_reqs[slot] = req;
-        conn->outstanding++;
     }
 }
 
@@ -89,24 +103,27 @@ static void post_ctrl_recv(nucx_conn *conn);
 static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info,
                                void *user_data) {
     nucx_conn *conn = user_data;
+    int called_inside_post = conn->ctrl_recv_req == NUCX_REQ_POSTING;
     conn->ctrl_recv_req = NULL;
     conn->outstanding--;
     ucp_request_free(request);
     if (conn->closing || status == UCS_ERR_CANCELED) {
         return;
     }
-    if (status != UCS_OK) {
-        set_error(conn, status);
+    if (status != UCS_OK || info->length != NUCX_HEADER_BYTES) {
+        set_error(conn, status != UCS_OK ? status : UCS_ERR_INVALID_PARAM);
         return;
     }
-    add_credits(conn, info->sender_tag);
+    add_credits(conn, read_header(conn->ctrl_recv_buf));
     nucx_worker_notify(conn);
-    post_ctrl_recv(conn);
+    if (!called_inside_post) {
+        post_ctrl_recv(conn);
+    }
 }
 
 /* Control messages carry only credits; several may already wait as unexpected messages. */
 static void post_ctrl_recv(nucx_conn *conn) {
-    for (;;) {
+    while (!conn->closing && conn->state[NUCX_STATE_ERROR] == 0) {
         ucp_tag_recv_info_t info;
         ucp_request_param_t param = {
             .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
@@ -115,20 +132,28 @@ static void post_ctrl_recv(nucx_conn *conn) {
             .user_data = conn,
             .recv_info.tag_info = &info,
         };
-        void *req = ucp_tag_recv_nbx(conn->worker->worker, &conn->ctrl_recv_buf, sizeof(conn->ctrl_recv_buf),
+        conn->ctrl_recv_req = NUCX_REQ_POSTING;
+        conn->outstanding++;
+        void *req = ucp_tag_recv_nbx(conn->worker->worker, conn->ctrl_recv_buf, sizeof(conn->ctrl_recv_buf),
                                      ctrl_tag(conn->id), NUCX_TAG_CTRL_MATCH_MASK, &param);
         if (req == NULL) {
-            add_credits(conn, info.sender_tag);
+            conn->ctrl_recv_req = NULL;
+            conn->outstanding--;
+            if (info.length != NUCX_HEADER_BYTES) {
+                set_error(conn, UCS_ERR_INVALID_PARAM);
+                return;
+            }
+            add_credits(conn, read_header(conn->ctrl_recv_buf));
             nucx_worker_notify(conn);
-            continue;
-        }
-        if (UCS_PTR_IS_ERR(req)) {
+        } else if (UCS_PTR_IS_ERR(req)) {
+            conn->ctrl_recv_req = NULL;
+            conn->outstanding--;
             set_error(conn, UCS_PTR_STATUS(req));
-        } else {
+        } else if (conn->ctrl_recv_req == NUCX_REQ_POSTING) {
             conn->ctrl_recv_req = req;
-            conn->outstanding++;
+            return;
         }
-        return;
+        /* Completed at once (the callback may have run inside the call): post the next one. */
     }
 }
 
@@ -146,7 +171,11 @@ static void send_callback(void *request, ucs_status_t status, void *user_data) {
     }
 }
 
-/* Returns 0 when UCX completed the send at once, 1 while it is in flight, or a negative ucs_status_t. */
+/*
+ * Sends the payload Java gathered into a send slot (after the header space), with the credits
+ * being returned written into the header. Returns 0 when UCX completed the send at once, 1 while
+ * it is in flight, or a negative ucs_status_t.
+ */
 static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint seq, jint credits) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
@@ -155,30 +184,43 @@ static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, j
         .cb.send = send_callback,
         .user_data = &conn->send_refs[slot],
     };
-    uint64_t tag = data_tag(conn->peer_id, (uint32_t) seq) | ((uint64_t) credits & NUCX_TAG_CREDIT_MASK);
-    void *buffer = conn->send_area + (size_t) slot * (size_t) conn->send_unit;
-    void *req = ucp_tag_send_nbx(conn->ep, buffer, (size_t) length, tag, &param);
-    if (req == NULL) {
-        return 0;
-    }
-    if (UCS_PTR_IS_ERR(req)) {
+    char *buffer = conn->send_area + (size_t) slot * (size_t) conn->send_unit;
+    uint32_t header = (uint32_t) credits;
+    memcpy(buffer, &header, sizeof(header));
+    uint64_t tag = data_tag(conn->peer_id, (uint32_t) seq);
+    send_state(conn)[slot] = NUCX_SEND_BUSY;
+    conn->send_reqs[slot] = NUCX_REQ_POSTING;
+    conn->outstanding++;
+    void *req = ucp_tag_send_nbx(conn->ep, buffer, (size_t) length + NUCX_HEADER_BYTES, tag, &param);
+    if (req == NULL || UCS_PTR_IS_ERR(req)) {
+        send_state(conn)[slot] = NUCX_SEND_FREE;
+        conn->send_reqs[slot] = NULL;
+        conn->outstanding--;
         return (jint) UCS_PTR_STATUS(req);
     }
-    send_state(conn)[slot] = NUCX_SEND_BUSY;
-    conn->send_reqs[slot] = req;
-    conn->outstanding++;
+    if (conn->send_reqs[slot] == NUCX_REQ_POSTING) {
+        conn->send_reqs[slot] = req;
+    }
     return 1;
 }
 
 static void ctrl_send_callback(void *request, ucs_status_t status, void *user_data) {
     nucx_conn *conn = user_data;
+    conn->ctrl_send_pending = 0;
     conn->outstanding--;
     ucp_request_free(request);
-    if (status != UCS_OK && status != UCS_ERR_CANCELED && !conn->closing) {
+    if (conn->closing) {
+        return;
+    }
+    if (status != UCS_OK && status != UCS_ERR_CANCELED) {
         set_error(conn, status);
+    } else {
+        /* Java may hold credits it could not send while this one was pending. */
+        nucx_worker_notify(conn);
     }
 }
 
+/* Returns 0 (sent), 1 (in flight), 2 (the previous one is still in flight: nothing sent) or a ucs_status_t. */
 static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint credits) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
@@ -187,15 +229,18 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
         .cb.send = ctrl_send_callback,
         .user_data = conn,
     };
-    uint64_t tag = ctrl_tag(conn->peer_id) | ((uint64_t) credits & NUCX_TAG_CREDIT_MASK);
-    void *req = ucp_tag_send_nbx(conn->ep, &conn->ctrl_recv_buf, 0, tag, &param);
-    if (req == NULL) {
-        return 0;
+    if (conn->ctrl_send_pending) {
+        return 2;
     }
-    if (UCS_PTR_IS_ERR(req)) {
+    conn->ctrl_send_buf = (uint32_t) credits;
+    conn->ctrl_send_pending = 1;
+    conn->outstanding++;
+    void *req = ucp_tag_send_nbx(conn->ep, &conn->ctrl_send_buf, NUCX_HEADER_BYTES, ctrl_tag(conn->peer_id), &param);
+    if (req == NULL || UCS_PTR_IS_ERR(req)) {
+        conn->ctrl_send_pending = 0;
+        conn->outstanding--;
         return (jint) UCS_PTR_STATUS(req);
     }
-    conn->outstanding++;
     return 1;
 }
 
@@ -229,16 +274,18 @@ void nucx_conn_free(nucx_conn *conn) {
     free(conn);
 }
 
+static void cancel_request(ucp_worker_h worker, void *req) {
+    if (req != NULL && req != NUCX_REQ_POSTING) {
+        ucp_request_cancel(worker, req);
+    }
+}
+
 void nucx_conn_cancel_receives(nucx_conn *conn) {
     ucp_worker_h worker = conn->worker->worker;
     for (int i = 0; i < conn->recv_slots; i++) {
-        if (conn->recv_reqs[i] != NULL) {
-            ucp_request_cancel(worker, conn->recv_reqs[i]);
-        }
+        cancel_request(worker, conn->recv_reqs[i]);
     }
-    if (conn->ctrl_recv_req != NULL) {
-        ucp_request_cancel(worker, conn->ctrl_recv_req);
-    }
+    cancel_request(worker, conn->ctrl_recv_req);
 }
 
 static int conn_alloc(nucx_conn *conn) {
@@ -262,6 +309,16 @@ static int conn_alloc(nucx_conn *conn) {
         conn->send_refs[i] = (nucx_slot_ref) {conn, i};
     }
     return 0;
+}
+
+/* Unique in the process (not only per worker), so that ids in logs name one connection. */
+static uint32_t next_connection_id(void) {
+    static uint32_t counter;
+    uint32_t id;
+    do {
+        id = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+    } while (id == 0);
+    return id;
 }
 
 /*
@@ -293,10 +350,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         nucx_throw_io(env, "connection buffers", "out of memory");
         return;
     }
-    conn->id = w->next_conn_id++;
-    if (w->next_conn_id == 0) {
-        w->next_conn_id = 1;
-    }
+    conn->id = next_connection_id();
     for (int i = 0; i < recv_slots; i++) {
         post_recv(conn, i, (uint32_t) i);
     }

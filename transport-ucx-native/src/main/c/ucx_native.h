@@ -14,18 +14,33 @@
 
 #define NUCX_HIDDEN __attribute__((visibility("hidden")))
 
-/* Tag layout: [63..32] receiver's connection id, [31] control flag, [30..8] sequence, [7..0] credits. */
+/* Tag layout: [63..32] receiver's connection id, [31] control flag, [30..8] sequence, [7..0] zero. */
 #define NUCX_TAG_ID_SHIFT 32
 #define NUCX_TAG_CTRL_BIT ((uint64_t) 1 << 31)
 #define NUCX_TAG_SEQ_SHIFT 8
 #define NUCX_TAG_SEQ_MASK 0x7FFFFFu
-#define NUCX_TAG_CREDIT_MASK 0xFFu
 #define NUCX_TAG_DATA_MATCH_MASK 0xFFFFFFFFFFFFFF00ull
 #define NUCX_TAG_CTRL_MATCH_MASK 0xFFFFFFFF80000000ull
 
-/* Values of a receive slot's state word: >= 0 is a completed length, other negatives are ucs_status_t. */
+/*
+ * Every message starts with this header: the credits the sender returns (receive slots it
+ * reposted). A data message's payload follows it; a control message is only the header.
+ * Credits travel in the payload because UCX 1.13 does not report the sender's tag reliably to
+ * receive callbacks (only the length).
+ */
+#define NUCX_HEADER_BYTES 4
+
+/* Values of a receive slot's state word: >= 0 is a completed payload length, other negatives are ucs_status_t. */
 #define NUCX_RECV_POSTED (-1000000)
 #define NUCX_RECV_IDLE (-1000001)
+
+/*
+ * Stands in a request slot while a UCX call that may return a request runs: UCX can complete an
+ * operation and call its callback before the call returns (a receive that matches an unexpected
+ * rendezvous whose get finishes at once). Callbacks clear the slot; the poster stores the
+ * returned request only if the sentinel is still there.
+ */
+#define NUCX_REQ_POSTING ((void *) 1)
 
 /* Values of a send slot's state word: negatives are ucs_status_t of a failed send. */
 #define NUCX_SEND_FREE 0
@@ -73,7 +88,9 @@ struct nucx_conn {
     nucx_slot_ref *recv_refs;
     nucx_slot_ref *send_refs;
     void *ctrl_recv_req;
-    uint64_t ctrl_recv_buf;
+    uint32_t ctrl_recv_buf[2];
+    uint32_t ctrl_send_buf;
+    int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
     nucx_conn *next_closing;
 };
 
@@ -83,7 +100,6 @@ struct nucx_worker {
     int epoll_fd;
     int event_fd;
     int timer_fd;
-    uint32_t next_conn_id;
     int32_t *ready;        /* shared with Java, see NUCX_READY_HEADER_WORDS */
     nucx_conn *closing;    /* connections waiting for their requests to finish before they are freed */
 };

@@ -92,7 +92,6 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
         *status = UCS_ERR_IO_ERROR;
         return "epoll set-up";
     }
-    w->next_conn_id = 1;
     return NULL;
 }
 

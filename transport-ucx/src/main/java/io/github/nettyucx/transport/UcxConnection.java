@@ -16,8 +16,8 @@ import java.io.IOException;
  * any order), and send staging slots that flushed bytes are gathered into, one tagged send each.
  * <p>
  * Flow control: the peer may have as many messages in flight as we have receive slots. Each
- * consumed slot is reposted and becomes a credit, returned in the tag of our next send or, when
- * half a window has piled up, in a zero-length control message. Used on the event loop only.
+ * consumed slot is reposted and becomes a credit, returned in the header of our next send or,
+ * when half a window has piled up, in a control message. Used on the event loop only.
  */
 final class UcxConnection {
     private final long conn;
@@ -146,7 +146,7 @@ final class UcxConnection {
             }
             int n = Math.min(st - recvOffset, dst.writableBytes());
             if (n > 0) {
-                dst.writeBytes(recvArea, recvSlot * recvUnit + recvOffset, n);
+                dst.writeBytes(recvArea, recvSlot * recvUnit + UcxNative.HEADER_BYTES + recvOffset, n);
                 recvOffset += n;
             }
             if (recvOffset == st) {
@@ -177,18 +177,21 @@ final class UcxConnection {
         pendingCredits++;
     }
 
-    /** Returns credits in a control message once half a window has accumulated without a send to carry them. */
+    /**
+     * Returns credits in a control message once half a window has accumulated without a send to
+     * carry them. While a previous control message is in flight this waits; its completion
+     * notifies the channel, which calls this again.
+     */
     void returnCreditsIfDue() throws IOException {
         if (pendingCredits < creditThreshold || !isConnected()) {
             return;
         }
-        while (pendingCredits > 0) {
-            int credits = Math.min(pendingCredits, UcxNative.MAX_CREDITS_PER_MESSAGE);
-            int rc = UcxNative.connSendCredits(conn, credits);
-            if (rc < 0) {
-                throw new IOException("UCX credit message failed: " + UcxNative.statusString(rc));
-            }
-            pendingCredits -= credits;
+        int rc = UcxNative.connSendCredits(conn, pendingCredits);
+        if (rc < 0) {
+            throw new IOException("UCX credit message failed: " + UcxNative.statusString(rc));
+        }
+        if (rc != UcxNative.CREDITS_BUSY) {
+            pendingCredits = 0;
         }
     }
 
@@ -219,7 +222,7 @@ final class UcxConnection {
             if (!canSend()) {
                 return false;
             }
-            filler.reset(sendSlot * sendUnit, peerUnit);
+            filler.reset(sendSlot * sendUnit + UcxNative.HEADER_BYTES, peerUnit - UcxNative.HEADER_BYTES);
             in.forEachFlushedMessage(filler);
             int length = filler.filled;
             if (length > 0) {
@@ -231,12 +234,11 @@ final class UcxConnection {
     }
 
     private void send(int length) throws IOException {
-        int credits = Math.min(pendingCredits, UcxNative.MAX_CREDITS_PER_MESSAGE);
-        int rc = UcxNative.connSend(conn, sendSlot, length, sendSeq, credits);
+        int rc = UcxNative.connSend(conn, sendSlot, length, sendSeq, pendingCredits);
         if (rc < 0) {
             throw new IOException("UCX send failed: " + UcxNative.statusString(rc));
         }
-        pendingCredits -= credits;
+        pendingCredits = 0;
         sendSeq++;
         sendSlot = sendSlot + 1 == sendSlots ? 0 : sendSlot + 1;
     }

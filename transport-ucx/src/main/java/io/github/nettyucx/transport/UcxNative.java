@@ -21,7 +21,9 @@ final class UcxNative {
     static final int STATE_CREDITS = 2;
     static final int STATE_HEADER_WORDS = 4;
     static final int READY_HEADER_WORDS = 2;
-    static final int MAX_CREDITS_PER_MESSAGE = 0xFF;
+    /** Bytes of the header in front of every message's payload (the credits returned). */
+    static final int HEADER_BYTES = 4;
+    static final int CREDITS_BUSY = 2;
     static final int SEQ_MASK = 0x7FFFFF;
 
     static final int EPOLL_CTL_ADD = 0;

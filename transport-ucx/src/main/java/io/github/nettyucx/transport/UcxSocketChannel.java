@@ -618,6 +618,12 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             }
             resumeWriting();
             scheduleReadIfNeeded();
+            try {
+                connection.returnCreditsIfDue();
+            } catch (IOException e) {
+                pipeline().fireExceptionCaught(e);
+                close(voidPromise());
+            }
         }
 
         private void resumeWriting() {
