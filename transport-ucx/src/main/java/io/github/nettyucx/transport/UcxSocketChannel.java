@@ -48,6 +48,8 @@ import java.util.concurrent.TimeUnit;
 public final class UcxSocketChannel extends AbstractUcxChannel implements SocketChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSocketChannel.class);
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
+    /** A write reads the side channel itself when the loop has not polled sockets for this long. */
+    private static final long STALE_SOCKET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final UcxSocketChannelConfig config = new UcxSocketChannelConfig(this);
     private final UcxSideChannel side = new UcxSideChannel();
@@ -67,6 +69,8 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     private boolean readPending;
     private boolean readTaskScheduled;
     private boolean inputClosedSeenErrorOnRead;
+    /** Set while side-channel input is parsed: handlers called from there must not read it again. */
+    private boolean parsingSideChannel;
     private ChannelPromise connectPromise;
     private Future<?> connectTimeoutFuture;
     private InetSocketAddress requestedRemote;
@@ -76,11 +80,14 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         super(null, -1);
     }
 
-    /** A channel accepted by {@code parent}; its handshake starts once it is registered. */
+    /**
+     * A channel accepted by {@code parent}; its handshake starts once it is registered, and it
+     * becomes active (firing {@code channelActive}) when its UCX endpoint exists, so that what a
+     * handler writes in {@code channelActive} can leave at once, as on an accepted TCP socket.
+     */
     UcxSocketChannel(UcxServerSocketChannel parent, int fd) {
         super(parent, fd);
         this.tcpConnected = true;
-        this.active = true;
         this.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
         this.remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
     }
@@ -192,11 +199,14 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
+        if (!registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
+            ((UcxSocketUnsafe) unsafe()).readSideChannelNow();
+        }
         if (peerGone || peerClosed) {
             throw new IOException("Connection reset by peer: the peer closed the connection");
         }
         if (connection == null || !connection.isConnected()) {
-            // The accepted side is active before the handshake ends; its bytes wait for it.
+            // Only reachable through a write issued before the channel became active.
             writePending = !in.isEmpty();
             return;
         }
@@ -503,6 +513,40 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             }
         }
 
+        /**
+         * Like a TCP send that fails once the kernel saw the peer's reset: picks up a close record
+         * the blocked loop has not processed, without closing the channel in the middle of a write
+         * (the loop handles the end of the side channel as usual).
+         */
+        void readSideChannelNow() {
+            if (fd < 0 || peer == null || sideEof || parsingSideChannel) {
+                return;
+            }
+            boolean more;
+            try {
+                more = side.fill(fd);
+                ByteBuffer in = side.inbound();
+                try {
+                    parseRecords(in);
+                } finally {
+                    side.consumed();
+                }
+            } catch (IOException e) {
+                peerGone = true;
+                return;
+            }
+            if (!more && !peerClosed) {
+                peerGone = true;
+            }
+            if (!more) {
+                eventLoop().execute(() -> {
+                    if (isOpen() && !sideEof) {
+                        sideChannelClosed();
+                    }
+                });
+            }
+        }
+
         private void sideChannelReadable() {
             boolean more;
             try {
@@ -511,7 +555,10 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 peerVanished(e);
                 return;
             }
+            ProtocolException protocolFailure = null;
+            IOException ioFailure = null;
             ByteBuffer in = side.inbound();
+            parsingSideChannel = true;
             try {
                 if (peer == null) {
                     UcxHandshake.Hello hello = UcxHandshake.decodeHello(in);
@@ -523,15 +570,21 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                     parseRecords(in);
                 }
             } catch (ProtocolException e) {
-                side.consumed();
-                protocolError(e);
-                return;
+                protocolFailure = e;
             } catch (IOException e) {
+                ioFailure = e;
+            } finally {
                 side.consumed();
-                peerVanished(e);
+                parsingSideChannel = false;
+            }
+            if (protocolFailure != null) {
+                protocolError(protocolFailure);
                 return;
             }
-            side.consumed();
+            if (ioFailure != null) {
+                peerVanished(ioFailure);
+                return;
+            }
             if (!more && isOpen()) {
                 sideChannelClosed();
             }
@@ -546,6 +599,9 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             }
             if (connectPromise != null) {
                 fulfillConnect();
+            } else if (!active) {
+                active = true;
+                pipeline().fireChannelActive();
             }
             resumeWriting();
             scheduleReadIfNeeded();

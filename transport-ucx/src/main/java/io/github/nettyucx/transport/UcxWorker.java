@@ -26,6 +26,7 @@ final class UcxWorker {
     private final int[] freeIndexes;
     private int freeCount;
     private byte[] workerAddress;
+    private long lastSocketPollNanos = System.nanoTime();
 
     UcxWorker(int maxConnections) throws IOException {
         address = UcxNative.workerCreate(maxConnections);
@@ -99,12 +100,21 @@ final class UcxWorker {
      */
     int waitAndDispatch(long timeoutNanos, UcxIoHandler handler) throws IOException {
         int count = UcxNative.workerWait(address, eventsAddress, MAX_EVENTS, timeoutNanos);
+        lastSocketPollNanos = System.nanoTime();
         for (int i = 0; i < count; i++) {
             int fd = PlatformDependent.getInt(eventsAddress + 8L * i);
             int ops = PlatformDependent.getInt(eventsAddress + 8L * i + 4);
             handler.dispatchSocket(fd, ops);
         }
         return count;
+    }
+
+    /**
+     * False when the loop has not looked at its sockets for {@code nanos}: a handler blocked it, so
+     * a side channel may hold news (the peer closed) the loop has not seen yet.
+     */
+    boolean socketsPolledWithin(long nanos) {
+        return System.nanoTime() - lastSocketPollNanos < nanos;
     }
 
     void epollCtl(int op, int fd, int events) throws IOException {
