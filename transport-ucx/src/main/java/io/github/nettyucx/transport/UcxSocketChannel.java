@@ -166,9 +166,13 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         return config.isAutoRead() || readPending;
     }
 
+    /**
+     * Schedules the read loop when bytes are wanted and there, or when the peer's end of stream is
+     * reached: like epoll's EPOLLRDHUP, that is delivered even without a pending read.
+     */
     private void scheduleReadIfNeeded() {
-        if (!readTaskScheduled && active && connection != null && readWanted()
-                && (connection.hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead)) {
+        if (!readTaskScheduled && active && connection != null
+                && (readWanted() && connection.hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead)) {
             readTaskScheduled = true;
             eventLoop().execute(readTask);
         }
@@ -283,19 +287,20 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
     // ---- DuplexChannel ----
 
+    // As on NIO, a channel that is not active counts as shut down in both directions.
     @Override
     public boolean isInputShutdown() {
-        return inputShutdown;
+        return inputShutdown || !isActive();
     }
 
     @Override
     public boolean isOutputShutdown() {
-        return outputShutdown;
+        return outputShutdown || !isActive();
     }
 
     @Override
     public boolean isShutdown() {
-        return inputShutdown && outputShutdown || !isOpen();
+        return inputShutdown && outputShutdown || !isActive();
     }
 
     @Override
@@ -585,6 +590,10 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 peerVanished(ioFailure);
                 return;
             }
+            if (peer != null && !active && isOpen()) {
+                // Outside the parser: handlers called from here may write, block, or read the side channel.
+                activate();
+            }
             if (!more && isOpen()) {
                 sideChannelClosed();
             }
@@ -597,9 +606,13 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 logger.debug("{} UCX endpoint ready (same host: {}, peer error handling: {})", UcxSocketChannel.this,
                         hello.sameHost(), hello.peerErrorHandling());
             }
+        }
+
+        /** The endpoint exists: complete the connect, or activate the accepted channel. */
+        private void activate() {
             if (connectPromise != null) {
                 fulfillConnect();
-            } else if (!active) {
+            } else {
                 active = true;
                 pipeline().fireChannelActive();
             }
@@ -709,7 +722,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 discardInput();
                 return;
             }
-            if (!readWanted()) {
+            if (!readWanted() && !atEndOfInput()) {
                 return;
             }
             ChannelPipeline pipeline = pipeline();
