@@ -129,10 +129,9 @@ static void watch_side_channel(nucx_conn *conn) {
  * side_fd from its own epoll registration first; from here on the connection owns side_fd.
  * force: the peer is gone, so nothing is flushed and nothing more will arrive.
  */
-static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_fd, jboolean force) {
-    (void) env; (void) cls;
-    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+static void conn_close(nucx_conn *conn, int side_fd, int force) {
     nucx_worker *w = conn->worker;
+    nucx_conn_unlink_live(conn);
     conn->closing = 1;
     conn->side_fd = side_fd;
     conn->linger_deadline_ns = now_nanos() + NUCX_LINGER_NANOS;
@@ -144,6 +143,21 @@ static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_f
     close_endpoint(conn, force);
     conn->next_closing = w->closing;
     w->closing = conn;
+}
+
+static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_fd, jboolean force) {
+    (void) env; (void) cls;
+    conn_close((nucx_conn *) (intptr_t) conn_ptr, side_fd, force);
+}
+
+/* Closes (without flushing) every connection Java left open; returns how many there were. */
+int nucx_close_live(nucx_worker *w) {
+    int count = 0;
+    while (w->live != NULL) {
+        conn_close(w->live, -1, 1);
+        count++;
+    }
+    return count;
 }
 
 static const JNINativeMethod methods[] = {

@@ -259,6 +259,18 @@ static void *aligned_area(size_t size) {
     return area;
 }
 
+void nucx_conn_unlink_live(nucx_conn *conn) {
+    if (conn->prev_live != NULL) {
+        conn->prev_live->next_live = conn->next_live;
+    } else {
+        conn->worker->live = conn->next_live;
+    }
+    if (conn->next_live != NULL) {
+        conn->next_live->prev_live = conn->prev_live;
+    }
+    conn->prev_live = conn->next_live = NULL;
+}
+
 void nucx_conn_free(nucx_conn *conn) {
     /* Closed only now, so that the peer sees end-of-stream after every byte we sent was delivered. */
     if (conn->side_fd >= 0) {
@@ -351,6 +363,11 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         return;
     }
     conn->id = next_connection_id();
+    conn->next_live = w->live;
+    if (w->live != NULL) {
+        w->live->prev_live = conn;
+    }
+    w->live = conn;
     for (int i = 0; i < recv_slots; i++) {
         post_recv(conn, i, (uint32_t) i);
     }

@@ -92,6 +92,8 @@ struct nucx_conn {
     uint32_t ctrl_send_buf;
     int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
     nucx_conn *next_closing;
+    nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
+    nucx_conn *next_live;
 };
 
 struct nucx_worker {
@@ -101,6 +103,7 @@ struct nucx_worker {
     int event_fd;
     int timer_fd;
     int32_t *ready;        /* shared with Java, see NUCX_READY_HEADER_WORDS */
+    nucx_conn *live;       /* connections Java has not closed yet */
     nucx_conn *closing;    /* connections waiting for their requests to finish before they are freed */
 };
 
@@ -127,12 +130,14 @@ NUCX_HIDDEN void nucx_worker_notify(nucx_conn *conn);
 
 /* ucx_endpoint.c */
 NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_unlink_live(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_cancel_receives(nucx_conn *conn);
 
 /* ucx_close.c */
 NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);
 NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
 NUCX_HIDDEN void nucx_abandon_closing(nucx_worker *w);
+NUCX_HIDDEN int nucx_close_live(nucx_worker *w);
 
 /* Registration tables: each file registers its own natives. */
 NUCX_HIDDEN int nucx_register_context(JNIEnv *env, jclass cls);

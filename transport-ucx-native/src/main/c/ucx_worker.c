@@ -118,9 +118,11 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
     return (jlong) (intptr_t) w;
 }
 
-static void java_worker_destroy(JNIEnv *env, jclass cls, jlong worker_ptr) {
+/* Returns how many connections were still open (Java should have closed them all). */
+static jint java_worker_destroy(JNIEnv *env, jclass cls, jlong worker_ptr) {
     (void) env; (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    int left_open = nucx_close_live(w);
     /* Give closing endpoints a bounded chance to finish their flush before the worker goes away. */
     nucx_abandon_closing(w);
     for (int i = 0; i < 100000 && w->closing != NULL; i++) {
@@ -128,6 +130,7 @@ static void java_worker_destroy(JNIEnv *env, jclass cls, jlong worker_ptr) {
         nucx_reap_closed(w);
     }
     worker_free(w);
+    return left_open;
 }
 
 static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
@@ -269,7 +272,7 @@ static jlong java_worker_ready_list(JNIEnv *env, jclass cls, jlong worker_ptr) {
 
 static const JNINativeMethod methods[] = {
     {"workerCreate", "(I)J", (void *) java_worker_create},
-    {"workerDestroy", "(J)V", (void *) java_worker_destroy},
+    {"workerDestroy", "(J)I", (void *) java_worker_destroy},
     {"workerProgress", "(J)I", (void *) java_worker_progress},
     {"workerWait", "(JJIJ)I", (void *) java_worker_wait},
     {"eventFdWrite", "(I)V", (void *) java_eventfd_write},

@@ -10,6 +10,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoRegistration;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
@@ -105,5 +106,26 @@ abstract class AbstractUcxChannel extends AbstractChannel {
         public void close() {
             close(voidPromise());
         }
+
+        /**
+         * The event loop is gone: the worker frees the native connection, so the channel only
+         * closes its socket and must not touch native state again.
+         */
+        void abandon() {
+            open = false;
+            abandonNative();
+            if (fd >= 0) {
+                try {
+                    UcxNative.socketClose(fd);
+                } catch (IOException ignored) {
+                    // Nothing more can be done for a socket whose loop is gone.
+                }
+                fd = -1;
+            }
+        }
+    }
+
+    /** Forgets native state that the worker frees on its own (see {@link UcxUnsafe#abandon()}). */
+    protected void abandonNative() {
     }
 }

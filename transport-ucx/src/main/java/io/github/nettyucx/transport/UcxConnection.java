@@ -260,6 +260,12 @@ final class UcxConnection {
         UcxNative.connClose(conn, sideFd, force);
     }
 
+    /** The worker frees the native connection itself (its event loop is shutting down). */
+    void abandon() {
+        closed = true;
+        connected = false;
+    }
+
     /** Copies flushed buffers into one send slot without consuming them. */
     private final class SlotFiller implements ChannelOutboundBuffer.MessageProcessor {
         private int offset;

@@ -156,6 +156,10 @@ public final class UcxIoHandler implements IoHandler {
 
     @Override
     public void prepareToDestroy() {
+        closeAllHandles();
+    }
+
+    private void closeAllHandles() {
         for (Registration registration : registrations.toArray(new Registration[0])) {
             registration.closeHandle();
         }
@@ -163,8 +167,17 @@ public final class UcxIoHandler implements IoHandler {
 
     @Override
     public void destroy() {
+        // Channels can still register while the loop shuts down, after prepareToDestroy() closed the others.
+        // The executor takes no more tasks, so they cannot run Netty's close; they let go of native state instead.
+        for (Registration registration : registrations.toArray(new Registration[0])) {
+            ((AbstractUcxChannel.UcxUnsafe) registration.handle).abandon();
+        }
         if (worker != null) {
-            worker.destroy();
+            int leftOpen = worker.destroy();
+            if (leftOpen > 0) {
+                logger.debug("{} UCX connection(s) registered during shutdown were closed with their worker",
+                        leftOpen);
+            }
             worker = null;
         }
     }

@@ -48,7 +48,7 @@ final class UcxNative {
     // ucx_worker.c
     static native long workerCreate(int maxConnections) throws IOException;
 
-    static native void workerDestroy(long worker);
+    static native int workerDestroy(long worker);
 
     static native int workerProgress(long worker);
 

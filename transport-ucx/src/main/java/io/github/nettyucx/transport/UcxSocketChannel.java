@@ -281,6 +281,14 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     }
 
     @Override
+    protected void abandonNative() {
+        active = false;
+        if (connection != null) {
+            connection.abandon();
+        }
+    }
+
+    @Override
     protected UcxSocketUnsafe newUnsafe() {
         return new UcxSocketUnsafe();
     }

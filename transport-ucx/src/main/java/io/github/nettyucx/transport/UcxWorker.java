@@ -121,7 +121,8 @@ final class UcxWorker {
         UcxNative.workerEpollCtl(address, op, fd, events);
     }
 
-    void destroy() {
-        UcxNative.workerDestroy(address);
+    /** Frees the worker and every connection on it; returns how many were still open. */
+    int destroy() {
+        return UcxNative.workerDestroy(address);
     }
 }
