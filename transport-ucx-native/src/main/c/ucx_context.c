@@ -3,13 +3,26 @@
  * every event loop share it, and the JVM may still hold endpoints at exit).
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include "ucx_native.h"
 
 static ucp_context_h context;
 static ucs_status_t context_status = UCS_ERR_NO_ELEM;
 static pthread_once_t context_once = PTHREAD_ONCE_INIT;
 
+/*
+ * Settings the transport needs; setenv(..., 0) keeps any value the user exported. Endpoints use
+ * peer error handling so that a peer dying mid-transfer is an error, not an abort of this process
+ * (UCX 1.13 aborts on a failed cma copy without it). Shared-memory transports join such
+ * endpoints only when their error handling is switched on here.
+ */
+static void apply_transport_defaults(void) {
+    setenv("UCX_SYSV_ERROR_HANDLING", "y", 0);
+    setenv("UCX_POSIX_ERROR_HANDLING", "y", 0);
+}
+
 static void context_create(void) {
+    apply_transport_defaults();
     ucp_config_t *config;
     context_status = ucp_config_read(NULL, NULL, &config);
     if (context_status != UCS_OK) {

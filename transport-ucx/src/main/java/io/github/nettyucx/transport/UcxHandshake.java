@@ -35,10 +35,10 @@ final class UcxHandshake {
     static final byte RECORD_SHUTDOWN_OUTPUT = 'S';
     static final byte RECORD_CLOSE = 'C';
 
-    /** Same boot id means same host (and so shared memory): UCX endpoints then skip peer error handling. */
+    /** Same boot id means same host: logged, so that one can tell why UCX chose shared memory. */
     private static final byte[] BOOT_ID = readBootId();
     private static final String ERROR_HANDLING = SystemPropertyUtil.get(
-            "io.github.nettyucx.peerErrorHandling", "auto").toLowerCase(Locale.ROOT);
+            "io.github.nettyucx.peerErrorHandling", "always").toLowerCase(Locale.ROOT);
 
     private UcxHandshake() {
     }
@@ -64,18 +64,13 @@ final class UcxHandshake {
         }
 
         /**
-         * UCX peer error handling for the endpoint to this peer. Shared-memory lanes are only chosen
-         * without it (UCX 1.13), and on one host the side channel detects a dead peer anyway.
+         * UCX peer error handling for the endpoint to this peer: on unless switched off with
+         * {@code -Dio.github.nettyucx.peerErrorHandling=never}. Without it, UCX 1.13 may use cma for
+         * large messages between processes on one host, and aborts this process if the peer dies
+         * in the middle of such a copy.
          */
         boolean peerErrorHandling() {
-            switch (ERROR_HANDLING) {
-                case "always":
-                    return true;
-                case "never":
-                    return false;
-                default:
-                    return !sameHost();
-            }
+            return !"never".equals(ERROR_HANDLING);
         }
     }
 

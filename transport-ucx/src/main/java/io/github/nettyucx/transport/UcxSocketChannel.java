@@ -171,11 +171,15 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      * reached: like epoll's EPOLLRDHUP, that is delivered even without a pending read.
      */
     private void scheduleReadIfNeeded() {
-        if (!readTaskScheduled && active && connection != null
-                && (readWanted() && connection.hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead)) {
+        if (!readTaskScheduled && readable()) {
             readTaskScheduled = true;
             eventLoop().execute(readTask);
         }
+    }
+
+    private boolean readable() {
+        return active && connection != null
+                && (readWanted() && connection.hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead);
     }
 
     void clearReadPending() {
@@ -694,7 +698,10 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 return;
             }
             resumeWriting();
-            scheduleReadIfNeeded();
+            if (readable()) {
+                // Like epoll's handler: read at once, in the loop's own dispatch.
+                readReady();
+            }
             try {
                 connection.returnCreditsIfDue();
             } catch (IOException e) {
