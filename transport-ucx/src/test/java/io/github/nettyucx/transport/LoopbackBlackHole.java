@@ -1,0 +1,57 @@
+package io.github.nettyucx.transport;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A loopback TCP address where connect attempts hang until they time out, without sending anything off the
+ * machine: a listener with backlog 1 that never accepts, whose accept queue is filled by plain sockets. Once
+ * the queue is full, Linux drops further SYNs (with {@code net.ipv4.tcp_abort_on_overflow=0}, the default),
+ * so a connect sees no answer at all. Filler sockets connect until one of them times out, which proves the
+ * black hole works on this kernel; if none does, the calling test is skipped.
+ */
+public final class LoopbackBlackHole implements AutoCloseable {
+    private final ServerSocket listener;
+    private final List<Socket> fillers = new ArrayList<>();
+
+    public LoopbackBlackHole() throws IOException {
+        listener = new ServerSocket();
+        listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
+        boolean full = false;
+        for (int i = 0; i < 32 && !full; i++) {
+            Socket s = new Socket();
+            try {
+                s.connect(listener.getLocalSocketAddress(), 250);
+                fillers.add(s);
+            } catch (SocketTimeoutException e) {
+                s.close();
+                full = true;
+            }
+        }
+        if (!full) {
+            close();
+            Assumptions.abort("this kernel completes connects to a listener with a full backlog;"
+                    + " no loopback black hole for connect timeouts");
+        }
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) listener.getLocalSocketAddress();
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (Socket s : fillers) {
+            s.close();
+        }
+        listener.close();
+    }
+}

@@ -1,0 +1,294 @@
+package io.github.nettyucx.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.netty.util.concurrent.Promise;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The peer process dies (SIGKILL) in the middle of a transfer: the surviving side must notice within two
+ * seconds, without hanging (or crashing). The peer is a child JVM running {@link PeerDeathPeer} on the same
+ * transport; NIO and epoll are the cross-check. The surviving side is this JVM, as a user's would be, so a
+ * transport that aborts the process when its peer dies takes the test JVM down with it.
+ */
+class PeerDeathTest {
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+    private static final long FLOWING_BYTES = 1 << 20;
+    private static final long DETECTION_MILLIS = 2_000;
+    /**
+     * Kills per test: whether a transport survives depends on what it was doing at the moment of the kill
+     * (e.g. UCX copying from the peer's memory), so one kill can miss a crash that shows up one time in three.
+     */
+    private static final int ROUNDS = 3;
+
+    /** Counts received bytes and records the channel's end. */
+    private static final class Watcher extends ChannelInboundHandlerAdapter {
+        final AtomicLong received = new AtomicLong();
+        final CountDownLatch inactive = new CountDownLatch(1);
+        final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
+        final Promise<Channel> active = ImmediateEventExecutor.INSTANCE.newPromise();
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            active.trySuccess(ctx.channel());
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            received.addAndGet(((ByteBuf) msg).readableBytes());
+            ((ByteBuf) msg).release();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            inactive.countDown();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            exceptions.add(cause);
+            ctx.close();
+        }
+
+        void awaitFlowing(Child child) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (received.get() < FLOWING_BYTES && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(received.get() >= FLOWING_BYTES,
+                    "data did not flow from the peer: " + received + " bytes; peer output:\n" + child.output());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestTransport.class)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void serverProcessKilled(TestTransport transport) throws Exception {
+        transport.assumeAvailable();
+        EventLoopGroup group = transport.newGroup(1);
+        try {
+            for (int round = 1; round <= ROUNDS; round++) {
+                try (Child child = Child.start(transport, "server")) {
+                    int port = Integer.parseInt(child.awaitLine(PeerDeathPeer.PORT_LINE).substring(
+                            PeerDeathPeer.PORT_LINE.length()).trim());
+                    Watcher watcher = new Watcher();
+                    Channel client = new Bootstrap().group(group).channel(transport.clientChannelClass())
+                            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+                            .handler(watcher)
+                            .connect(new InetSocketAddress(LOOPBACK, port)).sync().channel();
+                    watcher.awaitFlowing(child);
+
+                    long killedAt = child.kill();
+                    assertTrue(watcher.inactive.await(remainingMillis(killedAt), TimeUnit.MILLISECONDS),
+                            "round " + round + ": client still active " + DETECTION_MILLIS
+                                    + " ms after the server process was killed");
+                    assertTrue(client.closeFuture().isDone(), "round " + round + ": close future not completed");
+                    assertResetReported(transport, watcher, round);
+                    report(transport, round, "client noticed the server's death", killedAt, watcher);
+                }
+            }
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestTransport.class)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void clientProcessKilled(TestTransport transport) throws Exception {
+        transport.assumeAvailable();
+        EventLoopGroup group = transport.newGroup(1);
+        try {
+            BlockingQueue<Watcher> watchers = new LinkedBlockingQueue<>();
+            Channel server = new ServerBootstrap().group(group).channel(transport.serverChannelClass())
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            Watcher w = new Watcher();
+                            watchers.add(w);
+                            ch.pipeline().addLast(w);
+                        }
+                    })
+                    .bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+            int port = ((InetSocketAddress) server.localAddress()).getPort();
+            for (int round = 1; round <= ROUNDS; round++) {
+                try (Child child = Child.start(transport, "client", Integer.toString(port))) {
+                    child.awaitLine(PeerDeathPeer.CONNECTED_LINE);
+                    Watcher watcher = watchers.poll(10, TimeUnit.SECONDS);
+                    if (watcher == null) {
+                        fail("round " + round + ": the child's connection was not accepted; child output:\n"
+                                + child.output());
+                    }
+                    Channel accepted = watcher.active.get(10, TimeUnit.SECONDS);
+                    watcher.awaitFlowing(child);
+
+                    long killedAt = child.kill();
+                    assertTrue(watcher.inactive.await(remainingMillis(killedAt), TimeUnit.MILLISECONDS),
+                            "round " + round + ": accepted channel still active " + DETECTION_MILLIS
+                                    + " ms after the client process was killed");
+                    assertTrue(accepted.closeFuture().isDone(), "round " + round + ": close future not completed");
+                    assertResetReported(transport, watcher, round);
+                    report(transport, round, "server noticed the client's death", killedAt, watcher);
+                }
+                // The server survives the death of a client (the next round connects to it again).
+                assertTrue(server.isActive(), "server channel closed by a client's death");
+            }
+
+            // And it still serves a connection from this process.
+            Watcher next = new Watcher();
+            Channel again = new Bootstrap().group(group).channel(transport.clientChannelClass())
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+                    .handler(next)
+                    .connect(server.localAddress()).sync().channel();
+            Watcher acceptedAgain = watchers.poll(10, TimeUnit.SECONDS);
+            assertTrue(acceptedAgain != null && acceptedAgain.active.await(10, TimeUnit.SECONDS),
+                    "server did not accept a new connection after its clients died");
+            again.close().sync();
+            server.close().sync();
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Over UCX the survivor learns of the death from its side channel ending without a close
+     * record, and reports it as an IOException, like a TCP reset. (Over NIO/epoll a killed peer
+     * usually looks like an orderly end of stream, so nothing is asserted there.)
+     */
+    private static void assertResetReported(TestTransport transport, Watcher watcher, int round) {
+        if (transport != TestTransport.UCX) {
+            return;
+        }
+        assertTrue(watcher.exceptions.stream().anyMatch(e -> e instanceof java.io.IOException),
+                "round " + round + ": no IOException reported through exceptionCaught, got " + watcher.exceptions);
+    }
+
+    private static void report(TestTransport transport, int round, String what, long killedAt, Watcher watcher) {
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+        System.out.println(transport + " round " + round + ": " + what + " in " + millis + " ms"
+                + (watcher.exceptions.isEmpty() ? "" : ", exceptionCaught: " + watcher.exceptions));
+    }
+
+    /** What is left of the detection bound, counted from the kill. */
+    private static long remainingMillis(long killedAt) {
+        return Math.max(0, DETECTION_MILLIS - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt));
+    }
+
+    /** A child JVM running {@link PeerDeathPeer}; its output is collected; it is always killed on close. */
+    private static final class Child implements AutoCloseable {
+        private final Process process;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final StringBuffer output = new StringBuffer();
+
+        private Child(Process process) {
+            this.process = process;
+            Thread reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        lines.add(line);
+                        if (output.length() < 64 * 1024) {
+                            output.append(line).append('\n');
+                        }
+                    }
+                } catch (IOException e) {
+                    // The process is gone.
+                }
+            }, "peer-death-child-output");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static Child start(TestTransport transport, String... args) throws IOException {
+            String java = ProcessHandle.current().info().command()
+                    .orElseThrow(() -> new IllegalStateException("cannot tell which java runs this JVM"));
+            List<String> command = new ArrayList<>();
+            command.add(java);
+            command.add("-Xmx256m");
+            command.add("-Dio.netty.leakDetection.level=disabled");
+            // Forward the project's settings and the logging configuration, if any. (UCX_* environment
+            // variables are inherited.)
+            for (String name : System.getProperties().stringPropertyNames()) {
+                if (name.startsWith("nettyucx.") || name.startsWith("io.github.nettyucx.")
+                        || name.equals("logback.configurationFile")
+                        || name.equals("java.library.path")) {
+                    command.add("-D" + name + '=' + System.getProperty(name));
+                }
+            }
+            command.add("-cp");
+            command.add(System.getProperty("java.class.path"));
+            command.add(PeerDeathPeer.class.getName());
+            command.add(transport.name());
+            for (String a : args) {
+                command.add(a);
+            }
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            return new Child(p);
+        }
+
+        /** Waits for an output line starting with {@code prefix}. */
+        String awaitLine(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                String line = lines.poll(100, TimeUnit.MILLISECONDS);
+                if (line != null && line.startsWith(prefix)) {
+                    return line;
+                }
+                if (line == null && !process.isAlive()) {
+                    fail("peer process exited with " + process.exitValue() + " before printing '" + prefix
+                            + "'; output:\n" + output);
+                }
+            }
+            fail("peer process did not print '" + prefix + "' within 30 s; output:\n" + output);
+            return null;
+        }
+
+        /** Sends SIGKILL and waits for the process to be gone; returns the time of the kill. */
+        long kill() throws InterruptedException {
+            long at = System.nanoTime();
+            process.destroyForcibly();
+            assertTrue(process.waitFor(10, TimeUnit.SECONDS), "killed peer process did not exit");
+            return at;
+        }
+
+        String output() {
+            return output.toString();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

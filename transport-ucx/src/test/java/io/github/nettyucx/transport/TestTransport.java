@@ -1,0 +1,162 @@
+package io.github.nettyucx.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.junit.jupiter.api.Assumptions;
+
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The transports that the transport-agnostic tests run against.
+ *
+ * <p>NIO and epoll are the reference: a test body that fails on them is a wrong test, not a transport bug.
+ * UCX is the transport under test. Epoll is skipped when {@link Epoll#isAvailable()} is false.
+ *
+ * <p>UCX is skipped (JUnit assumption) when {@link Ucx#isAvailable()} is false, unless the system property
+ * {@value #REQUIRE_UCX_PROPERTY} is {@code true}: then an unavailable UCX fails the test with its cause.
+ */
+public enum TestTransport {
+    NIO {
+        @Override
+        public EventLoopGroup newGroup(int nThreads, ThreadFactory threadFactory) {
+            return new MultiThreadIoEventLoopGroup(nThreads, threadFactory, NioIoHandler.newFactory());
+        }
+
+        @Override
+        public Class<? extends ServerChannel> serverChannelClass() {
+            return NioServerSocketChannel.class;
+        }
+
+        @Override
+        public Class<? extends Channel> clientChannelClass() {
+            return NioSocketChannel.class;
+        }
+
+        @Override
+        public boolean isAvailable() {
+            return true;
+        }
+
+        @Override
+        public Throwable unavailabilityCause() {
+            return null;
+        }
+    },
+    EPOLL {
+        @Override
+        public EventLoopGroup newGroup(int nThreads, ThreadFactory threadFactory) {
+            return new MultiThreadIoEventLoopGroup(nThreads, threadFactory, EpollIoHandler.newFactory());
+        }
+
+        @Override
+        public Class<? extends ServerChannel> serverChannelClass() {
+            return EpollServerSocketChannel.class;
+        }
+
+        @Override
+        public Class<? extends Channel> clientChannelClass() {
+            return EpollSocketChannel.class;
+        }
+
+        @Override
+        public boolean isAvailable() {
+            return Epoll.isAvailable();
+        }
+
+        @Override
+        public Throwable unavailabilityCause() {
+            return Epoll.unavailabilityCause();
+        }
+    },
+    UCX {
+        @Override
+        public EventLoopGroup newGroup(int nThreads, ThreadFactory threadFactory) {
+            return new UcxEventLoopGroup(nThreads, threadFactory);
+        }
+
+        @Override
+        public Class<? extends ServerChannel> serverChannelClass() {
+            return UcxServerSocketChannel.class;
+        }
+
+        @Override
+        public Class<? extends Channel> clientChannelClass() {
+            return UcxSocketChannel.class;
+        }
+
+        @Override
+        public boolean isAvailable() {
+            return Ucx.isAvailable();
+        }
+
+        @Override
+        public Throwable unavailabilityCause() {
+            return Ucx.unavailabilityCause();
+        }
+    };
+
+    /** When {@code true}, an unavailable UCX fails the tests instead of skipping them. */
+    public static final String REQUIRE_UCX_PROPERTY = "nettyucx.requireUcx";
+
+    /** Creates an event loop group of this transport with daemon threads named after the transport. */
+    public EventLoopGroup newGroup(int nThreads) {
+        return newGroup(nThreads, new DefaultThreadFactory("test-" + name().toLowerCase(), true));
+    }
+
+    public abstract EventLoopGroup newGroup(int nThreads, ThreadFactory threadFactory);
+
+    public abstract Class<? extends ServerChannel> serverChannelClass();
+
+    public abstract Class<? extends Channel> clientChannelClass();
+
+    public abstract boolean isAvailable();
+
+    public abstract Throwable unavailabilityCause();
+
+    /**
+     * Skips the calling test when this transport cannot run here; for UCX with
+     * {@code -Dnettyucx.requireUcx=true}, fails it instead.
+     */
+    public void assumeAvailable() {
+        if (isAvailable()) {
+            return;
+        }
+        if (this == UCX) {
+            requireUcx();
+            return;
+        }
+        Assumptions.abort(name() + " is not available here: " + unavailabilityCause());
+    }
+
+    /** Whether {@value #REQUIRE_UCX_PROPERTY} is set to {@code true}. */
+    public static boolean isUcxRequired() {
+        return Boolean.parseBoolean(System.getProperty(REQUIRE_UCX_PROPERTY, "false"));
+    }
+
+    /**
+     * Returns normally when UCX is available. Otherwise fails with the unavailability cause when
+     * {@value #REQUIRE_UCX_PROPERTY} is true, or aborts (skips) the calling test.
+     */
+    public static void requireUcx() {
+        if (Ucx.isAvailable()) {
+            return;
+        }
+        Throwable cause = Ucx.unavailabilityCause();
+        if (isUcxRequired()) {
+            throw new AssertionError("UCX is required (-D" + REQUIRE_UCX_PROPERTY + "=true) but unavailable: "
+                    + cause, cause);
+        }
+        Assumptions.abort("UCX is not available here (set -D" + REQUIRE_UCX_PROPERTY
+                + "=true to fail instead): " + cause);
+    }
+}

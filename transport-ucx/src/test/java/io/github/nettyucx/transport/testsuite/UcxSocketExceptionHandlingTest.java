@@ -1,0 +1,17 @@
+package io.github.nettyucx.transport.testsuite;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketExceptionHandlingTest;
+
+import java.util.List;
+
+/** Netty's {@link SocketExceptionHandlingTest}, run on UCX server and client channels. */
+@RequireUcx
+class UcxSocketExceptionHandlingTest extends SocketExceptionHandlingTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return UcxSocketTestPermutation.instance().socket();
+    }
+}

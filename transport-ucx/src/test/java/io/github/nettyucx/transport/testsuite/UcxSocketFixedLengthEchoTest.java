@@ -1,0 +1,17 @@
+package io.github.nettyucx.transport.testsuite;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketFixedLengthEchoTest;
+
+import java.util.List;
+
+/** Netty's {@link SocketFixedLengthEchoTest}, run on UCX server and client channels. */
+@RequireUcx
+class UcxSocketFixedLengthEchoTest extends SocketFixedLengthEchoTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return UcxSocketTestPermutation.instance().socket();
+    }
+}

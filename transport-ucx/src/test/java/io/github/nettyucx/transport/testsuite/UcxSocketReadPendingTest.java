@@ -1,0 +1,17 @@
+package io.github.nettyucx.transport.testsuite;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketReadPendingTest;
+
+import java.util.List;
+
+/** Netty's {@link SocketReadPendingTest}, run on UCX server and client channels. */
+@RequireUcx
+class UcxSocketReadPendingTest extends SocketReadPendingTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return UcxSocketTestPermutation.instance().socket();
+    }
+}

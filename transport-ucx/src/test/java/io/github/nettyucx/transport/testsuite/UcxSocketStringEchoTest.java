@@ -1,0 +1,17 @@
+package io.github.nettyucx.transport.testsuite;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketStringEchoTest;
+
+import java.util.List;
+
+/** Netty's {@link SocketStringEchoTest}, run on UCX server and client channels. */
+@RequireUcx
+class UcxSocketStringEchoTest extends SocketStringEchoTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return UcxSocketTestPermutation.instance().socket();
+    }
+}
