@@ -28,6 +28,9 @@ final class UcxConnection {
     private final int sendSlots;
     private final int sendUnit;
     private final int creditThreshold;
+    private final long recvAreaAddress;
+    private final long sendAreaAddress;
+    /** Views of the slot areas, only for buffers without an address or array (composite buffers). */
     private final ByteBuf recvArea;
     private final ByteBuf sendArea;
     private final SlotFiller filler = new SlotFiller();
@@ -52,6 +55,8 @@ final class UcxConnection {
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
         this.creditThreshold = Math.max(1, recvWindow / 2);
+        this.recvAreaAddress = created[2];
+        this.sendAreaAddress = created[3];
         this.recvArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[2], recvWindow * recvUnit));
         this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[3], sendSlots * sendUnit));
     }
@@ -146,7 +151,7 @@ final class UcxConnection {
             }
             int n = Math.min(st - recvOffset, dst.writableBytes());
             if (n > 0) {
-                dst.writeBytes(recvArea, recvSlot * recvUnit + UcxNative.HEADER_BYTES + recvOffset, n);
+                copyOut(recvSlot * recvUnit + UcxNative.HEADER_BYTES + recvOffset, dst, n);
                 recvOffset += n;
             }
             if (recvOffset == st) {
@@ -166,6 +171,32 @@ final class UcxConnection {
                 throw new IOException("UCX receive failed: " + UcxNative.statusString(st));
             }
             consumeSlot();
+        }
+    }
+
+    /** Appends {@code n} bytes at {@code offset} of the receive area to {@code dst}, without allocating. */
+    private void copyOut(int offset, ByteBuf dst, int n) {
+        int writerIndex = dst.writerIndex();
+        if (dst.hasMemoryAddress()) {
+            PlatformDependent.copyMemory(recvAreaAddress + offset, dst.memoryAddress() + writerIndex, n);
+            dst.writerIndex(writerIndex + n);
+        } else if (dst.hasArray()) {
+            PlatformDependent.copyMemory(recvAreaAddress + offset, dst.array(), dst.arrayOffset() + writerIndex, n);
+            dst.writerIndex(writerIndex + n);
+        } else {
+            dst.writeBytes(recvArea, offset, n);
+        }
+    }
+
+    /** Copies {@code n} readable bytes of {@code src} to {@code offset} of the send area, without allocating. */
+    private void copyIn(ByteBuf src, int offset, int n) {
+        int readerIndex = src.readerIndex();
+        if (src.hasMemoryAddress()) {
+            PlatformDependent.copyMemory(src.memoryAddress() + readerIndex, sendAreaAddress + offset, n);
+        } else if (src.hasArray()) {
+            PlatformDependent.copyMemory(src.array(), src.arrayOffset() + readerIndex, sendAreaAddress + offset, n);
+        } else {
+            src.getBytes(readerIndex, sendArea, offset, n);
         }
     }
 
@@ -283,7 +314,7 @@ final class UcxConnection {
             ByteBuf buf = (ByteBuf) msg;
             int n = Math.min(buf.readableBytes(), capacity - filled);
             if (n > 0) {
-                buf.getBytes(buf.readerIndex(), sendArea, offset + filled, n);
+                copyIn(buf, offset + filled, n);
                 filled += n;
             }
             return filled < capacity;
