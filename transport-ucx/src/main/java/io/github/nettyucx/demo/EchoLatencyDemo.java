@@ -115,8 +115,12 @@ public final class EchoLatencyDemo {
 
     private static Process startServer(String transport) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                EchoLatencyDemo.class.getName(), "--serve", transport);
+        List<String> command = new ArrayList<>(Arrays.asList(java, "-cp", System.getProperty("java.class.path")));
+        // The server runs with the same transport settings as this process.
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("io.github.nettyucx."))
+                .forEach(name -> command.add("-D" + name + '=' + System.getProperty(name)));
+        command.addAll(Arrays.asList(EchoLatencyDemo.class.getName(), "--serve", transport));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectError(ProcessBuilder.Redirect.INHERIT);
         return builder.start();
     }
