@@ -1,0 +1,281 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Whole-system benchmark: for each transport, a client process and a server process on this host
+ * exchange messages over 127.0.0.1 (ping-pong latency, unidirectional throughput, CPU time per
+ * operation). Writes {@code results.csv}, {@code results.md} and PNG charts.
+ * <pre>
+ * SystemBenchmark [--quick | --full] [--transports nio,epoll,io_uring,ucx,ucx-tcp] [--runs N]
+ *                 [--out DIR] [--no-perftest]
+ * </pre>
+ */
+public final class SystemBenchmark {
+    static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms256m", "-Xmx1g",
+            "-Dio.netty.leakDetection.level=disabled");
+
+    private final long startNanos = System.nanoTime();
+
+    private SystemBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && "--server".equals(args[0])) {
+            BenchServer.main(Transport.of(args[1]), Integer.parseInt(args[2]), Long.parseLong(args[3]));
+            return;
+        }
+        if (args.length > 0 && "--client".equals(args[0])) {
+            List<BenchClient.Spec> specs = new ArrayList<>();
+            for (int i = 6; i < args.length; i++) {
+                specs.add(BenchClient.Spec.parse(args[i]));
+            }
+            BenchClient.main(Transport.of(args[1]), Integer.parseInt(args[2]), Double.parseDouble(args[3]),
+                    Double.parseDouble(args[4]), Boolean.parseBoolean(args[5]), specs);
+            return;
+        }
+        new SystemBenchmark().coordinate(args);
+    }
+
+    static String sizeLabel(long size) {
+        if (size >= 1 << 20 && size % (1 << 20) == 0) {
+            return (size >> 20) + " MiB";
+        }
+        if (size >= 1024 && size % 1024 == 0) {
+            return (size >> 10) + " KiB";
+        }
+        return size + " B";
+    }
+
+    private void progress(String text) {
+        System.out.printf(Locale.ROOT, "[%6.1fs] %s%n", (System.nanoTime() - startNanos) / 1e9, text);
+        System.out.flush();
+    }
+
+    private void coordinate(String[] args) throws Exception {
+        boolean full = false;
+        boolean perftest = true;
+        int runs = -1;
+        Path out = Paths.get("docs", "benchmarks");
+        List<Transport> transports = new ArrayList<>(Arrays.asList(Transport.values()));
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick":
+                    full = false;
+                    break;
+                case "--full":
+                    full = true;
+                    break;
+                case "--runs":
+                    runs = Integer.parseInt(args[++i]);
+                    break;
+                case "--out":
+                    out = Paths.get(args[++i]);
+                    break;
+                case "--no-perftest":
+                    perftest = false;
+                    break;
+                case "--transports":
+                    transports = Arrays.stream(args[++i].split(",")).map(Transport::of).collect(Collectors.toList());
+                    break;
+                default:
+                    System.err.println("usage: SystemBenchmark [--quick | --full] [--transports "
+                            + "nio,epoll,io_uring,ucx,ucx-tcp] [--runs N] [--out DIR] [--no-perftest]");
+                    System.exit(2);
+            }
+        }
+        if (runs < 1) {
+            runs = full ? 3 : 1;
+        }
+        String mode = full ? "full" : "quick";
+        List<BenchClient.Spec> specs = plan(full);
+        double limitSeconds = full ? 60 : 20;
+        double targetSeconds = full ? 2.0 : 1.5;
+
+        Report report = new Report(mode, runs, String.join(" ", args), transports);
+        progress(String.format(Locale.ROOT, "%s mode: %d transports x %d benchmarks x %d run(s); output to %s",
+                mode, transports.size(), specs.size(), runs, out.toAbsolutePath()));
+        Map<Transport, Boolean> lanesPrinted = new LinkedHashMap<>();
+        for (int run = 1; run <= runs; run++) {
+            for (Transport t : transports) {
+                if (report.skipped.containsKey(t.id)) {
+                    continue;
+                }
+                boolean lanes = t.isUcx() && !lanesPrinted.getOrDefault(t, false);
+                lanesPrinted.put(t, true);
+                runClient(t, run, runs, specs, limitSeconds, targetSeconds, lanes, report);
+            }
+        }
+        if (perftest) {
+            String exe = PerfTest.find();
+            if (exe == null) {
+                report.perftestNote = "ucx_perftest is not on PATH (Debian/Ubuntu package ucx-utils)";
+                progress("ucx_perftest: skipped, " + report.perftestNote);
+            } else {
+                int latIters = full ? 100_000 : 20_000;
+                int bwIters = full ? 20_000 : 5_000;
+                progress("ucx_perftest: tag_lat 16 B, " + latIters + " iterations");
+                Result lat = PerfTest.run(exe, "tag_lat", 16, latIters, 20);
+                progress("ucx_perftest: tag_lat -> " + describe(lat));
+                progress("ucx_perftest: tag_bw 64 KiB, " + bwIters + " iterations");
+                Result bw = PerfTest.run(exe, "tag_bw", 65536, bwIters, 20);
+                progress("ucx_perftest: tag_bw -> " + describe(bw));
+                report.results.add(lat);
+                report.results.add(bw);
+            }
+        }
+        progress("writing " + out.toAbsolutePath());
+        report.totalSeconds = (System.nanoTime() - startNanos) / 1e9;
+        report.write(out);
+        progress("done: " + out.resolve("results.md").toAbsolutePath());
+        System.exit(0);
+    }
+
+    private static String describe(Result r) {
+        if (!r.ok()) {
+            return r.get("status") + " (" + r.get("note") + ")";
+        }
+        if (!r.get("p50_us").isEmpty()) {
+            return "round trip " + r.get("p50_us") + " us (" + r.get("note") + ")";
+        }
+        return r.get("mb_per_s") + " MB/s (" + r.get("note") + ")";
+    }
+
+    /** The benchmarks one client process runs, in order. */
+    static List<BenchClient.Spec> plan(boolean full) {
+        List<BenchClient.Spec> specs = new ArrayList<>();
+        if (!full) {
+            specs.add(new BenchClient.Spec("pingpong", 16, 1, 20_000));
+            specs.add(new BenchClient.Spec("pingpong", 1024, 1, 10_000));
+            specs.add(new BenchClient.Spec("pingpong", 65536, 1, 2_000));
+            for (int size : new int[] {16, 1024, 65536}) {
+                for (int conns : new int[] {1, 4}) {
+                    specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, false)));
+                }
+            }
+            return specs;
+        }
+        List<Integer> sweep = new ArrayList<>();
+        for (int size = 16; size <= 1 << 20; size *= 4) {
+            sweep.add(size);
+        }
+        for (int size : sweep) {
+            int ops = size <= 1024 ? 100_000 : size <= 16384 ? 50_000 : size <= 65536 ? 10_000
+                    : size <= 262144 ? 4_000 : 2_000;
+            specs.add(new BenchClient.Spec("pingpong", size, 1, ops));
+        }
+        for (int size : sweep) {
+            specs.add(new BenchClient.Spec("throughput", size, 1, maxMessages(size, true)));
+        }
+        for (int size : new int[] {16, 1024, 65536}) {
+            for (int conns : new int[] {2, 4, 8, 16}) {
+                specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, true)));
+            }
+        }
+        return specs;
+    }
+
+    /** Upper bound of messages per throughput measurement (fewer are sent if that would take too long). */
+    static int maxMessages(int size, boolean full) {
+        long bytes = full ? 4L << 30 : 1L << 30;
+        long cap = full ? 20_000_000 : 4_000_000;
+        return (int) Math.max(1000, Math.min(cap, bytes / size));
+    }
+
+    private void runClient(Transport t, int run, int runs, List<BenchClient.Spec> specs, double limitSeconds,
+                           double targetSeconds, boolean lanes, Report report) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--client", t.id, String.valueOf(run),
+                String.valueOf(limitSeconds), String.valueOf(targetSeconds), String.valueOf(lanes)));
+        specs.forEach(s -> args.add(s.toString()));
+        progress(String.format(Locale.ROOT, "%s run %d/%d: starting client and server processes%s", t.id, run, runs,
+                t.environment().isEmpty() ? "" : " with " + t.environment()));
+        Process client = Children.startJava(CHILD_JVM_OPTIONS, args, t.environment(), true);
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(client.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lines.add(line);
+                }
+            } catch (IOException ignored) {
+                // killed
+            }
+            lines.add("\u0000EOF");
+        }, "client-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) (specs.size() * (limitSeconds * 2 + 20) + 60));
+        int received = 0;
+        boolean timedOut = false;
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+            if (line == null) {
+                timedOut = true;
+                progress(t.id + " run " + run + ": client process timed out, killing it and its server");
+                Children.kill(client);
+                break;
+            }
+            if (line.equals("\u0000EOF")) {
+                break;
+            }
+            if (line.startsWith("RESULT")) {
+                Result r = Result.fromLine(line);
+                report.results.add(r);
+                received++;
+                if (!r.ok()) {
+                    progress(String.format(Locale.ROOT, "%s run %d/%d: %s %s x %s: %s %s", t.id, run, runs,
+                            r.get("benchmark"), sizeLabel(r.integer("size_bytes")), r.get("connections"),
+                            r.get("status"), r.get("note")));
+                }
+            } else if (line.startsWith("PROGRESS ")) {
+                progress(String.format(Locale.ROOT, "%s run %d/%d [%d/%d]: %s", t.id, run, runs, received + 1,
+                        specs.size(), line.substring(9).trim()));
+            } else if (line.startsWith("LANES ")) {
+                String lane = line.substring(6);
+                report.lanes.computeIfAbsent(t.id, k -> new ArrayList<>()).add(lane);
+                progress(t.id + " uses: " + lane);
+            } else if (line.startsWith("SKIP ")) {
+                report.skipped.put(t.id, line.substring(5));
+                progress(t.id + ": skipped, not available here: " + line.substring(5));
+            } else {
+                System.out.println("    " + t.id + "> " + line);
+            }
+        }
+        if (!timedOut) {
+            client.waitFor(10, TimeUnit.SECONDS);
+            Children.kill(client);
+            if (received < specs.size() && !report.skipped.containsKey(t.id)) {
+                progress(String.format(Locale.ROOT, "%s run %d: client process exited (%s) after %d of %d benchmarks",
+                        t.id, run, client.isAlive() ? "?" : String.valueOf(client.exitValue()), received, specs.size()));
+            }
+        }
+        if (received < specs.size() && !report.skipped.containsKey(t.id)) {
+            for (int i = received; i < specs.size(); i++) {
+                BenchClient.Spec s = specs.get(i);
+                report.results.add(new Result(t.id, s.kind, s.size, s.connections, run)
+                        .put("status", timedOut ? "timeout" : "error")
+                        .put("note", "client process " + (timedOut ? "timed out" : "ended early")));
+            }
+        }
+    }
+}
