@@ -95,19 +95,20 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
         }
     }
 
+    // A listening channel has no peer: like Netty's other server channels, it neither disconnects nor writes.
     @Override
     protected void doDisconnect() {
-        throw new UnsupportedOperationException();
+        throw new UnsupportedOperationException("a server channel has no connection to disconnect");
     }
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) {
-        throw new UnsupportedOperationException();
+        throw new UnsupportedOperationException("a server channel does not write; write to its child channels");
     }
 
     @Override
     protected Object filterOutboundMessage(Object msg) {
-        throw new UnsupportedOperationException();
+        throw new UnsupportedOperationException("a server channel does not write; write to its child channels");
     }
 
     @Override
@@ -119,7 +120,7 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
     final class UcxServerUnsafe extends UcxUnsafe {
         @Override
         public void connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
-            promise.setFailure(new UnsupportedOperationException());
+            promise.setFailure(new UnsupportedOperationException("a server channel does not connect"));
         }
 
         @Override
