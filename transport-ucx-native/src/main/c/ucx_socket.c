@@ -204,24 +204,24 @@ static void java_socket_close(JNIEnv *env, jclass cls, jint fd) {
     }
 }
 
-static jbyteArray java_socket_local_address(JNIEnv *env, jclass cls, jint fd) {
-    (void) cls;
+/* getsockname or getpeername, as a Java byte[] address (null when the socket has none). */
+static jbyteArray socket_address(JNIEnv *env, int fd, int (*query)(int, struct sockaddr *, socklen_t *)) {
     struct sockaddr_storage storage;
     socklen_t length = sizeof(storage);
-    if (getsockname(fd, (struct sockaddr *) &storage, &length) != 0) {
+    if (query(fd, (struct sockaddr *) &storage, &length) != 0) {
         return NULL;
     }
     return from_sockaddr(env, &storage);
 }
 
+static jbyteArray java_socket_local_address(JNIEnv *env, jclass cls, jint fd) {
+    (void) cls;
+    return socket_address(env, fd, getsockname);
+}
+
 static jbyteArray java_socket_remote_address(JNIEnv *env, jclass cls, jint fd) {
     (void) cls;
-    struct sockaddr_storage storage;
-    socklen_t length = sizeof(storage);
-    if (getpeername(fd, (struct sockaddr *) &storage, &length) != 0) {
-        return NULL;
-    }
-    return from_sockaddr(env, &storage);
+    return socket_address(env, fd, getpeername);
 }
 
 /* Keepalive on the side channel detects a vanished host (not just a dead process). */

@@ -29,7 +29,7 @@ final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
     static final int MAGIC = 0x4E554358; // "NUCX"
     static final short VERSION = 1;
-    static final int HEADER_BYTES = 40;
+    static final int HELLO_HEADER_BYTES = 40;
     static final int MAX_WORKER_ADDRESS = 64 * 1024;
     static final int RECORD_BYTES = 5;
     static final byte RECORD_SHUTDOWN_OUTPUT = 'S';
@@ -75,7 +75,7 @@ final class UcxHandshake {
     }
 
     static ByteBuffer encodeHello(int connectionId, int recvWindow, int recvUnit, byte[] workerAddress) {
-        ByteBuffer hello = ByteBuffer.allocate(HEADER_BYTES + workerAddress.length);
+        ByteBuffer hello = ByteBuffer.allocate(HELLO_HEADER_BYTES + workerAddress.length);
         hello.putInt(MAGIC).putShort(VERSION).putShort((short) 0).putInt(connectionId).putInt(recvWindow)
                 .putInt(recvUnit).put(BOOT_ID).putInt(workerAddress.length).put(workerAddress);
         hello.flip();
@@ -101,14 +101,14 @@ final class UcxHandshake {
             throw new ProtocolException("unsupported netty-ucx protocol version " + version + " (this side speaks "
                     + VERSION + ")");
         }
-        if (in.remaining() < HEADER_BYTES) {
+        if (in.remaining() < HELLO_HEADER_BYTES) {
             return null;
         }
-        int addressLength = in.getInt(start + HEADER_BYTES - 4);
+        int addressLength = in.getInt(start + HELLO_HEADER_BYTES - 4);
         if (addressLength <= 0 || addressLength > MAX_WORKER_ADDRESS) {
             throw new ProtocolException("bad worker address length in handshake: " + addressLength);
         }
-        if (in.remaining() < HEADER_BYTES + addressLength) {
+        if (in.remaining() < HELLO_HEADER_BYTES + addressLength) {
             return null;
         }
         in.position(start + 8);
@@ -127,7 +127,7 @@ final class UcxHandshake {
     }
 
     static int helloCapacity() {
-        return HEADER_BYTES + MAX_WORKER_ADDRESS;
+        return HELLO_HEADER_BYTES + MAX_WORKER_ADDRESS;
     }
 
     private static byte[] readBootId() {

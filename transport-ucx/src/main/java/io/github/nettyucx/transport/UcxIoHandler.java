@@ -156,10 +156,6 @@ public final class UcxIoHandler implements IoHandler {
 
     @Override
     public void prepareToDestroy() {
-        closeAllHandles();
-    }
-
-    private void closeAllHandles() {
         for (Registration registration : registrations.toArray(new Registration[0])) {
             registration.closeHandle();
         }

@@ -15,7 +15,6 @@ final class UcxNative {
     static final int RECV_POSTED = -1000000;
     static final int RECV_IDLE = -1000001;
     static final int SEND_FREE = 0;
-    static final int SEND_BUSY = 1;
     static final int STATE_NOTIFIED = 0;
     static final int STATE_ERROR = 1;
     static final int STATE_CREDITS = 2;

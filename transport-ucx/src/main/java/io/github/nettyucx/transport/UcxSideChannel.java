@@ -52,10 +52,6 @@ final class UcxSideChannel {
         return true;
     }
 
-    boolean hasPendingOutput() {
-        return out.hasRemaining();
-    }
-
     /**
      * Reads what the socket has into the input buffer. Returns false at end of stream.
      * Call {@link #inbound()} to parse, then {@link #consumed()}.

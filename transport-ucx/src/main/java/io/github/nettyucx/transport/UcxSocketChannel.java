@@ -245,14 +245,9 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         active = false;
         open = false;
         inputClosedSeenErrorOnRead = true;
-        ChannelPromise promise = connectPromise;
+        ChannelPromise promise = takeConnectPromise();
         if (promise != null) {
             promise.tryFailure(new ClosedChannelException());
-            connectPromise = null;
-        }
-        if (connectTimeoutFuture != null) {
-            connectTimeoutFuture.cancel(false);
-            connectTimeoutFuture = null;
         }
         int sideFd = fd;
         fd = -1;
@@ -269,6 +264,17 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         } else if (sideFd >= 0) {
             UcxNative.socketClose(sideFd);
         }
+    }
+
+    /** Ends the pending connect attempt, if any: cancels its timeout and returns its promise. */
+    private ChannelPromise takeConnectPromise() {
+        ChannelPromise promise = connectPromise;
+        connectPromise = null;
+        if (connectTimeoutFuture != null) {
+            connectTimeoutFuture.cancel(false);
+            connectTimeoutFuture = null;
+        }
+        return promise;
     }
 
     /** Tells the peer how many messages to expect before end of stream; best effort, the socket closes later. */
@@ -479,12 +485,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         }
 
         private void failConnect(Throwable cause) {
-            ChannelPromise promise = connectPromise;
-            connectPromise = null;
-            if (connectTimeoutFuture != null) {
-                connectTimeoutFuture.cancel(false);
-                connectTimeoutFuture = null;
-            }
+            ChannelPromise promise = takeConnectPromise();
             if (promise != null) {
                 promise.tryFailure(cause);
             }
@@ -492,12 +493,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         }
 
         private void fulfillConnect() {
-            ChannelPromise promise = connectPromise;
-            connectPromise = null;
-            if (connectTimeoutFuture != null) {
-                connectTimeoutFuture.cancel(false);
-                connectTimeoutFuture = null;
-            }
+            ChannelPromise promise = takeConnectPromise();
             if (promise == null) {
                 return;
             }
