@@ -48,7 +48,7 @@ static void set_error(nucx_conn *conn, ucs_status_t status) {
 /* ---- receive path ---- */
 
 static inline char *recv_slot(nucx_conn *conn, int slot) {
-    return conn->recv_area + (size_t) slot * (size_t) conn->recv_unit;
+    return conn->recv_area + (size_t) slot * (size_t) conn->recv_slot_bytes;
 }
 
 static void recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
@@ -87,7 +87,7 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq) {
     recv_state(conn)[slot] = NUCX_RECV_POSTED;
     conn->recv_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
-    void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_unit,
+    void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes,
                                  data_tag(conn->id, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->recv_reqs[slot] = NULL;
@@ -184,7 +184,7 @@ static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, j
         .cb.send = send_callback,
         .user_data = &conn->send_refs[slot],
     };
-    char *buffer = conn->send_area + (size_t) slot * (size_t) conn->send_unit;
+    char *buffer = conn->send_area + (size_t) slot * (size_t) conn->send_slot_bytes;
     uint32_t header = (uint32_t) credits;
     memcpy(buffer, &header, sizeof(header));
     uint64_t tag = data_tag(conn->peer_id, (uint32_t) seq);
@@ -303,8 +303,8 @@ void nucx_conn_cancel_receives(nucx_conn *conn) {
 static int conn_alloc(nucx_conn *conn) {
     size_t state_words = NUCX_STATE_HEADER_WORDS + (size_t) conn->recv_slots + (size_t) conn->send_slots;
     conn->state = calloc(state_words, sizeof(int32_t));
-    conn->recv_area = aligned_area((size_t) conn->recv_slots * (size_t) conn->recv_unit);
-    conn->send_area = aligned_area((size_t) conn->send_slots * (size_t) conn->send_unit);
+    conn->recv_area = aligned_area((size_t) conn->recv_slots * (size_t) conn->recv_slot_bytes);
+    conn->send_area = aligned_area((size_t) conn->send_slots * (size_t) conn->send_slot_bytes);
     conn->recv_reqs = calloc((size_t) conn->recv_slots, sizeof(void *));
     conn->send_reqs = calloc((size_t) conn->send_slots, sizeof(void *));
     conn->recv_refs = calloc((size_t) conn->recv_slots, sizeof(nucx_slot_ref));
@@ -338,7 +338,7 @@ static uint32_t next_connection_id(void) {
  * handshake is real before the peer learns of it. out: {conn, state, recvArea, sendArea, id}.
  */
 static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint index, jint recv_slots,
-                             jint recv_unit, jint send_slots, jint send_unit, jlongArray out) {
+                             jint recv_slot_bytes, jint send_slots, jint send_slot_bytes, jlongArray out) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     if (index < 0 || index >= w->ready[1]) {
@@ -354,9 +354,9 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     conn->side_fd = -1;
     conn->index = index;
     conn->recv_slots = recv_slots;
-    conn->recv_unit = recv_unit;
+    conn->recv_slot_bytes = recv_slot_bytes;
     conn->send_slots = send_slots;
-    conn->send_unit = send_unit;
+    conn->send_slot_bytes = send_slot_bytes;
     if (conn_alloc(conn) != 0) {
         nucx_conn_free(conn);
         nucx_throw_io(env, "connection buffers", "out of memory");

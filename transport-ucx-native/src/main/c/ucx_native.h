@@ -70,9 +70,9 @@ struct nucx_conn {
     uint32_t peer_id;
     int32_t index;
     int32_t recv_slots;
-    int32_t recv_unit;
+    int32_t recv_slot_bytes;
     int32_t send_slots;
-    int32_t send_unit;
+    int32_t send_slot_bytes;
     int32_t outstanding;   /* requests whose callbacks have not run yet */
     int closing;
     int side_fd;           /* side channel, owned by the connection once it is closing */

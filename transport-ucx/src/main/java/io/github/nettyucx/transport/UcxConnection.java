@@ -25,6 +25,8 @@ final class UcxConnection {
     private final int id;
     private final int recvWindow;
     private final int recvUnit;
+    /** Bytes between receive (and send) slots: a unit of payload plus the header in front of it. */
+    private final int slotStride;
     private final int sendSlots;
     private final int sendUnit;
     private final int creditThreshold;
@@ -54,21 +56,27 @@ final class UcxConnection {
         this.recvUnit = recvUnit;
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
+        this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
         this.creditThreshold = Math.max(1, recvWindow / 2);
         this.recvAreaAddress = created[2];
         this.sendAreaAddress = created[3];
-        this.recvArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[2], recvWindow * recvUnit));
-        this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[3], sendSlots * sendUnit));
+        this.recvArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[2], recvWindow * slotStride));
+        this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[3], sendSlots * slotStride));
     }
 
-    /** Allocates the slots and posts every receive, so the window the hello advertises is real. */
+    /**
+     * Allocates the slots and posts every receive, so the window the hello advertises is real.
+     * A slot holds a whole unit of payload after the header, so a write of exactly one unit (64 KiB
+     * by default) travels as one message.
+     */
     static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots)
             throws IOException {
-        if ((long) recvWindow * recvUnit > Integer.MAX_VALUE || (long) sendSlots * recvUnit > Integer.MAX_VALUE) {
+        long stride = (long) recvUnit + UcxNative.HEADER_BYTES;
+        if (recvWindow * stride > Integer.MAX_VALUE || sendSlots * stride > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
         }
         long[] created = new long[5];
-        UcxNative.connCreate(worker.address(), index, recvWindow, recvUnit, sendSlots, recvUnit, created);
+        UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
         try {
             return new UcxConnection(created, recvWindow, recvUnit, sendSlots);
         } catch (Throwable t) {
@@ -151,7 +159,7 @@ final class UcxConnection {
             }
             int n = Math.min(st - recvOffset, dst.writableBytes());
             if (n > 0) {
-                copyOut(recvSlot * recvUnit + UcxNative.HEADER_BYTES + recvOffset, dst, n);
+                copyOut(recvSlot * slotStride + UcxNative.HEADER_BYTES + recvOffset, dst, n);
                 recvOffset += n;
             }
             if (recvOffset == st) {
@@ -253,7 +261,7 @@ final class UcxConnection {
             if (!canSend()) {
                 return false;
             }
-            filler.reset(sendSlot * sendUnit + UcxNative.HEADER_BYTES, peerUnit - UcxNative.HEADER_BYTES);
+            filler.reset(sendSlot * slotStride + UcxNative.HEADER_BYTES, peerUnit);
             in.forEachFlushedMessage(filler);
             int length = filler.filled;
             if (length > 0) {

@@ -67,8 +67,8 @@ final class UcxNative {
     // ucx_endpoint.c
     static native ByteBuffer directBuffer(long address, int length);
 
-    static native void connCreate(long worker, int index, int recvSlots, int recvUnit, int sendSlots, int sendUnit,
-                                  long[] out) throws IOException;
+    static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
+                                  int sendSlotBytes, long[] out) throws IOException;
 
     static native void connConnect(long conn, byte[] peerAddress, int peerId, boolean peerErrorHandling)
             throws IOException;
