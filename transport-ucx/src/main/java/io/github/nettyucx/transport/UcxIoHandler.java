@@ -113,6 +113,7 @@ public final class UcxIoHandler implements IoHandler {
         for (int i = 0; i < MAX_PROGRESS_ROUNDS && worker.progress() != 0; i++) {
             handled += worker.dispatchCompletions(event);
         }
+        worker.releaseFreed();
         return handled + worker.dispatchCompletions(event);
     }
 
