@@ -167,6 +167,18 @@ final class ChildJvm implements AutoCloseable {
         return null;
     }
 
+    /** Waits up to {@code seconds} for {@code text} to appear anywhere in the output; returns whether it did. */
+    boolean awaitOutput(String text, long seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!output.toString().contains(text)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
     /** Sends one command line to the child's standard input. */
     void send(String command) throws IOException {
         OutputStream in = process.getOutputStream();

@@ -146,7 +146,7 @@ class HostileSideChannelTest {
             peer.writeRecord((byte) 'X', 0);
             assertTrue(peer.awaitClosedByServer(10), "unknown record type not refused");
         }
-        assertTrue(server.child().output().contains("unknown side-channel record type " + (int) 'X'),
+        assertTrue(server.child().awaitOutput("unknown side-channel record type " + (int) 'X', 10),
                 "no logged reason; server output:\n" + server.child().output());
         assertServerUnharmed("an unknown record type");
     }
@@ -160,7 +160,7 @@ class HostileSideChannelTest {
             peer.writeRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, 1);
             assertTrue(peer.awaitClosedByServer(10), "an impossible message count was not refused");
         }
-        assertTrue(server.child().output().contains("peer claims 1 messages but 2 arrived"),
+        assertTrue(server.child().awaitOutput("peer claims 1 messages but 2 arrived", 10),
                 "no logged reason; server output:\n" + server.child().output());
         assertServerUnharmed("an impossible message count");
     }
@@ -202,7 +202,7 @@ class HostileSideChannelTest {
             socket.getOutputStream().flush();
             assertTrue(closedByServer(socket, 10), "not refused: " + reason);
         }
-        assertTrue(server.child().output().contains(reason),
+        assertTrue(server.child().awaitOutput(reason, 10),
                 "the server did not log '" + reason + "'; its output:\n" + server.child().output());
         assertServerUnharmed(reason);
     }

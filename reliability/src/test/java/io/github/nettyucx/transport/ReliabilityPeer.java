@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
  *   idle-client HOST PORT           connects and does nothing                        prints CONNECTED
  *   echo-client HOST PORT           echo round trips of checked 16 KiB messages      prints ECHOED n, INACTIVE ms cause
  *   half-hello HOST PORT            plain TCP: sends 20 bytes of a hello, then waits  prints SENT
+ *   ucx-probe [HOST PORT]           see {@link UcxProbe}
  * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections)
  * </pre>
  * Every channel prints ACTIVE, EXCEPTION cause and INACTIVE lines. The process halts when its standard input
@@ -62,6 +63,10 @@ public final class ReliabilityPeer {
         String mode = args[0];
         if (mode.equals("half-hello")) {
             halfHello(args[1], Integer.parseInt(args[2]));
+            return;
+        }
+        if (mode.equals("ucx-probe")) {
+            UcxProbe.run(args);
             return;
         }
         EventLoopGroup group = transport.newGroup(1);

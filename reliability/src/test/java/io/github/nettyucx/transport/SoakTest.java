@@ -1,0 +1,27 @@
+package io.github.nettyucx.transport;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The mixed soak: 1 minute in CI, 10 minutes in the long suite, heap and RSS sampled (see {@link SoakDriver}).
+ * Today's load is UCX echo over 8 connections; gRPC streaming and YCSB workload A join as further
+ * {@link SoakWorkload}s once those modules exist.
+ */
+class SoakTest {
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.MINUTES)
+    void mixedSoak() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        long seconds = LongSuite.choose(60, 600);
+        SoakDriver driver = new SoakDriver(List.of(new EchoSoakWorkload(8)), seconds, LongSuite.choose(5, 20),
+                32L << 20);
+        List<SoakDriver.Sample> samples = driver.run(Paths.get("target", "soak-" + seconds + "s.csv"));
+        driver.check(samples);
+    }
+}
