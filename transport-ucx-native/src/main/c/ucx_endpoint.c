@@ -12,6 +12,9 @@
 
 #define NUCX_AREA_ALIGNMENT 4096
 
+/* Connections allocated and not freed yet, over all workers: lets tests see native leaks. */
+static int64_t allocated_connections;
+
 static inline volatile int32_t *recv_state(nucx_conn *conn) {
     return conn->state + NUCX_STATE_HEADER_WORDS;
 }
@@ -302,6 +305,7 @@ void nucx_conn_unlink_live(nucx_conn *conn) {
 }
 
 void nucx_conn_free(nucx_conn *conn) {
+    __atomic_sub_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
     /* Closed only now, so that the peer sees end-of-stream after every byte we sent was delivered. */
     if (conn->side_fd >= 0) {
         close(conn->side_fd);
@@ -385,6 +389,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         nucx_throw_io(env, "connection", "out of memory");
         return;
     }
+    __atomic_add_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
     conn->worker = w;
     conn->side_fd = -1;
     conn->index = index;
@@ -480,7 +485,13 @@ static jobject java_direct_buffer(JNIEnv *env, jclass cls, jlong address, jint l
     return (*env)->NewDirectByteBuffer(env, (void *) (intptr_t) address, (jlong) length);
 }
 
+static jlong java_connections_allocated(JNIEnv *env, jclass cls) {
+    (void) env; (void) cls;
+    return (jlong) __atomic_load_n(&allocated_connections, __ATOMIC_RELAXED);
+}
+
 static const JNINativeMethod methods[] = {
+    {"connectionsAllocated", "()J", (void *) java_connections_allocated},
     {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
     {"connCreate", "(JIIIII[J)V", (void *) java_conn_create},
     {"connConnect", "(J[BIZ)V", (void *) java_conn_connect},

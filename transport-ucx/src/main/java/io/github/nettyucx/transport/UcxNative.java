@@ -92,6 +92,9 @@ final class UcxNative {
 
     static native String connDescribe(long conn);
 
+    /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
+    static native long connectionsAllocated();
+
     // ucx_socket.c
     static native int socketStream(boolean ipv6) throws IOException;
 
