@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include "ucx_native.h"
 
@@ -362,13 +363,33 @@ static int conn_alloc(nucx_conn *conn) {
     return 0;
 }
 
-/* Unique in the process (not only per worker), so that ids in logs name one connection. */
-static uint32_t next_connection_id(void) {
-    static uint32_t counter;
-    uint32_t id;
-    do {
-        id = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
-    } while (id == 0);
+static int id_in_use(const nucx_worker *w, uint32_t id) {
+    for (const nucx_conn *c = w->live; c != NULL; c = c->next_live) {
+        if (c->id == id) {
+            return 1;
+        }
+    }
+    for (const nucx_conn *c = w->closing; c != NULL; c = c->next_closing) {
+        if (c->id == id) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Receives match on the tag alone, and the tag starts with the receiving connection's id: ids
+ * are random so that a peer cannot aim messages at another peer's connection by guessing a
+ * neighbour of its own id. Unique among the worker's connections, including closing ones.
+ */
+static uint32_t new_connection_id(const nucx_worker *w) {
+    static uint32_t fallback;
+    uint32_t id = 0;
+    while (id == 0 || id_in_use(w, id)) {
+        if (getrandom(&id, sizeof(id), 0) != (ssize_t) sizeof(id)) {
+            id = __atomic_add_fetch(&fallback, 0x9E3779B9u, __ATOMIC_RELAXED) ^ (uint32_t) (uintptr_t) &id;
+        }
+    }
     return id;
 }
 
@@ -402,7 +423,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         nucx_throw_io(env, "connection buffers", "out of memory");
         return;
     }
-    conn->id = next_connection_id();
+    conn->id = new_connection_id(w);
     conn->next_live = w->live;
     if (w->live != NULL) {
         w->live->prev_live = conn;

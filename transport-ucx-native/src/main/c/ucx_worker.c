@@ -101,7 +101,8 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
     }
     ucp_worker_params_t params = {
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-        .thread_mode = UCS_THREAD_MODE_SINGLE,
+        /* Created by the thread that builds the event loop group, then used by the loop thread only. */
+        .thread_mode = UCS_THREAD_MODE_SERIALIZED,
     };
     *status = ucp_worker_create(nucx_context(), &params, &w->worker);
     if (*status != UCS_OK) {

@@ -37,7 +37,7 @@ final class RawUcxPeer implements AutoCloseable {
         private int nextSlot;
 
         private Conn(int index) throws IOException {
-            long[] out = new long[5];
+            long[] out = new long[6];
             UcxNative.connCreate(worker, index, RECV_SLOTS, RECV_UNIT, SEND_SLOTS, SEND_UNIT, out);
             conn = out[0];
             state = out[1];

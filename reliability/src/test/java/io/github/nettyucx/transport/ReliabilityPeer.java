@@ -108,6 +108,8 @@ public final class ReliabilityPeer {
             b.childOption(ChannelOption.AUTO_READ, false);
         }
         b.childOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        // Also the time an accepted UCX connection has to complete its handshake.
+        b.childOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5_000);
         b.childHandler(handler != null ? handler : new Sink(seed));
         Channel server = b.bind(address(hostPort)).sync().channel();
         print(PORT + ((InetSocketAddress) server.localAddress()).getPort());

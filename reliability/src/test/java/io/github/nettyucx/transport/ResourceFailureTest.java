@@ -1,6 +1,5 @@
 package io.github.nettyucx.transport;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,8 +31,6 @@ class ResourceFailureTest {
      * transports cannot start. Needs root (unshare).
      */
     @Test
-    @Disabled("transport bug: when ucp_worker_create fails in UcxIoHandler.initialize, the loop thread dies with a "
-            + "logged IllegalStateException but bind() on the group still succeeds (see docs/reliability.md)")
     @Timeout(60)
     void workerCannotGetSharedMemory() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),

@@ -126,6 +126,24 @@ final class UcxHandshake {
         return new Hello(connectionId, recvWindow, recvUnit, bootId, address);
     }
 
+    /** The low bits of a packed UCP worker address's first byte: its format version. */
+    private static final int UCP_ADDRESS_VERSION_MASK = 0x0F;
+
+    /**
+     * Rejects a peer worker address whose format version differs from our own worker's. UCX 1.13
+     * asserts (aborting the process) when it unpacks an address of an unknown version, so this
+     * must be checked before the endpoint is created. It does not make a forged address safe:
+     * only trusted peers should reach the port (see docs/security.md).
+     */
+    static void checkWorkerAddress(byte[] peerAddress, byte[] ownAddress) throws ProtocolException {
+        int peerVersion = peerAddress[0] & UCP_ADDRESS_VERSION_MASK;
+        int ownVersion = ownAddress[0] & UCP_ADDRESS_VERSION_MASK;
+        if (peerVersion != ownVersion) {
+            throw new ProtocolException("peer's UCX worker address has format version " + peerVersion
+                    + ", this UCX uses " + ownVersion + " (different UCX releases, or not a UCX address)");
+        }
+    }
+
     static int helloCapacity() {
         return HELLO_HEADER_BYTES + MAX_WORKER_ADDRESS;
     }

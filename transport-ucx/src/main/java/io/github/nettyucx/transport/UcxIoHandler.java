@@ -46,9 +46,19 @@ public final class UcxIoHandler implements IoHandler {
     private UcxWorker worker;
     private int busyRuns;
 
+    /**
+     * Creates the loop's UCP worker at once (on the thread that builds the group), so that a worker
+     * UCX cannot create fails the group's constructor instead of a loop thread later.
+     */
     private UcxIoHandler(ThreadAwareExecutor executor, UcxIoHandlerConfig config) {
         this.executor = executor;
         this.config = config;
+        try {
+            worker = new UcxWorker(config.maxConnectionsPerLoop());
+        } catch (IOException e) {
+            throw new IllegalStateException("could not create a UCP worker for the event loop: " + e.getMessage()
+                    + " (a full /dev/shm or a low 'ulimit -l' are common causes)", e);
+        }
     }
 
     /** A factory of handlers with the default {@link UcxIoHandlerConfig}. */
@@ -64,12 +74,7 @@ public final class UcxIoHandler implements IoHandler {
 
     @Override
     public void initialize() {
-        try {
-            worker = new UcxWorker(config.maxConnectionsPerLoop());
-        } catch (IOException e) {
-            throw new IllegalStateException("could not create a UCP worker for the event loop: " + e.getMessage()
-                    + " (a full /dev/shm or a low 'ulimit -l' are common causes)", e);
-        }
+        // The worker was created with the handler.
     }
 
     UcxWorker worker() {

@@ -10,7 +10,9 @@ import java.nio.ByteBuffer;
 
 /**
  * Buffers of a connection's TCP side channel: the hello and records waiting to be written, and
- * the bytes read but not parsed yet. The socket itself belongs to the channel.
+ * the bytes read but not parsed yet. The socket itself belongs to the channel. The buffers are
+ * freed by {@link #release()} when the channel closes, not left to the garbage collector: a busy
+ * server opens and closes connections faster than the heap fills.
  */
 final class UcxSideChannel {
     private final ByteBuffer out = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());
@@ -18,11 +20,29 @@ final class UcxSideChannel {
     private final ByteBuffer in = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());
     private final long inAddress = PlatformDependent.directBufferAddress(in);
 
+    private boolean released;
+
     UcxSideChannel() {
         out.flip();
     }
 
+    private void ensureNotReleased() throws IOException {
+        if (released) {
+            throw new IOException("side channel already closed");
+        }
+    }
+
+    /** Frees both buffers; every later call fails with an IOException. */
+    void release() {
+        if (!released) {
+            released = true;
+            PlatformDependent.freeDirectBuffer(out);
+            PlatformDependent.freeDirectBuffer(in);
+        }
+    }
+
     void queue(ByteBuffer bytes) throws IOException {
+        ensureNotReleased();
         out.compact();
         try {
             if (out.remaining() < bytes.remaining()) {
@@ -42,6 +62,7 @@ final class UcxSideChannel {
 
     /** Writes what is queued; returns true when nothing is left. */
     boolean flush(int fd) throws IOException {
+        ensureNotReleased();
         while (out.hasRemaining()) {
             int n = UcxNative.socketWrite(fd, outAddress + out.position(), out.remaining());
             if (n == 0) {
@@ -57,6 +78,7 @@ final class UcxSideChannel {
      * Call {@link #inbound()} to parse, then {@link #consumed()}.
      */
     boolean fill(int fd) throws IOException {
+        ensureNotReleased();
         for (;;) {
             if (!in.hasRemaining()) {
                 return true;
@@ -74,12 +96,17 @@ final class UcxSideChannel {
 
     /** The unparsed input, in read mode. */
     ByteBuffer inbound() {
+        if (released) {
+            return ByteBuffer.allocate(0);
+        }
         in.flip();
         return in;
     }
 
     /** Keeps the unparsed rest for the next {@link #fill}. */
     void consumed() {
-        in.compact();
+        if (!released) {
+            in.compact();
+        }
     }
 }

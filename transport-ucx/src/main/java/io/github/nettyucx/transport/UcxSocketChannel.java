@@ -135,7 +135,27 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     protected void registered() throws Exception {
         if (tcpConnected && connection == null) {
             startHandshake();
+            scheduleAcceptedHandshakeTimeout();
         }
+    }
+
+    /**
+     * An accepted connection whose peer does not finish the hello within the channel's connect
+     * timeout is closed: otherwise a client that stops halfway would hold a socket and a UCX
+     * connection forever.
+     */
+    private void scheduleAcceptedHandshakeTimeout() {
+        int timeoutMillis = config.getConnectTimeoutMillis();
+        if (timeoutMillis <= 0) {
+            return;
+        }
+        connectTimeoutFuture = eventLoop().schedule(() -> {
+            if (isOpen() && !active) {
+                logger.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms", this,
+                        timeoutMillis);
+                unsafe().close(unsafe().voidPromise());
+            }
+        }, timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Creates the UCX connection (posting its receives) and sends our hello. */
@@ -264,17 +284,22 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         } else if (sideFd >= 0) {
             UcxNative.socketClose(sideFd);
         }
+        side.release();
     }
 
     /** Ends the pending connect attempt, if any: cancels its timeout and returns its promise. */
     private ChannelPromise takeConnectPromise() {
         ChannelPromise promise = connectPromise;
         connectPromise = null;
+        cancelConnectTimeout();
+        return promise;
+    }
+
+    private void cancelConnectTimeout() {
         if (connectTimeoutFuture != null) {
             connectTimeoutFuture.cancel(false);
             connectTimeoutFuture = null;
         }
-        return promise;
     }
 
     /** Tells the peer how many messages to expect before end of stream; best effort, the socket closes later. */
@@ -296,6 +321,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         if (connection != null) {
             connection.abandon();
         }
+        side.release();
     }
 
     @Override
@@ -608,6 +634,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         }
 
         private void handshakeReceived(UcxHandshake.Hello hello) throws IOException {
+            UcxHandshake.checkWorkerAddress(hello.workerAddress, registration().worker().workerAddress());
             peer = hello;
             connection.connect(hello);
             if (logger.isDebugEnabled()) {
@@ -621,6 +648,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             if (connectPromise != null) {
                 fulfillConnect();
             } else {
+                cancelConnectTimeout();
                 active = true;
                 pipeline().fireChannelActive();
             }
