@@ -1,0 +1,93 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.ycsb.bench;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Command line of {@link YcsbBenchmark}; --quick and --full set defaults that later options override. */
+final class BenchOptions {
+    static final String USAGE = String.join("\n",
+            "usage: bin/bench-ycsb [--quick | --full] [--workloads a,c] [--threads 1,4,16]",
+            "                      [--transports ucx,epoll,nio] [--seconds S] [--records N] [--runs R]",
+            "                      [--server-threads N] [--out DIR]",
+            "  --quick  (default) workloads A and C, 4 threads, 10 s per run, 1 run: about 2-3 minutes",
+            "  --full   workloads A and C, 1/4/16 threads, 30 s per run, 1 run: about 12 minutes");
+
+    List<String> workloads = new ArrayList<>(Arrays.asList("a", "c"));
+    List<Integer> threads = new ArrayList<>(List.of(4));
+    List<String> transports = new ArrayList<>(Arrays.asList("ucx", "epoll", "nio"));
+    int seconds = 10;
+    int records = 10_000;
+    int runs = 1;
+    int serverThreads = 1;
+    String mode = "quick";
+    Path out = Paths.get("docs", "ycsb");
+    Path workloadDir = Paths.get("ycsb-binding", "workloads");
+
+    static BenchOptions parse(String[] args) {
+        BenchOptions o = new BenchOptions();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--quick":
+                    o.mode = "quick";
+                    o.threads = new ArrayList<>(List.of(4));
+                    o.seconds = 10;
+                    break;
+                case "--full":
+                    o.mode = "full";
+                    o.threads = new ArrayList<>(List.of(1, 4, 16));
+                    o.seconds = 30;
+                    break;
+                case "--workloads":
+                    o.workloads = new ArrayList<>();
+                    for (String w : value(args, ++i, a).split(",")) {
+                        o.workloads.add(w.trim().toLowerCase().replace("workload", ""));
+                    }
+                    break;
+                case "--threads":
+                    o.threads = new ArrayList<>();
+                    for (String t : value(args, ++i, a).split(",")) {
+                        o.threads.add(Integer.parseInt(t.trim()));
+                    }
+                    break;
+                case "--transports":
+                    o.transports = new ArrayList<>(Arrays.asList(value(args, ++i, a).split(",")));
+                    break;
+                case "--seconds":
+                    o.seconds = Integer.parseInt(value(args, ++i, a));
+                    break;
+                case "--records":
+                    o.records = Integer.parseInt(value(args, ++i, a));
+                    break;
+                case "--runs":
+                    o.runs = Integer.parseInt(value(args, ++i, a));
+                    break;
+                case "--server-threads":
+                    o.serverThreads = Integer.parseInt(value(args, ++i, a));
+                    break;
+                case "--out":
+                    o.out = Paths.get(value(args, ++i, a));
+                    break;
+                case "--workload-dir":
+                    o.workloadDir = Paths.get(value(args, ++i, a));
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        return o;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+}
