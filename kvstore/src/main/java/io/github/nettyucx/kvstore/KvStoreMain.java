@@ -8,7 +8,6 @@ import io.github.nettyucx.kvstore.client.KvClientConfig;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
 
-import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -86,12 +85,11 @@ public final class KvStoreMain {
             server.close();
             stopped.countDown();
         }, "kvstore-shutdown"));
-        PrintStream out = System.out;
         // Scripts wait for this line (and read the port from it when --port 0 was given).
-        out.printf("kvstore: listening on %s:%d over %s (max memory %d bytes, max frame %d bytes)%n",
+        System.out.println(String.format("kvstore: listening on %s:%d over %s (max memory %d bytes, max frame %d bytes)",
                 config.host(), server.port(), config.transport().id(), config.maxMemoryBytes(),
-                config.maxFrameLength());
-        out.flush();
+                config.maxFrameLength()));
+        System.out.flush();
         stopped.await();
     }
 
