@@ -41,7 +41,12 @@ final class KvShell {
     }
 
     void run() throws Exception {
-        out.println("kvstore shell: " + client.servers().size() + " server(s) " + client.servers() + " over "
+        StringBuilder servers = new StringBuilder();
+        for (InetSocketAddress server : client.servers()) {
+            servers.append(servers.length() == 0 ? "" : ", ").append(server.getHostString()).append(':')
+                    .append(server.getPort());
+        }
+        out.println("kvstore shell: " + client.servers().size() + " server(s) " + servers + " over "
                 + client.config().transport().id() + "; type help");
         while (true) {
             out.print("kv> ");
