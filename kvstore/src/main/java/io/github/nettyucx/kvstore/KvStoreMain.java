@@ -19,6 +19,7 @@ public final class KvStoreMain {
             "usage:",
             "  kvstore server [--port 7379] [--host 127.0.0.1] [--transport ucx|epoll|io_uring|nio]",
             "                 [--threads N] [--max-memory 1g] [--max-frame 16m]",
+            "                 (--max-memory counts key and value bytes; default a quarter of the heap, -Xmx)",
             "  kvstore shell  [--hosts 127.0.0.1:7379[,host:port...]] [--transport ucx|epoll|io_uring|nio]",
             "                 [--timeout-ms 10000]");
 

@@ -68,6 +68,11 @@ public final class KvStoreClient extends DB {
         }
     }
 
+    /** The shared client this instance uses (null after cleanup); for tests. */
+    KvClient client() {
+        return client;
+    }
+
     private static String storeKey(String table, String key) {
         return table + ":" + key;
     }

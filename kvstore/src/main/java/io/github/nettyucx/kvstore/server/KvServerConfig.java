@@ -13,7 +13,9 @@ public final class KvServerConfig {
     private int port = 7379;
     private KvTransport transport = KvTransport.UCX;
     private int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
-    private long maxMemoryBytes = Runtime.getRuntime().maxMemory() / 2;
+    // Only key and value bytes are counted; Java's per-record and per-field objects roughly double
+    // that for YCSB-sized records, so a quarter of the heap leaves room for them.
+    private long maxMemoryBytes = Runtime.getRuntime().maxMemory() / 4;
     private int maxFrameLength = Frame.DEFAULT_MAX_FRAME_LENGTH;
 
     public String host() {
@@ -57,7 +59,10 @@ public final class KvServerConfig {
         return maxMemoryBytes;
     }
 
-    /** Key and value bytes the store may hold; writes beyond it get {@code MEMORY_LIMIT}. */
+    /**
+     * Key, field name and value bytes (UTF-8) the store may hold; writes beyond it get
+     * {@code MEMORY_LIMIT}. Object overhead is not counted: keep this well below the heap size.
+     */
     public KvServerConfig maxMemoryBytes(long maxMemoryBytes) {
         this.maxMemoryBytes = ObjectUtil.checkPositive(maxMemoryBytes, "maxMemoryBytes");
         return this;

@@ -71,7 +71,13 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 writeError(ctx, tooLarge.requestId(), Status.FRAME_TOO_LARGE, tooLarge.message());
             } else if (msg instanceof CorruptStream) {
                 stats.corruptStreams.increment();
-                logger.warn("{}: closing the connection: {}", ctx.channel(), ((CorruptStream) msg).reason());
+                // Once at WARN: a misbehaving client could otherwise fill the log.
+                if (stats.corruptStreamLogged.compareAndSet(false, true)) {
+                    logger.warn("{}: closing the connection: {} (later cases are logged at DEBUG and counted "
+                            + "in stats corrupt_streams)", ctx.channel(), ((CorruptStream) msg).reason());
+                } else {
+                    logger.debug("{}: closing the connection: {}", ctx.channel(), ((CorruptStream) msg).reason());
+                }
                 // Responses already produced still go out; then the connection ends.
                 ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             } else {

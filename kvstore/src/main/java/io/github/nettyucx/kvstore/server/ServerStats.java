@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.kvstore.server;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Counters shared by all connections of one server, reported by the STATS operation. */
@@ -12,4 +13,5 @@ final class ServerStats {
     final LongAdder requests = new LongAdder();
     final LongAdder errors = new LongAdder();
     final LongAdder corruptStreams = new LongAdder();
+    final AtomicBoolean corruptStreamLogged = new AtomicBoolean();
 }
