@@ -59,6 +59,10 @@ public final class YcsbCompare {
             row(out, op + " avg (us)", outputs, op, "AverageLatency(us)", ratio, false);
             row(out, op + " p99 (us)", outputs, op, "99thPercentileLatency(us)", ratio, false);
         }
+        if (ratio) {
+            out.printf(Locale.ROOT, "(last column above 1x: %s is better; throughput %s/%s, latencies %s/%s)%n",
+                    labels.get(0), labels.get(0), labels.get(1), labels.get(1), labels.get(0));
+        }
     }
 
     private static void row(PrintStream out, String name, List<YcsbOutput> outputs, String section, String metric,

@@ -13,19 +13,25 @@ import java.util.List;
 final class BenchOptions {
     static final String USAGE = String.join("\n",
             "usage: bin/bench-ycsb [--quick | --full] [--workloads a,c] [--threads 1,4,16]",
-            "                      [--transports ucx,epoll,nio] [--seconds S] [--records N] [--runs R]",
-            "                      [--server-threads N] [--out DIR]",
+            "                      [--transports ucx,ucx-sleep,epoll,nio] [--seconds S] [--records N] [--runs R]",
+            "                      [--server-threads N] [-p name=value ...] [--out DIR]",
+            "  -p       passed to every YCSB client run, e.g. -p kvstore.connections=1",
             "  --quick  (default) workloads A and C, 4 threads, 10 s per run, 1 run: about 2-3 minutes",
-            "  --full   workloads A and C, 1/4/16 threads, 30 s per run, 1 run: about 12 minutes");
+            "  --full   workloads A and C, 1/4/16 threads, 30 s per run, 1 run: about 15 minutes",
+            "  transports: ucx, epoll, io_uring, nio, and ucx-<wait strategy> (ucx-sleep, ucx-busy_poll,",
+            "  ucx-spin_then_sleep) for UCX with -Dio.github.nettyucx.waitStrategy set in server and client");
 
     List<String> workloads = new ArrayList<>(Arrays.asList("a", "c"));
     List<Integer> threads = new ArrayList<>(List.of(4));
-    List<String> transports = new ArrayList<>(Arrays.asList("ucx", "epoll", "nio"));
+    /** ucx-sleep: UCX with event loops that sleep at once when idle instead of spinning first. */
+    List<String> transports = new ArrayList<>(Arrays.asList("ucx", "ucx-sleep", "epoll", "nio"));
     int seconds = 10;
     int records = 10_000;
     int runs = 1;
     int serverThreads = 1;
     String mode = "quick";
+    /** Extra YCSB properties (-p name=value) for every client run. */
+    List<String> ycsbProperties = new ArrayList<>();
     Path out = Paths.get("docs", "ycsb");
     Path workloadDir = Paths.get("ycsb-binding", "workloads");
 
@@ -70,6 +76,13 @@ final class BenchOptions {
                     break;
                 case "--server-threads":
                     o.serverThreads = Integer.parseInt(value(args, ++i, a));
+                    break;
+                case "-p":
+                    String prop = value(args, ++i, a);
+                    if (prop.indexOf('=') <= 0) {
+                        throw new IllegalArgumentException("-p needs name=value, got " + prop);
+                    }
+                    o.ycsbProperties.add(prop);
                     break;
                 case "--out":
                     o.out = Paths.get(value(args, ++i, a));

@@ -36,6 +36,7 @@ public final class YcsbBenchmark {
         BenchOptions o;
         try {
             o = BenchOptions.parse(args);
+            o.transports.forEach(TransportVariant::of); // fail early on a bad name
         } catch (IllegalArgumentException e) {
             System.err.println("bench-ycsb: " + e.getMessage() + "\n" + BenchOptions.USAGE);
             System.exit(2);
@@ -56,8 +57,9 @@ public final class YcsbBenchmark {
         try {
             for (String t : o.transports) {
                 File log = new File(tmp, "server-" + t + ".log");
-                Process p = ChildJvm.start(List.of("-Xmx1g"), KvStoreMain.class.getName(), List.of("server", "--port",
-                        "0", "--transport", t, "--threads", String.valueOf(o.serverThreads)), log);
+                TransportVariant v = TransportVariant.of(t);
+                Process p = ChildJvm.start(jvmOptions(v), KvStoreMain.class.getName(), List.of("server", "--port",
+                        "0", "--transport", v.transport().id(), "--threads", String.valueOf(o.serverThreads)), log);
                 servers.add(p);
                 ports.put(t, awaitPort(p, log, t));
                 System.out.printf(Locale.ROOT, "  %-8s server on port %d; loading %,d records ...%n", t, ports.get(t),
@@ -104,6 +106,12 @@ public final class YcsbBenchmark {
         return sb.length() == 0 ? "" : "  FAILURES:" + sb;
     }
 
+    private static List<String> jvmOptions(TransportVariant v) {
+        List<String> options = new ArrayList<>(List.of("-Xmx1g"));
+        options.addAll(v.jvmOptions());
+        return options;
+    }
+
     private static int awaitPort(Process p, File log, String transport) throws Exception {
         for (int i = 0; i < 600; i++) {
             String text = new String(Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8);
@@ -121,15 +129,20 @@ public final class YcsbBenchmark {
 
     private static YcsbOutput ycsb(BenchOptions o, File tmp, String transport, int port, String phase, String workload,
                                    int threads) throws IOException, InterruptedException {
+        TransportVariant v = TransportVariant.of(transport);
         List<String> args = new ArrayList<>(Arrays.asList("-db", KvStoreClient.class.getName(), phase,
                 "-P", o.workloadDir.resolve("workload" + workload).toString(),
-                "-p", "kvstore.hosts=127.0.0.1:" + port, "-p", "kvstore.transport=" + transport,
+                "-p", "kvstore.hosts=127.0.0.1:" + port, "-p", "kvstore.transport=" + v.transport().id(),
                 "-p", "recordcount=" + o.records, "-threads", String.valueOf(threads)));
+        for (String prop : o.ycsbProperties) {
+            args.add("-p");
+            args.add(prop);
+        }
         if (phase.equals("-t")) {
             args.addAll(Arrays.asList("-p", "operationcount=1000000000", "-p", "maxexecutiontime=" + o.seconds));
         }
         File out = new File(tmp, "ycsb-" + transport + "-" + workload + phase + ".txt");
-        Process p = ChildJvm.start(List.of("-Xmx1g"), "site.ycsb.Client", args, out);
+        Process p = ChildJvm.start(jvmOptions(v), "site.ycsb.Client", args, out);
         String text = ChildJvm.finish(p, out, o.seconds + 300L);
         YcsbOutput parsed = YcsbOutput.parse(text);
         if (p.exitValue() != 0 || parsed.isEmpty()) {
