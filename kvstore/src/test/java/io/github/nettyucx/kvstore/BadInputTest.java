@@ -4,6 +4,7 @@
 package io.github.nettyucx.kvstore;
 
 import io.github.nettyucx.kvstore.RawConnection.Response;
+import io.github.nettyucx.kvstore.client.KeyRecord;
 import io.github.nettyucx.kvstore.client.KvClient;
 import io.github.nettyucx.kvstore.client.KvClientConfig;
 import io.github.nettyucx.kvstore.client.KvServerException;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -144,6 +146,23 @@ class BadInputTest {
             Thread.sleep(20);
         }
         assertEquals(before, server.openConnections(), "server still holds the abandoned connection");
+    }
+
+    @Test
+    void scanWithAHugeCountStopsAtTheFrameLimit() throws Exception {
+        try (KvClient client = new KvClient(new KvClientConfig().server(server.address()).transport(TRANSPORT)
+                .group(group).connectionsPerServer(1))) {
+            for (int i = 0; i < 6; i++) {
+                client.put("scan" + i, Map.of("f", new byte[300])).get(10, TimeUnit.SECONDS);
+            }
+            List<KeyRecord> rows = client.scan("scan", Integer.MAX_VALUE, null).get(10, TimeUnit.SECONDS);
+            // Each row takes about 320 bytes: three fit in the 1024-byte frame, not six.
+            assertEquals(3, rows.size());
+            assertEquals("scan0", rows.get(0).key());
+            for (int i = 0; i < 6; i++) {
+                client.delete("scan" + i).get(10, TimeUnit.SECONDS);
+            }
+        }
     }
 
     @Test

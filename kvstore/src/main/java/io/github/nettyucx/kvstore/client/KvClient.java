@@ -105,6 +105,7 @@ public final class KvClient implements AutoCloseable {
     /**
      * Up to {@code count} records in key order starting at {@code startKey} (inclusive). Keys are
      * spread over all servers, so this asks every server and merges; it fails if any server does.
+     * A server returns fewer rows than asked when more would not fit in its maximum frame.
      */
     public CompletableFuture<List<KeyRecord>> scan(String startKey, int count, Collection<String> fields) {
         ObjectUtil.checkNotNull(startKey, "startKey");

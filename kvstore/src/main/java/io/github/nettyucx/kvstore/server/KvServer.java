@@ -38,7 +38,7 @@ public final class KvServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new FrameDecoderHandler(config.maxFrameLength()),
-                                    new RequestHandler(store, stats));
+                                    new RequestHandler(store, stats, config.maxFrameLength()));
                         }
                     });
             serverChannel = b.bind(config.host(), config.port()).sync().channel();

@@ -24,8 +24,8 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,10 +41,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     private final RecordStore store;
     private final ServerStats stats;
+    private final int maxFrameLength;
 
-    RequestHandler(RecordStore store, ServerStats stats) {
+    RequestHandler(RecordStore store, ServerStats stats, int maxFrameLength) {
         this.store = store;
         this.stats = stats;
+        this.maxFrameLength = maxFrameLength;
     }
 
     @Override
@@ -132,14 +134,26 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 writeEmpty(ctx, r.id(), store.delete(r.key()) ? Status.OK : Status.NOT_FOUND);
                 break;
             case SCAN: {
-                List<Map.Entry<String, StoredRecord>> rows = store.scan(r.key(), r.count());
+                // Rows stop at the count or where the response would pass the frame limit, so a
+                // huge count cannot make the server build an unbounded response.
                 ByteBuf out = ctx.alloc().buffer();
                 int start = Wire.beginFrame(out, r.id(), Status.OK.code());
-                out.writeInt(rows.size());
-                for (Map.Entry<String, StoredRecord> row : rows) {
+                int countIndex = out.writerIndex();
+                out.writeInt(0);
+                int rows = 0;
+                Iterator<Map.Entry<String, StoredRecord>> it = store.from(r.key());
+                while (rows < r.count() && it.hasNext()) {
+                    Map.Entry<String, StoredRecord> row = it.next();
+                    int rowStart = out.writerIndex();
                     Wire.writeString(out, row.getKey());
                     Wire.writeRecord(out, row.getValue().select(r.fields()));
+                    if (out.writerIndex() - start - Frame.LENGTH_BYTES > maxFrameLength) {
+                        out.writerIndex(rowStart);
+                        break;
+                    }
+                    rows++;
                 }
+                out.setInt(countIndex, rows);
                 Wire.endFrame(out, start);
                 ctx.write(out, ctx.voidPromise());
                 break;

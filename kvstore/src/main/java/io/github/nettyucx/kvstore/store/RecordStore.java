@@ -6,6 +6,7 @@ package io.github.nettyucx.kvstore.store;
 import io.netty.util.internal.ObjectUtil;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentNavigableMap;
@@ -94,6 +95,11 @@ public final class RecordStore {
             }
         }
         return out;
+    }
+
+    /** Records from {@code startKey} (inclusive) in key order, read lazily: stop whenever you like. */
+    public Iterator<Map.Entry<String, StoredRecord>> from(String startKey) {
+        return records.tailMap(startKey, true).entrySet().iterator();
     }
 
     public long recordCount() {

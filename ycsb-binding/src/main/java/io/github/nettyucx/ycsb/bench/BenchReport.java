@@ -128,7 +128,9 @@ final class BenchReport {
           .append(" s over each transport in turn, so machine drift hits all transports alike. Client and server ")
           .append("are on this host: UCX uses shared memory, epoll and NIO use loopback TCP. Numbers are YCSB's own ")
           .append("summary (throughput; per-operation average and percentiles from its HdrHistogram); medians of ")
-          .append(o.runs).append(" run(s). Ratios compare UCX with the others within this run.\n\n");
+          .append(o.runs).append(" run(s). The last column is each transport's throughput divided by epoll's in this ")
+          .append("run. `ucx-sleep` is UCX with `-Dio.github.nettyucx.waitStrategy=sleep` in server and client ")
+          .append("(idle event loops sleep at once instead of spinning first).\n\n");
         md.append("The machine is shared with other work: compare ratios within this table, not absolute numbers ")
           .append("across runs; ").append(highLoad() ? "this run was made while the machine was heavily loaded "
                 + "(see the load average), so expect large run-to-run swings.\n\n" : "check the load average above.\n\n");
