@@ -127,6 +127,7 @@ class YcsbEndToEndTest {
         List<String> command = new ArrayList<>(Arrays.asList(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid",
+                "-Dlogback.configurationFile=" + System.getProperty("logback.configurationFile", ""),
                 "-cp", classpath, "site.ycsb.Client",
                 "-db", KvStoreClient.class.getName(), phase,
                 "-P", WORKLOADS.resolve(workload).toString(),
