@@ -59,6 +59,17 @@ public final class YcsbCompare {
             row(out, op + " avg (us)", outputs, op, "AverageLatency(us)", ratio, false);
             row(out, op + " p99 (us)", outputs, op, "99thPercentileLatency(us)", ratio, false);
         }
+        StringBuilder failed = new StringBuilder(String.format(Locale.ROOT, "%-24s", "failed operations"));
+        for (YcsbOutput o : outputs) {
+            long n = 0;
+            for (String op : o.operations()) {
+                for (Map.Entry<String, Long> e : o.returns(op).entrySet()) {
+                    n += e.getKey().equals("OK") ? 0 : e.getValue();
+                }
+            }
+            failed.append(String.format(Locale.ROOT, "%14s", String.format(Locale.ROOT, "%,d", n)));
+        }
+        out.println(failed);
         if (ratio) {
             out.printf(Locale.ROOT, "(last column above 1x: %s is better; throughput %s/%s, latencies %s/%s)%n",
                     labels.get(0), labels.get(0), labels.get(1), labels.get(1), labels.get(0));
