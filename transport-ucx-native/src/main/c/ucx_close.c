@@ -129,8 +129,9 @@ static void watch_side_channel(nucx_conn *conn) {
  * side_fd from its own epoll registration first; from here on the connection owns side_fd.
  * force: the peer is gone, so nothing is flushed and nothing more will arrive.
  */
-static void conn_close(nucx_conn *conn, int side_fd, int force) {
+static void conn_close(nucx_conn *conn, int side_fd, int force, int report_free) {
     nucx_worker *w = conn->worker;
+    conn->report_free = report_free;
     nucx_conn_unlink_live(conn);
     conn->closing = 1;
     conn->side_fd = side_fd;
@@ -145,23 +146,25 @@ static void conn_close(nucx_conn *conn, int side_fd, int force) {
     w->closing = conn;
 }
 
-static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_fd, jboolean force) {
+/* report_free: Java keeps buffers of sends in flight until workerTakeFreed lists this connection. */
+static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_fd, jboolean force,
+                            jboolean report_free) {
     (void) env; (void) cls;
-    conn_close((nucx_conn *) (intptr_t) conn_ptr, side_fd, force);
+    conn_close((nucx_conn *) (intptr_t) conn_ptr, side_fd, force, report_free);
 }
 
 /* Closes (without flushing) every connection Java left open; returns how many there were. */
 int nucx_close_live(nucx_worker *w) {
     int count = 0;
     while (w->live != NULL) {
-        conn_close(w->live, -1, 1);
+        conn_close(w->live, -1, 1, 0);
         count++;
     }
     return count;
 }
 
 static const JNINativeMethod methods[] = {
-    {"connClose", "(JIZ)V", (void *) java_conn_close},
+    {"connClose", "(JIZZ)V", (void *) java_conn_close},
 };
 
 int nucx_register_close(JNIEnv *env, jclass cls) {

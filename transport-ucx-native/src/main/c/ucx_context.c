@@ -2,6 +2,7 @@
  * The process-wide UCP context: one per JVM, created on first use, never destroyed (workers of
  * every event loop share it, and the JVM may still hold endpoints at exit).
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include "ucx_native.h"
@@ -10,15 +11,38 @@ static ucp_context_h context;
 static ucs_status_t context_status = UCS_ERR_NO_ELEM;
 static pthread_once_t context_once = PTHREAD_ONCE_INIT;
 
+static int rdma_devices_present(void) {
+    DIR *dir = opendir("/sys/class/infiniband");
+    if (dir == NULL) {
+        return 0;
+    }
+    int found = 0;
+    struct dirent *entry;
+    while (!found && (entry = readdir(dir)) != NULL) {
+        found = entry->d_name[0] != '.';
+    }
+    closedir(dir);
+    return found;
+}
+
 /*
  * Settings the transport needs; setenv(..., 0) keeps any value the user exported. Endpoints use
  * peer error handling so that a peer dying mid-transfer is an error, not an abort of this process
  * (UCX 1.13 aborts on a failed cma copy without it). Shared-memory transports join such
  * endpoints only when their error handling is switched on here.
+ *
+ * Every message goes to a receive the peer posted in advance (credit flow control), so eager
+ * sends never pile up in UCX's unexpected queue. Without an RDMA device, rendezvous would move
+ * the same bytes through the same shared-memory or TCP lanes, only after extra round trips that
+ * each may wait for a sleeping event loop; so it is switched off there. With RDMA devices UCX
+ * keeps its own threshold: rendezvous is then zero-copy.
  */
 static void apply_transport_defaults(void) {
     setenv("UCX_SYSV_ERROR_HANDLING", "y", 0);
     setenv("UCX_POSIX_ERROR_HANDLING", "y", 0);
+    if (!rdma_devices_present()) {
+        setenv("UCX_RNDV_THRESH", "inf", 0);
+    }
 }
 
 static void context_create(void) {

@@ -12,6 +12,9 @@
 
 #define NUCX_AREA_ALIGNMENT 4096
 
+/* Connections allocated and not freed yet, over all workers: lets tests see native leaks. */
+static int64_t allocated_connections;
+
 static inline volatile int32_t *recv_state(nucx_conn *conn) {
     return conn->state + NUCX_STATE_HEADER_WORDS;
 }
@@ -48,7 +51,7 @@ static void set_error(nucx_conn *conn, ucs_status_t status) {
 /* ---- receive path ---- */
 
 static inline char *recv_slot(nucx_conn *conn, int slot) {
-    return conn->recv_area + (size_t) slot * (size_t) conn->recv_unit;
+    return conn->recv_area + (size_t) slot * (size_t) conn->recv_slot_bytes;
 }
 
 static void recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
@@ -87,7 +90,7 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq) {
     recv_state(conn)[slot] = NUCX_RECV_POSTED;
     conn->recv_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
-    void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_unit,
+    void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes,
                                  data_tag(conn->id, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->recv_reqs[slot] = NULL;
@@ -171,27 +174,31 @@ static void send_callback(void *request, ucs_status_t status, void *user_data) {
     }
 }
 
+static inline char *send_slot(nucx_conn *conn, int slot) {
+    return conn->send_area + (size_t) slot * (size_t) conn->send_slot_bytes;
+}
+
 /*
- * Sends the payload Java gathered into a send slot (after the header space), with the credits
- * being returned written into the header. Returns 0 when UCX completed the send at once, 1 while
- * it is in flight, or a negative ucs_status_t.
+ * Posts one tagged send of a slot: `data` and `count` are a contiguous buffer and its length, or
+ * an I/O vector and its entry count when `iov` is set. Returns 0 when UCX completed the send at
+ * once, 1 while it is in flight, or a negative ucs_status_t.
  */
-static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint seq, jint credits) {
-    (void) env; (void) cls;
-    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq, uint32_t credits) {
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
         .cb.send = send_callback,
         .user_data = &conn->send_refs[slot],
     };
-    char *buffer = conn->send_area + (size_t) slot * (size_t) conn->send_unit;
-    uint32_t header = (uint32_t) credits;
-    memcpy(buffer, &header, sizeof(header));
-    uint64_t tag = data_tag(conn->peer_id, (uint32_t) seq);
+    if (iov) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+        param.datatype = ucp_dt_make_iov();
+    }
+    memcpy(send_slot(conn, slot), &credits, sizeof(credits));
+    uint64_t tag = data_tag(conn->peer_id, seq);
     send_state(conn)[slot] = NUCX_SEND_BUSY;
     conn->send_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
-    void *req = ucp_tag_send_nbx(conn->ep, buffer, (size_t) length + NUCX_HEADER_BYTES, tag, &param);
+    void *req = ucp_tag_send_nbx(conn->ep, data, count, tag, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         send_state(conn)[slot] = NUCX_SEND_FREE;
         conn->send_reqs[slot] = NULL;
@@ -202,6 +209,32 @@ static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, j
         conn->send_reqs[slot] = req;
     }
     return 1;
+}
+
+/* Sends the payload Java gathered into a send slot after the header space, the credits being returned in the header. */
+static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint seq, jint credits) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    return post_send(conn, slot, send_slot(conn, slot), (size_t) length + NUCX_HEADER_BYTES, 0, (uint32_t) seq,
+                     (uint32_t) credits);
+}
+
+/*
+ * Sends the slot's I/O vector: entry 0 is set here to the slot's header, entries 1..count-1 were
+ * written by Java (pieces copied into the slot after the header, and buffers sent from their own
+ * memory, which Java keeps alive until the slot's state leaves NUCX_SEND_BUSY).
+ */
+static jint java_conn_send_iov(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint count, jint seq,
+                               jint credits) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (count < 2 || count > NUCX_MAX_IOV) {
+        return (jint) UCS_ERR_INVALID_PARAM;
+    }
+    ucp_dt_iov_t *iov = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
+    iov[0].buffer = send_slot(conn, slot);
+    iov[0].length = NUCX_HEADER_BYTES;
+    return post_send(conn, slot, iov, (size_t) count, 1, (uint32_t) seq, (uint32_t) credits);
 }
 
 static void ctrl_send_callback(void *request, ucs_status_t status, void *user_data) {
@@ -272,6 +305,7 @@ void nucx_conn_unlink_live(nucx_conn *conn) {
 }
 
 void nucx_conn_free(nucx_conn *conn) {
+    __atomic_sub_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
     /* Closed only now, so that the peer sees end-of-stream after every byte we sent was delivered. */
     if (conn->side_fd >= 0) {
         close(conn->side_fd);
@@ -283,6 +317,10 @@ void nucx_conn_free(nucx_conn *conn) {
     free(conn->send_reqs);
     free(conn->recv_refs);
     free(conn->send_refs);
+    free(conn->send_iovs);
+    if (conn->report_free) {
+        nucx_worker_record_freed(conn->worker, conn->id);
+    }
     free(conn);
 }
 
@@ -303,14 +341,15 @@ void nucx_conn_cancel_receives(nucx_conn *conn) {
 static int conn_alloc(nucx_conn *conn) {
     size_t state_words = NUCX_STATE_HEADER_WORDS + (size_t) conn->recv_slots + (size_t) conn->send_slots;
     conn->state = calloc(state_words, sizeof(int32_t));
-    conn->recv_area = aligned_area((size_t) conn->recv_slots * (size_t) conn->recv_unit);
-    conn->send_area = aligned_area((size_t) conn->send_slots * (size_t) conn->send_unit);
+    conn->recv_area = aligned_area((size_t) conn->recv_slots * (size_t) conn->recv_slot_bytes);
+    conn->send_area = aligned_area((size_t) conn->send_slots * (size_t) conn->send_slot_bytes);
     conn->recv_reqs = calloc((size_t) conn->recv_slots, sizeof(void *));
     conn->send_reqs = calloc((size_t) conn->send_slots, sizeof(void *));
     conn->recv_refs = calloc((size_t) conn->recv_slots, sizeof(nucx_slot_ref));
     conn->send_refs = calloc((size_t) conn->send_slots, sizeof(nucx_slot_ref));
+    conn->send_iovs = calloc((size_t) conn->send_slots * NUCX_MAX_IOV, sizeof(ucp_dt_iov_t));
     if (conn->state == NULL || conn->recv_area == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
-        conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL) {
+        conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->send_iovs == NULL) {
         return -1;
     }
     for (int i = 0; i < conn->recv_slots; i++) {
@@ -335,10 +374,10 @@ static uint32_t next_connection_id(void) {
 
 /*
  * Creates a connection and posts its receives at once, so that the window advertised in the
- * handshake is real before the peer learns of it. out: {conn, state, recvArea, sendArea, id}.
+ * handshake is real before the peer learns of it. out: {conn, state, recvArea, sendArea, id, sendIovs}.
  */
 static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint index, jint recv_slots,
-                             jint recv_unit, jint send_slots, jint send_unit, jlongArray out) {
+                             jint recv_slot_bytes, jint send_slots, jint send_slot_bytes, jlongArray out) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     if (index < 0 || index >= w->ready[1]) {
@@ -350,13 +389,14 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         nucx_throw_io(env, "connection", "out of memory");
         return;
     }
+    __atomic_add_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
     conn->worker = w;
     conn->side_fd = -1;
     conn->index = index;
     conn->recv_slots = recv_slots;
-    conn->recv_unit = recv_unit;
+    conn->recv_slot_bytes = recv_slot_bytes;
     conn->send_slots = send_slots;
-    conn->send_unit = send_unit;
+    conn->send_slot_bytes = send_slot_bytes;
     if (conn_alloc(conn) != 0) {
         nucx_conn_free(conn);
         nucx_throw_io(env, "connection buffers", "out of memory");
@@ -372,11 +412,11 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         post_recv(conn, i, (uint32_t) i);
     }
     post_ctrl_recv(conn);
-    jlong values[5] = {
+    jlong values[6] = {
         (jlong) (intptr_t) conn, (jlong) (intptr_t) conn->state, (jlong) (intptr_t) conn->recv_area,
-        (jlong) (intptr_t) conn->send_area, (jlong) conn->id,
+        (jlong) (intptr_t) conn->send_area, (jlong) conn->id, (jlong) (intptr_t) conn->send_iovs,
     };
-    (*env)->SetLongArrayRegion(env, out, 0, 5, values);
+    (*env)->SetLongArrayRegion(env, out, 0, 6, values);
 }
 
 static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {
@@ -445,11 +485,18 @@ static jobject java_direct_buffer(JNIEnv *env, jclass cls, jlong address, jint l
     return (*env)->NewDirectByteBuffer(env, (void *) (intptr_t) address, (jlong) length);
 }
 
+static jlong java_connections_allocated(JNIEnv *env, jclass cls) {
+    (void) env; (void) cls;
+    return (jlong) __atomic_load_n(&allocated_connections, __ATOMIC_RELAXED);
+}
+
 static const JNINativeMethod methods[] = {
+    {"connectionsAllocated", "()J", (void *) java_connections_allocated},
     {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
     {"connCreate", "(JIIIII[J)V", (void *) java_conn_create},
     {"connConnect", "(J[BIZ)V", (void *) java_conn_connect},
     {"connSend", "(JIIII)I", (void *) java_conn_send},
+    {"connSendIov", "(JIIII)I", (void *) java_conn_send_iov},
     {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},
     {"connRepost", "(JII)V", (void *) java_conn_repost},
     {"connDescribe", "(J)Ljava/lang/String;", (void *) java_conn_describe},

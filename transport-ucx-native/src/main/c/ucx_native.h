@@ -42,6 +42,12 @@
  */
 #define NUCX_REQ_POSTING ((void *) 1)
 
+/*
+ * I/O vector entries per send slot: the header, then the payload pieces (bytes copied into the
+ * slot, and buffers sent from their own memory).
+ */
+#define NUCX_MAX_IOV 64
+
 /* Values of a send slot's state word: negatives are ucs_status_t of a failed send. */
 #define NUCX_SEND_FREE 0
 #define NUCX_SEND_BUSY 1
@@ -70,11 +76,12 @@ struct nucx_conn {
     uint32_t peer_id;
     int32_t index;
     int32_t recv_slots;
-    int32_t recv_unit;
+    int32_t recv_slot_bytes;
     int32_t send_slots;
-    int32_t send_unit;
+    int32_t send_slot_bytes;
     int32_t outstanding;   /* requests whose callbacks have not run yet */
     int closing;
+    int report_free;       /* Java holds buffers UCX may still read: tell it when the connection is freed */
     int side_fd;           /* side channel, owned by the connection once it is closing */
     int write_shut;        /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
     int peer_done;         /* the peer will send nothing more: receives are cancelled */
@@ -87,6 +94,7 @@ struct nucx_conn {
     void **send_reqs;
     nucx_slot_ref *recv_refs;
     nucx_slot_ref *send_refs;
+    ucp_dt_iov_t *send_iovs; /* NUCX_MAX_IOV entries per send slot, filled by Java after entry 0 */
     void *ctrl_recv_req;
     uint32_t ctrl_recv_buf[2];
     uint32_t ctrl_send_buf;
@@ -105,6 +113,9 @@ struct nucx_worker {
     int32_t *ready;        /* shared with Java, see NUCX_READY_HEADER_WORDS */
     nucx_conn *live;       /* connections Java has not closed yet */
     nucx_conn *closing;    /* connections waiting for their requests to finish before they are freed */
+    uint32_t *freed_ids;   /* ids of freed connections that asked for report_free, until Java takes them */
+    int freed_count;
+    int freed_capacity;
 };
 
 /* ucx_context.c */
@@ -127,6 +138,7 @@ NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
 
 /* ucx_worker.c */
 NUCX_HIDDEN void nucx_worker_notify(nucx_conn *conn);
+NUCX_HIDDEN void nucx_worker_record_freed(nucx_worker *w, uint32_t conn_id);
 
 /* ucx_endpoint.c */
 NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);

@@ -29,6 +29,41 @@ void nucx_worker_notify(nucx_conn *conn) {
     ready[0]++;
 }
 
+/*
+ * Java keeps the buffers of sends still in flight when a connection closes, and releases them when
+ * it learns (workerTakeFreed) that the connection, and so every request of it, is gone. If the
+ * list cannot grow, those buffers stay unreleased: a leak, never a use after free.
+ */
+void nucx_worker_record_freed(nucx_worker *w, uint32_t conn_id) {
+    if (w->freed_count == w->freed_capacity) {
+        int capacity = w->freed_capacity == 0 ? 16 : 2 * w->freed_capacity;
+        uint32_t *grown = realloc(w->freed_ids, (size_t) capacity * sizeof(uint32_t));
+        if (grown == NULL) {
+            return;
+        }
+        w->freed_ids = grown;
+        w->freed_capacity = capacity;
+    }
+    w->freed_ids[w->freed_count++] = conn_id;
+}
+
+/* Moves up to out.length ids of freed connections to out; returns how many. */
+static jint java_worker_take_freed(JNIEnv *env, jclass cls, jlong worker_ptr, jintArray out) {
+    (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    jsize n = (*env)->GetArrayLength(env, out);
+    if (n > w->freed_count) {
+        n = w->freed_count;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    (*env)->SetIntArrayRegion(env, out, 0, n, (const jint *) w->freed_ids);
+    w->freed_count -= n;
+    memmove(w->freed_ids, w->freed_ids + n, (size_t) w->freed_count * sizeof(uint32_t));
+    return n;
+}
+
 static int add_to_epoll(int epoll_fd, int fd) {
     struct epoll_event ev = {.events = EPOLLIN, .data.u64 = (uint64_t) fd << 1};
     return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
@@ -55,6 +90,7 @@ static void worker_free(nucx_worker *w) {
     close_fd(w->event_fd);
     close_fd(w->timer_fd);
     free(w->ready);
+    free(w->freed_ids);
     free(w);
 }
 
@@ -280,6 +316,7 @@ static const JNINativeMethod methods[] = {
     {"workerEpollCtl", "(JIII)V", (void *) java_epoll_ctl},
     {"workerAddress", "(J)[B", (void *) java_worker_address},
     {"workerReadyList", "(J)J", (void *) java_worker_ready_list},
+    {"workerTakeFreed", "(J[I)I", (void *) java_worker_take_freed},
 };
 
 int nucx_register_worker(JNIEnv *env, jclass cls) {

@@ -29,6 +29,11 @@ final class Children {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(jvmOptions);
+        // Transport settings given to the coordinator (for example the wait strategy) apply to both ends.
+        System.getProperties().stringPropertyNames().stream()
+                .filter(name -> name.startsWith("io.github.nettyucx."))
+                .sorted()
+                .forEach(name -> command.add("-D" + name + "=" + System.getProperty(name)));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(SystemBenchmark.class.getName());

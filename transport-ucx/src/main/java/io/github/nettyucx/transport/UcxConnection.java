@@ -7,8 +7,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.util.internal.PlatformDependent;
+import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The UCX data path of one channel: a ring of pre-posted receive slots, one per sequence number in
@@ -18,22 +21,39 @@ import java.io.IOException;
  * Flow control: the peer may have as many messages in flight as we have receive slots. Each
  * consumed slot is reposted and becomes a credit, returned in the header of our next send or,
  * when half a window has piled up, in a control message. Used on the event loop only.
+ * <p>
+ * A send is one tagged message: the header, then the flushed bytes. Small pieces are copied into
+ * the slot; direct buffers of at least {@link #ZERO_COPY_MIN_BYTES} go as I/O vector entries over
+ * their own memory and stay retained until UCX has finished the send (after a close, until the
+ * worker reports the native connection freed).
  */
 final class UcxConnection {
+    /** Readable bytes from which a buffer with a memory address is sent in place rather than copied. */
+    static final int ZERO_COPY_MIN_BYTES = Math.max(1,
+            SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", 16 * 1024));
+
+    private final UcxWorker worker;
     private final long conn;
     private final long state;
     private final int id;
     private final int recvWindow;
     private final int recvUnit;
+    /** Bytes between receive (and send) slots: a unit of payload plus the header in front of it. */
+    private final int slotStride;
     private final int sendSlots;
     private final int sendUnit;
     private final int creditThreshold;
     private final long recvAreaAddress;
     private final long sendAreaAddress;
+    private final long sendIovAddress;
+    /** Per send slot: the buffers its send reads in place, retained until the send completes. */
+    private final ByteBuf[][] heldBySlot;
+    private final int[] heldCount;
+    private int slotsHoldingBuffers;
     /** Views of the slot areas, only for buffers without an address or array (composite buffers). */
     private final ByteBuf recvArea;
     private final ByteBuf sendArea;
-    private final SlotFiller filler = new SlotFiller();
+    private final SendGatherer gatherer = new SendGatherer();
 
     private int recvSlot;
     private int recvSeq;
@@ -46,7 +66,8 @@ final class UcxConnection {
     private boolean connected;
     private boolean closed;
 
-    private UcxConnection(long[] created, int recvWindow, int recvUnit, int sendSlots) {
+    private UcxConnection(UcxWorker worker, long[] created, int recvWindow, int recvUnit, int sendSlots) {
+        this.worker = worker;
         this.conn = created[0];
         this.state = created[1];
         this.id = (int) created[4];
@@ -54,25 +75,34 @@ final class UcxConnection {
         this.recvUnit = recvUnit;
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
+        this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
         this.creditThreshold = Math.max(1, recvWindow / 2);
         this.recvAreaAddress = created[2];
         this.sendAreaAddress = created[3];
-        this.recvArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[2], recvWindow * recvUnit));
-        this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[3], sendSlots * sendUnit));
+        this.sendIovAddress = created[5];
+        this.heldBySlot = new ByteBuf[sendSlots][UcxNative.MAX_IOV - 1];
+        this.heldCount = new int[sendSlots];
+        this.recvArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[2], recvWindow * slotStride));
+        this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[3], sendSlots * slotStride));
     }
 
-    /** Allocates the slots and posts every receive, so the window the hello advertises is real. */
+    /**
+     * Allocates the slots and posts every receive, so the window the hello advertises is real.
+     * A slot holds a whole unit of payload after the header, so a write of exactly one unit (64 KiB
+     * by default) travels as one message.
+     */
     static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots)
             throws IOException {
-        if ((long) recvWindow * recvUnit > Integer.MAX_VALUE || (long) sendSlots * recvUnit > Integer.MAX_VALUE) {
+        long stride = (long) recvUnit + UcxNative.HEADER_BYTES;
+        if (recvWindow * stride > Integer.MAX_VALUE || sendSlots * stride > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
         }
-        long[] created = new long[5];
-        UcxNative.connCreate(worker.address(), index, recvWindow, recvUnit, sendSlots, recvUnit, created);
+        long[] created = new long[6];
+        UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
         try {
-            return new UcxConnection(created, recvWindow, recvUnit, sendSlots);
+            return new UcxConnection(worker, created, recvWindow, recvUnit, sendSlots);
         } catch (Throwable t) {
-            UcxNative.connClose(created[0], -1, true);
+            UcxNative.connClose(created[0], -1, true, false);
             throw t;
         }
     }
@@ -151,7 +181,7 @@ final class UcxConnection {
             }
             int n = Math.min(st - recvOffset, dst.writableBytes());
             if (n > 0) {
-                copyOut(recvSlot * recvUnit + UcxNative.HEADER_BYTES + recvOffset, dst, n);
+                copyOut(recvSlot * slotStride + UcxNative.HEADER_BYTES + recvOffset, dst, n);
                 recvOffset += n;
             }
             if (recvOffset == st) {
@@ -245,17 +275,18 @@ final class UcxConnection {
     }
 
     /**
-     * Gathers the flushed buffers into send slots, one tagged send per slot, and removes what was
-     * sent from {@code in}. Returns true when everything was sent, false when out of credit or slots.
+     * Gathers the flushed buffers into sends, one tagged send per slot, and removes what was sent
+     * from {@code in}. Returns true when everything was sent, false when out of credit or slots.
      */
     boolean write(ChannelOutboundBuffer in) throws Exception {
         while (!in.isEmpty()) {
             if (!canSend()) {
                 return false;
             }
-            filler.reset(sendSlot * sendUnit + UcxNative.HEADER_BYTES, peerUnit - UcxNative.HEADER_BYTES);
-            in.forEachFlushedMessage(filler);
-            int length = filler.filled;
+            releaseHeld(sendSlot);
+            gatherer.reset(sendSlot, peerUnit);
+            in.forEachFlushedMessage(gatherer);
+            int length = gatherer.filled;
             if (length > 0) {
                 send(length);
             }
@@ -265,13 +296,71 @@ final class UcxConnection {
     }
 
     private void send(int length) throws IOException {
-        int rc = UcxNative.connSend(conn, sendSlot, length, sendSeq, pendingCredits);
+        int slot = sendSlot;
+        boolean inPlace = heldCount[slot] > 0;
+        if (inPlace) {
+            slotsHoldingBuffers++;
+        }
+        int rc = inPlace
+                ? UcxNative.connSendIov(conn, slot, gatherer.iovCount, sendSeq, pendingCredits)
+                : UcxNative.connSend(conn, slot, length, sendSeq, pendingCredits);
+        if (rc <= 0) {
+            // Completed at once or failed: UCX no longer reads the buffers.
+            releaseHeld(slot);
+        }
         if (rc < 0) {
             throw new IOException("UCX send failed: " + UcxNative.statusString(rc));
         }
         pendingCredits = 0;
         sendSeq++;
-        sendSlot = sendSlot + 1 == sendSlots ? 0 : sendSlot + 1;
+        sendSlot = slot + 1 == sendSlots ? 0 : slot + 1;
+    }
+
+    /** Releases the buffers of sends UCX has finished with; call when completions arrive. */
+    void releaseCompletedSends() {
+        if (slotsHoldingBuffers == 0) {
+            return;
+        }
+        for (int slot = 0; slot < sendSlots; slot++) {
+            if (heldCount[slot] > 0 && sendState(slot) != UcxNative.SEND_BUSY) {
+                releaseHeld(slot);
+            }
+        }
+    }
+
+    private void releaseHeld(int slot) {
+        int count = heldCount[slot];
+        if (count == 0) {
+            return;
+        }
+        ByteBuf[] held = heldBySlot[slot];
+        for (int i = 0; i < count; i++) {
+            held[i].release();
+            held[i] = null;
+        }
+        heldCount[slot] = 0;
+        slotsHoldingBuffers--;
+    }
+
+    /**
+     * Releases what finished sends held and returns the buffers of sends still in flight (null if
+     * none), which must stay alive until the native connection is freed.
+     */
+    private List<ByteBuf> takeBuffersOfSendsInFlight() {
+        releaseCompletedSends();
+        List<ByteBuf> inFlight = null;
+        for (int slot = 0; slot < sendSlots; slot++) {
+            for (int i = 0; i < heldCount[slot]; i++) {
+                if (inFlight == null) {
+                    inFlight = new ArrayList<>();
+                }
+                inFlight.add(heldBySlot[slot][i]);
+                heldBySlot[slot][i] = null;
+            }
+            heldCount[slot] = 0;
+        }
+        slotsHoldingBuffers = 0;
+        return inFlight;
     }
 
     /** The UCX lanes and transports of the endpoint, as {@code ucp_ep_print_info} reports them. */
@@ -288,36 +377,89 @@ final class UcxConnection {
             return;
         }
         closed = true;
-        UcxNative.connClose(conn, sideFd, force);
+        List<ByteBuf> inFlight = takeBuffersOfSendsInFlight();
+        if (inFlight != null) {
+            worker.holdUntilFreed(id, inFlight);
+        }
+        UcxNative.connClose(conn, sideFd, force, inFlight != null);
     }
 
     /** The worker frees the native connection itself (its event loop is shutting down). */
     void abandon() {
         closed = true;
         connected = false;
+        List<ByteBuf> inFlight = takeBuffersOfSendsInFlight();
+        if (inFlight != null) {
+            worker.holdUntilFreed(id, inFlight);
+        }
     }
 
-    /** Copies flushed buffers into one send slot without consuming them. */
-    private final class SlotFiller implements ChannelOutboundBuffer.MessageProcessor {
-        private int offset;
+    /**
+     * Plans one send over the flushed buffers without consuming them: the slot's I/O vector gets an
+     * entry per buffer sent in place and one per run of bytes copied into the slot.
+     */
+    private final class SendGatherer implements ChannelOutboundBuffer.MessageProcessor {
+        private int slot;
+        private int stagingOffset;
         private int capacity;
+        private int copied;
+        private boolean lastEntryCopied;
         int filled;
+        int iovCount;
 
-        void reset(int offset, int capacity) {
-            this.offset = offset;
+        void reset(int slot, int capacity) {
+            this.slot = slot;
+            this.stagingOffset = slot * slotStride + UcxNative.HEADER_BYTES;
             this.capacity = capacity;
+            this.copied = 0;
+            this.lastEntryCopied = false;
             this.filled = 0;
+            this.iovCount = 1;
         }
 
         @Override
         public boolean processMessage(Object msg) {
             ByteBuf buf = (ByteBuf) msg;
             int n = Math.min(buf.readableBytes(), capacity - filled);
-            if (n > 0) {
-                copyIn(buf, offset + filled, n);
-                filled += n;
+            if (n <= 0) {
+                return filled < capacity;
             }
+            if (n >= ZERO_COPY_MIN_BYTES && buf.hasMemoryAddress()) {
+                if (iovCount == UcxNative.MAX_IOV) {
+                    return false;
+                }
+                addEntry(buf.memoryAddress() + buf.readerIndex(), n);
+                heldBySlot[slot][heldCount[slot]++] = buf.retain();
+                lastEntryCopied = false;
+            } else {
+                if (!lastEntryCopied) {
+                    if (iovCount == UcxNative.MAX_IOV) {
+                        return false;
+                    }
+                    addEntry(sendAreaAddress + stagingOffset + copied, 0);
+                    lastEntryCopied = true;
+                }
+                copyIn(buf, stagingOffset + copied, n);
+                copied += n;
+                growLastEntry(n);
+            }
+            filled += n;
             return filled < capacity;
+        }
+
+        private long entryAddress(int entry) {
+            return sendIovAddress + ((long) slot * UcxNative.MAX_IOV + entry) * UcxNative.IOV_ENTRY_BYTES;
+        }
+
+        private void addEntry(long address, int length) {
+            long entry = entryAddress(iovCount++);
+            PlatformDependent.putLong(entry, address);
+            PlatformDependent.putLong(entry + 8, length);
+        }
+
+        private void growLastEntry(int n) {
+            long lengthAddress = entryAddress(iovCount - 1) + 8;
+            PlatformDependent.putLong(lengthAddress, PlatformDependent.getLong(lengthAddress) + n);
         }
     }
 }

@@ -34,6 +34,8 @@ public final class UcxIoHandler implements IoHandler {
     private static final long NONE = Long.MAX_VALUE;
     /** While busy, side-channel sockets are polled once every this many runs. */
     private static final int BUSY_SOCKET_POLL_INTERVAL = 16;
+    /** While spinning, the thread yields once every this many (a power of two) empty progress rounds. */
+    private static final int SPIN_ROUNDS_PER_YIELD_MASK = 4 - 1;
 
     private final ThreadAwareExecutor executor;
     private final UcxIoHandlerConfig config;
@@ -111,11 +113,19 @@ public final class UcxIoHandler implements IoHandler {
         for (int i = 0; i < MAX_PROGRESS_ROUNDS && worker.progress() != 0; i++) {
             handled += worker.dispatchCompletions(event);
         }
+        worker.releaseFreed();
         return handled + worker.dispatchCompletions(event);
     }
 
+    /**
+     * Polls the worker until work arrives or the spin time is over. Every few empty rounds the
+     * thread yields its core: when there are more busy threads than cores (the peer process, other
+     * loops, the application), a spinner that never yields holds the core that the thread it waits
+     * for needs, and round trips stretch to scheduler time slices.
+     */
     private int spin(IoHandlerContext context) throws IOException {
         long spinUntil = System.nanoTime() + config.spinNanos();
+        int rounds = 0;
         do {
             int handled = processCompletions();
             if (handled > 0) {
@@ -123,6 +133,9 @@ public final class UcxIoHandler implements IoHandler {
             }
             if (!context.canBlock()) {
                 return 0;
+            }
+            if ((++rounds & SPIN_ROUNDS_PER_YIELD_MASK) == 0) {
+                Thread.yield();
             }
         } while (System.nanoTime() < spinUntil);
         return Math.max(0, worker.waitAndDispatch(0, this));

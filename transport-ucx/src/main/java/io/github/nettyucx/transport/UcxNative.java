@@ -15,6 +15,7 @@ final class UcxNative {
     static final int RECV_POSTED = -1000000;
     static final int RECV_IDLE = -1000001;
     static final int SEND_FREE = 0;
+    static final int SEND_BUSY = 1;
     static final int STATE_NOTIFIED = 0;
     static final int STATE_ERROR = 1;
     static final int STATE_CREDITS = 2;
@@ -23,6 +24,9 @@ final class UcxNative {
     /** Bytes of the header in front of every message's payload (the credits returned). */
     static final int HEADER_BYTES = 4;
     static final int CREDITS_BUSY = 2;
+    /** I/O vector entries per send slot (the header is entry 0), and the bytes of one entry (ucp_dt_iov_t). */
+    static final int MAX_IOV = 64;
+    static final int IOV_ENTRY_BYTES = 16;
     static final int SEQ_MASK = 0x7FFFFF;
 
     static final int EPOLL_CTL_ADD = 0;
@@ -64,24 +68,32 @@ final class UcxNative {
 
     static native long workerReadyList(long worker);
 
+    /** Moves ids of connections freed since the last call (those closed with reportFree) into out. */
+    static native int workerTakeFreed(long worker, int[] out);
+
     // ucx_endpoint.c
     static native ByteBuffer directBuffer(long address, int length);
 
-    static native void connCreate(long worker, int index, int recvSlots, int recvUnit, int sendSlots, int sendUnit,
-                                  long[] out) throws IOException;
+    static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
+                                  int sendSlotBytes, long[] out) throws IOException;
 
     static native void connConnect(long conn, byte[] peerAddress, int peerId, boolean peerErrorHandling)
             throws IOException;
 
     static native int connSend(long conn, int slot, int length, int seq, int credits);
 
+    static native int connSendIov(long conn, int slot, int iovCount, int seq, int credits);
+
     static native int connSendCredits(long conn, int credits);
 
     static native void connRepost(long conn, int slot, int seq);
 
-    static native void connClose(long conn, int sideFd, boolean force);
+    static native void connClose(long conn, int sideFd, boolean force, boolean reportFree);
 
     static native String connDescribe(long conn);
+
+    /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
+    static native long connectionsAllocated();
 
     // ucx_socket.c
     static native int socketStream(boolean ipv6) throws IOException;

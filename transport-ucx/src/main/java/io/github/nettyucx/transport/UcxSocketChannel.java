@@ -688,6 +688,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 return;
             }
             connection.clearNotified();
+            connection.releaseCompletedSends();
             int error = connection.endpointError();
             if (error != 0) {
                 peerVanished(new IOException("UCX endpoint failed: " + UcxNative.statusString(error)));

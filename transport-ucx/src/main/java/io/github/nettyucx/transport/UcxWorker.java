@@ -3,10 +3,14 @@
  */
 package io.github.nettyucx.transport;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
 import io.netty.util.internal.PlatformDependent;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * The UCP worker of one event loop and the native memory it shares with Java: the list of
@@ -25,6 +29,9 @@ final class UcxWorker {
     private int nextFreeIndex;
     private final int[] freeIndexes;
     private int freeCount;
+    /** Buffers of closed connections' sends that UCX may still read, by connection id, until the connection is freed. */
+    private final IntObjectMap<List<ByteBuf>> heldUntilFreed = new IntObjectHashMap<>();
+    private final int[] freedIds = new int[64];
     private byte[] workerAddress;
     private long lastSocketPollNanos = System.nanoTime();
 
@@ -121,8 +128,44 @@ final class UcxWorker {
         UcxNative.workerEpollCtl(address, op, fd, events);
     }
 
+    /**
+     * Keeps {@code buffers} until the native connection {@code connectionId} is freed: it was
+     * closed with sends in flight that read them. The connection must be closed with reportFree.
+     */
+    void holdUntilFreed(int connectionId, List<ByteBuf> buffers) {
+        heldUntilFreed.put(connectionId, buffers);
+    }
+
+    /** Releases the buffers of connections the native side has freed since the last call. */
+    void releaseFreed() {
+        if (heldUntilFreed.isEmpty()) {
+            return;
+        }
+        int n;
+        do {
+            n = UcxNative.workerTakeFreed(address, freedIds);
+            for (int i = 0; i < n; i++) {
+                release(heldUntilFreed.remove(freedIds[i]));
+            }
+        } while (n == freedIds.length);
+    }
+
+    private static void release(List<ByteBuf> buffers) {
+        if (buffers != null) {
+            for (ByteBuf buffer : buffers) {
+                buffer.release();
+            }
+        }
+    }
+
     /** Frees the worker and every connection on it; returns how many were still open. */
     int destroy() {
-        return UcxNative.workerDestroy(address);
+        int leftOpen = UcxNative.workerDestroy(address);
+        // No request of any connection is alive once the worker is gone.
+        for (List<ByteBuf> buffers : heldUntilFreed.values()) {
+            release(buffers);
+        }
+        heldUntilFreed.clear();
+        return leftOpen;
     }
 }

@@ -566,6 +566,7 @@ class TransportSemanticsTest {
             AtomicReference<String> serverStateAtShutdown = new AtomicReference<>();
             AtomicReference<byte[]> serverBytesAtShutdown = new AtomicReference<>();
             Promise<Void> serverWrote = ImmediateEventExecutor.INSTANCE.newPromise();
+            Promise<Void> mayAnswer = ImmediateEventExecutor.INSTANCE.newPromise();
             CountDownLatch serverInactive = new CountDownLatch(1);
             Channel server = env.serverBootstrap()
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
@@ -585,15 +586,17 @@ class TransportSemanticsTest {
                                         + " inputShutdown=" + ch.isInputShutdown()
                                         + " outputShutdown=" + ch.isOutputShutdown());
                                 serverBytesAtShutdown.set(ByteBufUtil.getBytes(serverReceived));
-                                // Still allowed to write: answer, then close fully.
-                                ctx.writeAndFlush(Unpooled.wrappedBuffer(response)).addListener(f -> {
-                                    if (f.isSuccess()) {
-                                        serverWrote.trySuccess(null);
-                                    } else {
-                                        serverWrote.tryFailure(f.cause());
-                                    }
-                                    ctx.close();
-                                });
+                                // Still allowed to write: answer, then close fully; only once the test has
+                                // looked at the client's half-closed state, which the answer would end.
+                                mayAnswer.addListener(ignored -> ctx.executor().execute(() ->
+                                        ctx.writeAndFlush(Unpooled.wrappedBuffer(response)).addListener(f -> {
+                                            if (f.isSuccess()) {
+                                                serverWrote.trySuccess(null);
+                                            } else {
+                                                serverWrote.tryFailure(f.cause());
+                                            }
+                                            ctx.close();
+                                        })));
                             }
                             ReferenceCountUtil.release(evt);
                         }
@@ -662,6 +665,7 @@ class TransportSemanticsTest {
             assertInstanceOf(ClosedChannelException.class, lateWrite.cause());
             assertEquals(0, late.refCnt(), "failed write must release the message");
 
+            mayAnswer.setSuccess(null);
             await(serverWrote, 10, "server to answer after its input was shut down");
             assertEquals("open=true active=true inputShutdown=true outputShutdown=false",
                     serverStateAtShutdown.get(), "server state when ChannelInputShutdownEvent fired");

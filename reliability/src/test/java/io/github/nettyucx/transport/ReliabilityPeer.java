@@ -1,0 +1,352 @@
+package io.github.nettyucx.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.ChannelInputShutdownReadComplete;
+import io.netty.util.ReferenceCountUtil;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The other process of the reliability tests (started through {@link ChildJvm}). Prints what happens as lines
+ * the test waits for, and answers commands on standard input.
+ *
+ * <pre>
+ *   echo-server HOST[:PORT]         echoes every byte back                          prints PORT n
+ *   sink-server HOST SEED           checks a {@link DataStream}, reports at its end  prints PORT n, RECEIVED bytes crc
+ *   paused-server HOST              accepts but never reads (auto-read off)          prints PORT n
+ *   stream-server HOST              streams 64 KiB chunks while writable            prints PORT n
+ *   idle-client HOST PORT           connects and does nothing                        prints CONNECTED
+ *   echo-client HOST PORT           echo round trips of checked 16 KiB messages      prints ECHOED n, INACTIVE ms cause
+ *   half-hello HOST PORT            plain TCP: sends 20 bytes of a hello, then waits  prints SENT
+ *   ucx-probe [HOST PORT]           see {@link UcxProbe}
+ * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections)
+ * </pre>
+ * Every channel prints ACTIVE, EXCEPTION cause and INACTIVE lines. The process halts when its standard input
+ * ends (the test JVM went away) or after -Dpeer.lifetimeSeconds (default 900).
+ */
+public final class ReliabilityPeer {
+    static final String PORT = "PORT ";
+    static final String CONNECTED = "CONNECTED";
+    static final String ACTIVE = "ACTIVE";
+    static final String INACTIVE = "INACTIVE";
+    static final String EXCEPTION = "EXCEPTION ";
+    static final String RECEIVED = "RECEIVED ";
+    static final String ECHOED = "ECHOED ";
+    static final String SENT = "SENT";
+    static final String RSS = "RSS ";
+    static final String CONNECTIONS = "CONNECTIONS ";
+    private static final int CHUNK = 64 * 1024;
+
+    private ReliabilityPeer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        watchStdin();
+        exitAfter(Long.getLong("peer.lifetimeSeconds", 900));
+        TestTransport transport = TestTransport.valueOf(System.getProperty("peer.transport", "UCX"));
+        String mode = args[0];
+        if (mode.equals("half-hello")) {
+            halfHello(args[1], Integer.parseInt(args[2]));
+            return;
+        }
+        if (mode.equals("ucx-probe")) {
+            UcxProbe.run(args);
+            return;
+        }
+        EventLoopGroup group = transport.newGroup(1);
+        switch (mode) {
+            case "echo-server":
+                serve(group, transport, args[1], new Echo());
+                break;
+            case "sink-server":
+                serve(group, transport, args[1], null, Long.parseLong(args[2]));
+                break;
+            case "paused-server":
+                serve(group, transport, args[1], new Reporter(), -1);
+                break;
+            case "stream-server":
+                serve(group, transport, args[1], new Streamer());
+                break;
+            case "idle-client":
+                connect(group, transport, args[1], Integer.parseInt(args[2]), new Reporter());
+                break;
+            case "echo-client":
+                connect(group, transport, args[1], Integer.parseInt(args[2]), new EchoClient());
+                break;
+            default:
+                throw new IllegalArgumentException("unknown mode " + mode);
+        }
+        Thread.sleep(Long.MAX_VALUE);
+    }
+
+    private static void serve(EventLoopGroup group, TestTransport transport, String hostPort, ChannelHandler handler)
+            throws InterruptedException {
+        serve(group, transport, hostPort, handler, 0);
+    }
+
+    /** seed >= 0: a sink checking that stream; seed == -1: auto-read off. */
+    private static void serve(EventLoopGroup group, TestTransport transport, String hostPort, ChannelHandler handler,
+                              long seed) throws InterruptedException {
+        ServerBootstrap b = new ServerBootstrap().group(group).channel(transport.serverChannelClass());
+        if (seed == -1) {
+            b.childOption(ChannelOption.AUTO_READ, false);
+        }
+        b.childOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        b.childHandler(handler != null ? handler : new Sink(seed));
+        Channel server = b.bind(address(hostPort)).sync().channel();
+        print(PORT + ((InetSocketAddress) server.localAddress()).getPort());
+    }
+
+    private static void connect(EventLoopGroup group, TestTransport transport, String host, int port,
+                                ChannelHandler handler) throws InterruptedException {
+        new Bootstrap().group(group).channel(transport.clientChannelClass())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+                .handler(handler).connect(new InetSocketAddress(host, port)).sync();
+        print(CONNECTED);
+    }
+
+    private static InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        return colon < 0 ? new InetSocketAddress(hostPort, 0)
+                : new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    /** A connection that is never completed: the first 20 bytes of a valid hello, then silence. */
+    private static void halfHello(String host, int port) throws Exception {
+        Socket socket = new Socket(host, port);
+        ByteBuffer hello = UcxHandshake.encodeHello(1, 8, 65536, new byte[100]);
+        OutputStream out = socket.getOutputStream();
+        out.write(hello.array(), 0, 20);
+        out.flush();
+        print(SENT);
+        Thread.sleep(Long.MAX_VALUE);
+    }
+
+    static synchronized void print(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+
+    private static void watchStdin() {
+        daemon("peer-stdin", () -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                String command;
+                while ((command = in.readLine()) != null) {
+                    switch (command.trim()) {
+                        case "RSS":
+                            print(RSS + ResourceSnapshot.rssBytes());
+                            break;
+                        case "CONNECTIONS":
+                            print(CONNECTIONS + UcxNative.connectionsAllocated());
+                            break;
+                        default:
+                            print("UNKNOWN " + command);
+                    }
+                }
+            } catch (IOException e) {
+                // Like end of input.
+            }
+            Runtime.getRuntime().halt(3);
+        });
+    }
+
+    private static void exitAfter(long seconds) {
+        daemon("peer-lifetime", () -> {
+            try {
+                Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
+            } catch (InterruptedException e) {
+                // Exit anyway.
+            }
+            Runtime.getRuntime().halt(4);
+        });
+    }
+
+    private static void daemon(String name, Runnable task) {
+        Thread t = new Thread(task, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Prints the channel's life; releases what it reads. */
+    @ChannelHandler.Sharable
+    static class Reporter extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            print(ACTIVE + " " + ctx.channel().remoteAddress());
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            print(INACTIVE + " " + ctx.channel().remoteAddress());
+            super.channelInactive(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            print(EXCEPTION + ctx.channel().remoteAddress() + " " + cause);
+            ctx.close();
+        }
+    }
+
+    @ChannelHandler.Sharable
+    private static final class Echo extends Reporter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ctx.write(msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    @ChannelHandler.Sharable
+    private static final class Streamer extends Reporter {
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            super.channelActive(ctx);
+            pump(ctx);
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            pump(ctx);
+        }
+
+        private static void pump(ChannelHandlerContext ctx) {
+            Channel ch = ctx.channel();
+            while (ch.isActive() && ch.isWritable()) {
+                ByteBuf chunk = ctx.alloc().directBuffer(CHUNK);
+                chunk.writerIndex(CHUNK);
+                ctx.writeAndFlush(chunk);
+            }
+        }
+    }
+
+    /** Checks a {@link DataStream} and reports its length and CRC once the peer shut its output down. */
+    private static final class Sink extends Reporter {
+        private final long seed;
+        private DataStream expected;
+        private String error;
+
+        Sink(long seed) {
+            this.seed = seed;
+        }
+
+        @Override
+        public boolean isSharable() {
+            return true; // one connection per test; a new stream per active channel
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            expected = new DataStream(seed);
+            error = null;
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf buf = (ByteBuf) msg;
+            try {
+                if (error == null) {
+                    error = expected.check(buf);
+                }
+            } finally {
+                buf.release();
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownReadComplete) {
+                print(RECEIVED + expected.position() + " " + expected.crc() + " " + (error == null ? "intact" : error));
+                ctx.close();
+            }
+        }
+    }
+
+    /**
+     * Keeps {@value #IN_FLIGHT} messages of 16 KiB in flight and checks every echoed byte; prints the number of
+     * echoed messages every second and, when the channel ends, how long after the last echo that was.
+     */
+    private static final class EchoClient extends Reporter {
+        private static final int MESSAGE = 16 * 1024;
+        private static final int IN_FLIGHT = 4;
+        private final DataStream sent = new DataStream(42);
+        private final DataStream echoed = new DataStream(42);
+        private long echoedBytes;
+        private long lastEchoNanos = System.nanoTime();
+        private String error;
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            super.channelActive(ctx);
+            for (int i = 0; i < IN_FLIGHT; i++) {
+                sendOne(ctx);
+            }
+            ctx.flush();
+            ctx.executor().scheduleAtFixedRate(() -> print(ECHOED + echoedBytes / MESSAGE
+                            + (error == null ? "" : " CORRUPT " + error)), 1, 1, TimeUnit.SECONDS);
+        }
+
+        private void sendOne(ChannelHandlerContext ctx) {
+            ByteBuf buf = ctx.alloc().buffer(MESSAGE);
+            sent.writeTo(buf, MESSAGE);
+            ctx.write(buf);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf buf = (ByteBuf) msg;
+            try {
+                if (error == null) {
+                    error = echoed.check(buf);
+                }
+                long before = echoedBytes / MESSAGE;
+                echoedBytes += buf.readableBytes();
+                lastEchoNanos = System.nanoTime();
+                for (long i = before; i < echoedBytes / MESSAGE; i++) {
+                    sendOne(ctx);
+                }
+            } finally {
+                buf.release();
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            print(INACTIVE + " " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastEchoNanos)
+                    + " ms after the last echo");
+            ctx.fireChannelInactive();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.github.nettyucx.transport;
+
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The mixed soak: 1 minute in CI, 10 minutes in the long suite, heap and RSS sampled (see {@link SoakDriver}).
+ * Today's load is UCX echo over 8 connections; gRPC streaming and YCSB workload A join as further
+ * {@link SoakWorkload}s once those modules exist.
+ */
+class SoakTest {
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.MINUTES)
+    void mixedSoak() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        long seconds = LongSuite.choose(60, 600);
+        SoakDriver driver = new SoakDriver(List.of(new EchoSoakWorkload(8, true)), seconds, LongSuite.choose(5, 20),
+                32L << 20);
+        List<SoakDriver.Sample> samples = driver.run(Paths.get("target", "soak-" + seconds + "s.csv"));
+        driver.check(samples);
+    }
+
+    /**
+     * The same load for 60 s, with the groups shut down as soon as the channels' close futures completed,
+     * while their native connections still linger: the JVM aborted (exit 134, no message) in 3 of 4 runs.
+     */
+    @Test
+    @Disabled("transport bug: the JVM aborts (exit 134) when groups shut down right after closing busy "
+            + "connections; see docs/reliability.md")
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void shutdownRightAfterClose() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        SoakDriver driver = new SoakDriver(List.of(new EchoSoakWorkload(8, false)), 60, 5, 32L << 20);
+        driver.check(driver.run(Paths.get("target", "soak-shutdown.csv")));
+    }
+}

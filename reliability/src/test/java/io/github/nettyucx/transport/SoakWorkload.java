@@ -1,0 +1,21 @@
+package io.github.nettyucx.transport;
+
+/**
+ * Something the soak runs for its whole duration, in threads or event loops of its own: an echo load over the
+ * transport today; gRPC streaming and YCSB over the key-value store plug in the same way.
+ */
+interface SoakWorkload extends AutoCloseable {
+    String name();
+
+    /** Starts the load and returns; it runs until {@link #close()}. */
+    void start() throws Exception;
+
+    /** Operations completed so far (requests answered, messages checked...). */
+    long operations();
+
+    /** Errors so far; the soak fails if there is any. */
+    long errors();
+
+    /** A description of the first error, or null. */
+    String firstError();
+}
