@@ -11,17 +11,30 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The summary YCSB's client prints at the end of a phase, lines of the form
  * {@code [SECTION], metric, value} (e.g. {@code [READ], 99thPercentileLatency(us), 812}).
  */
 public final class YcsbOutput {
+    /** A status line of {@code -s}: "... 10 sec: 162902 operations; ...". */
+    private static final Pattern STATUS = Pattern.compile(" (\\d+) sec: (\\d+) operations");
+
     private final Map<String, Map<String, String>> sections = new LinkedHashMap<>();
+    private final List<Long> statusSeconds = new ArrayList<>();
+    private final List<Long> statusOperations = new ArrayList<>();
 
     public static YcsbOutput parse(String text) {
         YcsbOutput out = new YcsbOutput();
         for (String line : text.split("\\R")) {
+            Matcher status = STATUS.matcher(line);
+            if (status.find()) {
+                out.statusSeconds.add(Long.parseLong(status.group(1)));
+                out.statusOperations.add(Long.parseLong(status.group(2)));
+                continue;
+            }
             if (!line.startsWith("[")) {
                 continue;
             }
@@ -74,6 +87,27 @@ public final class YcsbOutput {
             }
         }
         return out;
+    }
+
+    /**
+     * Operations per second after the first {@code warmupSeconds}, from the {@code -s} status lines
+     * (a fresh JVM spends its first seconds compiling); NaN without enough status lines.
+     */
+    public double steadyThroughput(long warmupSeconds) {
+        int from = -1;
+        for (int i = 0; i < statusSeconds.size(); i++) {
+            if (statusSeconds.get(i) >= warmupSeconds) {
+                from = i;
+                break;
+            }
+        }
+        // The last status line is printed at the end, possibly in the same second as the one before.
+        int to = statusSeconds.size() - 1;
+        if (from < 0 || to <= from || statusSeconds.get(to) <= statusSeconds.get(from)) {
+            return Double.NaN;
+        }
+        return (double) (statusOperations.get(to) - statusOperations.get(from))
+                / (statusSeconds.get(to) - statusSeconds.get(from));
     }
 
     public double throughput() {

@@ -16,7 +16,10 @@ class YcsbOutputTest {
     void parsesTheSummaryAndIgnoresEverythingElse() {
         YcsbOutput out = YcsbOutput.parse(String.join("\n",
                 "Loading workload...",
+                "2026-11-22 12:32:28:873 0 sec: 0 operations; est completion in 0 second",
                 "2026-11-22 12:32:33:873 5 sec: 16097 operations; 3218.76 current ops/sec [READ: Count=1]",
+                "2026-11-22 12:32:38:873 10 sec: 66097 operations; 10000 current ops/sec [READ: Count=1]",
+                "2026-11-22 12:32:43:873 15 sec: 116097 operations; 10000 current ops/sec [READ: Count=1]",
                 "[OVERALL], RunTime(ms), 20034",
                 "[OVERALL], Throughput(ops/sec), 20993.2",
                 "[TOTAL_GCS_G1_Young_Generation], Count, 3",
@@ -36,5 +39,7 @@ class YcsbOutputTest {
         assertEquals(2, out.returned("READ", "NOT_FOUND"));
         assertEquals(0, out.returned("UPDATE", "ERROR"));
         assertEquals(List.of("READ", "UPDATE"), out.operations());
+        assertEquals(10000.0, out.steadyThroughput(5));
+        assertTrue(Double.isNaN(out.steadyThroughput(15)));
     }
 }

@@ -35,6 +35,11 @@ final class BenchOptions {
     Path out = Paths.get("docs", "ycsb");
     Path workloadDir = Paths.get("ycsb-binding", "workloads");
 
+    /** Seconds at the start of a run left out of the steady-state throughput (JIT warm-up of a fresh JVM). */
+    long warmupSeconds() {
+        return Math.min(5, seconds / 2);
+    }
+
     static BenchOptions parse(String[] args) {
         BenchOptions o = new BenchOptions();
         for (int i = 0; i < args.length; i++) {

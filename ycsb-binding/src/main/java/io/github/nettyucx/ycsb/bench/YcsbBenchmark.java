@@ -78,8 +78,9 @@ public final class YcsbBenchmark {
                             results.add(new RunResult(w, threads, t, run, out));
                             done++;
                             System.out.printf(Locale.ROOT, "  [%d/%d] workload %s, %2d threads, %-8s %,10.0f ops/s, "
-                                            + "READ avg %,6.0f us, p99 %,7.0f us%s%n", done, total, w.toUpperCase(Locale.ROOT),
-                                    threads, t, out.throughput(), out.value("READ", "AverageLatency(us)"),
+                                            + "(steady %,10.0f), READ avg %,6.0f us, p99 %,7.0f us%s%n", done, total,
+                                    w.toUpperCase(Locale.ROOT), threads, t, out.throughput(),
+                                    out.steadyThroughput(o.warmupSeconds()), out.value("READ", "AverageLatency(us)"),
                                     out.value("READ", "99thPercentileLatency(us)"), failures(out));
                         }
                     }
@@ -139,7 +140,8 @@ public final class YcsbBenchmark {
             args.add(prop);
         }
         if (phase.equals("-t")) {
-            args.addAll(Arrays.asList("-p", "operationcount=1000000000", "-p", "maxexecutiontime=" + o.seconds));
+            args.addAll(Arrays.asList("-p", "operationcount=1000000000", "-p", "maxexecutiontime=" + o.seconds,
+                    "-s", "-p", "status.interval=1"));
         }
         File out = new File(tmp, "ycsb-" + transport + "-" + workload + phase + ".txt");
         Process p = ChildJvm.start(jvmOptions(v), "site.ycsb.Client", args, out);
