@@ -52,6 +52,11 @@ class MultiServerTest {
                     .connectionsPerServer(1).requestTimeoutMillis(120_000).reconnectDelayMillis(60_000);
             servers.forEach(s -> config.server(s.address()));
             try (KvClient client = new KvClient(config)) {
+                // Connections open up front when asked (the YCSB binding does, in init).
+                client.connectAll().get(30, TimeUnit.SECONDS);
+                for (KvServer s : servers) {
+                    awaitOpenConnections(s, 1);
+                }
                 int keys = 300;
                 List<CompletableFuture<Void>> puts = new ArrayList<>();
                 for (int i = 0; i < keys; i++) {
@@ -93,6 +98,8 @@ class MultiServerTest {
                 }
                 assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "down server was not detected quickly");
                 assertTrue(ok > 0 && unavailable > 0, ok + " ok, " + unavailable + " unavailable");
+                // Reconnecting to a dead server ends (it does not fail the caller or hang).
+                client.connectAll().get(30, TimeUnit.SECONDS);
                 ExecutionException scan = assertThrows(ExecutionException.class,
                         () -> client.scan("", 10, null).get(30, TimeUnit.SECONDS));
                 assertInstanceOf(KvUnavailableException.class, scan.getCause());
@@ -101,6 +108,15 @@ class MultiServerTest {
             servers.forEach(KvServer::close);
         }
         leaks.assertNoLeaks();
+    }
+
+    /** Liveness bound: the server sees the client's connections soon after the client does. */
+    private static void awaitOpenConnections(KvServer server, long expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (server.openConnections() != expected && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(expected, server.openConnections());
     }
 
     @Test

@@ -8,6 +8,9 @@ import io.github.nettyucx.kvstore.client.KvClient;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * YCSB makes one DB instance per client thread; they all share one {@link KvClient} (its
@@ -32,7 +35,16 @@ final class SharedClients {
         String key = KvStoreProperties.describe(properties);
         Entry e = CLIENTS.get(key);
         if (e == null) {
-            e = new Entry(new KvClient(KvStoreProperties.toConfig(properties)));
+            KvClient client = new KvClient(KvStoreProperties.toConfig(properties));
+            // Connection setup belongs to init, not to the first measured operations.
+            try {
+                client.connectAll().get(client.config().connectTimeoutMillis() + 5_000L, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException ignored) {
+                // Unreachable servers show up as failed operations, as they would later on.
+            }
+            e = new Entry(client);
             CLIENTS.put(key, e);
         }
         e.users++;

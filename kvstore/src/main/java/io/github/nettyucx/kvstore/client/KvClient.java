@@ -9,6 +9,7 @@ import io.github.nettyucx.kvstore.protocol.Status;
 import io.github.nettyucx.kvstore.protocol.Wire;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -25,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -142,6 +144,32 @@ public final class KvClient implements AutoCloseable {
             }
         }
         throw new IllegalArgumentException(server + " is not one of this client's servers " + servers());
+    }
+
+    /**
+     * Opens all connections now instead of on first use, so that the first requests do not pay for
+     * connection setup. Completes when every attempt has ended; a server that cannot be reached does
+     * not fail the future (its keys fail when used, as always).
+     */
+    public CompletableFuture<Void> connectAll() {
+        List<ChannelFuture> attempts = new ArrayList<>();
+        for (ServerLink link : links) {
+            link.connectAll(attempts);
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (attempts.isEmpty()) {
+            done.complete(null);
+            return done;
+        }
+        AtomicInteger left = new AtomicInteger(attempts.size());
+        for (ChannelFuture f : attempts) {
+            f.addListener(ignored -> {
+                if (left.decrementAndGet() == 0) {
+                    done.complete(null);
+                }
+            });
+        }
+        return done;
     }
 
     public List<InetSocketAddress> servers() {

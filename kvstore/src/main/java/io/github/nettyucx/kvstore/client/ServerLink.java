@@ -9,6 +9,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,6 +33,16 @@ final class ServerLink {
 
     void send(PendingRequest<?> request) {
         connections[(int) (Thread.currentThread().getId() % connections.length)].send(request);
+    }
+
+    /** Opens every connection that is not open yet; the futures complete when each attempt ends. */
+    void connectAll(List<ChannelFuture> attempts) {
+        for (Connection c : connections) {
+            ChannelFuture f = c.connect();
+            if (f != null) {
+                attempts.add(f);
+            }
+        }
     }
 
     void close() {
@@ -97,6 +108,21 @@ final class ServerLink {
                     request.fail(new KvUnavailableException("cannot connect to " + address + ": " + f.cause(), f.cause()));
                 }
             });
+        }
+
+        /** Starts a connect unless connected or connecting; returns the attempt, or null if connected. */
+        ChannelFuture connect() {
+            synchronized (this) {
+                Channel ch = channel;
+                if (closed || (ch != null && ch.isActive())) {
+                    return null;
+                }
+                if (connecting == null) {
+                    connecting = bootstrap.connect(address);
+                    connecting.addListener((ChannelFutureListener) this::connected);
+                }
+                return connecting;
+            }
         }
 
         private void connected(ChannelFuture f) {
