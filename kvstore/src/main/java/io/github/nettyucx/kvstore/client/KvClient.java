@@ -22,12 +22,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Client of one store made of one or more servers. Keys are spread over the servers by consistent
@@ -52,6 +53,9 @@ public final class KvClient implements AutoCloseable {
         this.config = ObjectUtil.checkNotNull(config, "config");
         if (config.servers().isEmpty()) {
             throw new IllegalArgumentException("no servers configured");
+        }
+        if (new HashSet<>(config.servers()).size() != config.servers().size()) {
+            throw new IllegalArgumentException("a server is listed twice in " + config.servers());
         }
         this.ownsGroup = config.group() == null;
         this.group = ownsGroup ? config.transport().newGroup(config.ioThreads()) : config.group();
