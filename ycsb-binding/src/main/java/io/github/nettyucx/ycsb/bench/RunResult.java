@@ -1,0 +1,10 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.ycsb.bench;
+
+import io.github.nettyucx.ycsb.YcsbOutput;
+
+/** One YCSB run: which workload, thread count, transport and repetition, and YCSB's summary. */
+record RunResult(String workload, int threads, String transport, int run, YcsbOutput output) {
+}

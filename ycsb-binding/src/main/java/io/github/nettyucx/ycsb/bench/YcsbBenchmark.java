@@ -1,0 +1,156 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.ycsb.bench;
+
+import io.github.nettyucx.kvstore.KvStoreMain;
+import io.github.nettyucx.ycsb.KvStoreClient;
+import io.github.nettyucx.ycsb.YcsbOutput;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * bin/bench-ycsb: YCSB's own client against a kvstore server, over each transport, side by side.
+ * One server JVM per transport, all started (and loaded) first; then each (workload, threads)
+ * combination runs over every transport in turn, so slow drift of a shared machine hits all
+ * transports alike. Each run is a fresh YCSB client JVM bounded by time (maxexecutiontime).
+ */
+public final class YcsbBenchmark {
+    private static final Pattern LISTENING = Pattern.compile("listening on [^ ]*:(\\d+) over");
+
+    private YcsbBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions o;
+        try {
+            o = BenchOptions.parse(args);
+            o.transports.forEach(TransportVariant::of); // fail early on a bad name
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench-ycsb: " + e.getMessage() + "\n" + BenchOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        String command = System.getProperty("bench.command", "YcsbBenchmark " + String.join(" ", args));
+        String loadBefore = BenchReport.loadAverage();
+        long started = System.nanoTime();
+        int total = o.runs * o.workloads.size() * o.threads.size() * o.transports.size();
+        System.out.printf(Locale.ROOT, "YCSB benchmark (%s): workloads %s, threads %s, transports %s, %d s per run, "
+                        + "%d records, %d run(s): %d YCSB runs%n", o.mode, o.workloads, o.threads, o.transports,
+                o.seconds, o.records, o.runs, total);
+
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        List<Process> servers = new ArrayList<>();
+        File tmp = Files.createTempDirectory("bench-ycsb").toFile();
+        List<RunResult> results = new ArrayList<>();
+        try {
+            for (String t : o.transports) {
+                File log = new File(tmp, "server-" + t + ".log");
+                TransportVariant v = TransportVariant.of(t);
+                Process p = ChildJvm.start(jvmOptions(v), KvStoreMain.class.getName(), List.of("server", "--port",
+                        "0", "--transport", v.transport().id(), "--threads", String.valueOf(o.serverThreads)), log);
+                servers.add(p);
+                ports.put(t, awaitPort(p, log, t));
+                System.out.printf(Locale.ROOT, "  %-8s server on port %d; loading %,d records ...%n", t, ports.get(t),
+                        o.records);
+                YcsbOutput load = ycsb(o, tmp, t, ports.get(t), "-load", "a", 4);
+                if (load.returned("INSERT", "OK") != o.records) {
+                    throw new IllegalStateException("loading over " + t + " failed: " + load.returns("INSERT"));
+                }
+            }
+            int done = 0;
+            for (int run = 1; run <= o.runs; run++) {
+                for (String w : o.workloads) {
+                    for (int threads : o.threads) {
+                        for (String t : o.transports) {
+                            YcsbOutput out = ycsb(o, tmp, t, ports.get(t), "-t", w, threads);
+                            results.add(new RunResult(w, threads, t, run, out));
+                            done++;
+                            System.out.printf(Locale.ROOT, "  [%d/%d] workload %s, %2d threads, %-8s %,10.0f ops/s, "
+                                            + "(steady %,10.0f), READ avg %,6.0f us, p99 %,7.0f us%s%n", done, total,
+                                    w.toUpperCase(Locale.ROOT), threads, t, out.throughput(),
+                                    out.steadyThroughput(o.warmupSeconds()), out.value("READ", "AverageLatency(us)"),
+                                    out.value("READ", "99thPercentileLatency(us)"), failures(out));
+                        }
+                    }
+                }
+            }
+        } finally {
+            servers.forEach(ChildJvm::stop);
+        }
+        String loadAfter = BenchReport.loadAverage();
+        new BenchReport(o, command, results, loadBefore, loadAfter,
+                (System.nanoTime() - started) / 1e9).write(o.out);
+        System.out.println("results: " + o.out.resolve("results.md") + " (CSV and PNG charts beside it)");
+    }
+
+    private static String failures(YcsbOutput out) {
+        StringBuilder sb = new StringBuilder();
+        for (String op : out.operations()) {
+            for (Map.Entry<String, Long> e : out.returns(op).entrySet()) {
+                if (!e.getKey().equals("OK")) {
+                    sb.append(' ').append(op).append(' ').append(e.getKey()).append('=').append(e.getValue());
+                }
+            }
+        }
+        return sb.length() == 0 ? "" : "  FAILURES:" + sb;
+    }
+
+    private static List<String> jvmOptions(TransportVariant v) {
+        List<String> options = new ArrayList<>(List.of("-Xmx1g"));
+        options.addAll(v.jvmOptions());
+        return options;
+    }
+
+    private static int awaitPort(Process p, File log, String transport) throws Exception {
+        for (int i = 0; i < 600; i++) {
+            String text = new String(Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8);
+            Matcher m = LISTENING.matcher(text);
+            if (m.find()) {
+                return Integer.parseInt(m.group(1));
+            }
+            if (!p.isAlive()) {
+                throw new IllegalStateException("the " + transport + " server exited:\n" + text);
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the " + transport + " server did not start within 60 s");
+    }
+
+    private static YcsbOutput ycsb(BenchOptions o, File tmp, String transport, int port, String phase, String workload,
+                                   int threads) throws IOException, InterruptedException {
+        TransportVariant v = TransportVariant.of(transport);
+        List<String> args = new ArrayList<>(Arrays.asList("-db", KvStoreClient.class.getName(), phase,
+                "-P", o.workloadDir.resolve("workload" + workload).toString(),
+                "-p", "kvstore.hosts=127.0.0.1:" + port, "-p", "kvstore.transport=" + v.transport().id(),
+                "-p", "recordcount=" + o.records, "-threads", String.valueOf(threads)));
+        for (String prop : o.ycsbProperties) {
+            args.add("-p");
+            args.add(prop);
+        }
+        if (phase.equals("-t")) {
+            args.addAll(Arrays.asList("-p", "operationcount=1000000000", "-p", "maxexecutiontime=" + o.seconds,
+                    "-s", "-p", "status.interval=1"));
+        }
+        File out = new File(tmp, "ycsb-" + transport + "-" + workload + phase + ".txt");
+        Process p = ChildJvm.start(jvmOptions(v), "site.ycsb.Client", args, out);
+        String text = ChildJvm.finish(p, out, o.seconds + 300L);
+        YcsbOutput parsed = YcsbOutput.parse(text);
+        if (p.exitValue() != 0 || parsed.isEmpty()) {
+            throw new IllegalStateException("YCSB " + phase + " workload " + workload + " over " + transport
+                    + " failed (exit " + p.exitValue() + "):\n" + text);
+        }
+        return parsed;
+    }
+}
