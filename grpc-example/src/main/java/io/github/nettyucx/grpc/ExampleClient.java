@@ -28,8 +28,10 @@ import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Talks to {@link ExampleServer} once through every kind of call — unary, server-streaming,
@@ -39,6 +41,9 @@ import java.util.concurrent.TimeUnit;
 public final class ExampleClient {
     static final String USAGE = "usage: ExampleClient [--transport ucx|epoll|nio|io_uring] "
             + "[--target 127.0.0.1:50051] [--allocator grpc|channel]";
+
+    /** Generous: the example also runs on loaded machines. */
+    private static final long CALL_SECONDS = 30;
 
     private ExampleClient() {
     }
@@ -70,10 +75,12 @@ public final class ExampleClient {
     }
 
     private static void walkThrough(ManagedChannel channel) throws Exception {
-        KeyValueGrpc.KeyValueBlockingStub kv = KeyValueGrpc.newBlockingStub(channel).withWaitForReady()
-                .withDeadlineAfter(10, TimeUnit.SECONDS);
+        // A deadline counts from the moment it is set on a stub, so each call gets a fresh stub.
+        Supplier<KeyValueGrpc.KeyValueBlockingStub> kv = () -> KeyValueGrpc.newBlockingStub(channel).withWaitForReady()
+                .withDeadlineAfter(CALL_SECONDS, TimeUnit.SECONDS);
         KeyValueGrpc.KeyValueStub kvAsync = KeyValueGrpc.newStub(channel);
-        EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+        Supplier<EchoGrpc.EchoBlockingStub> echo = () -> EchoGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(CALL_SECONDS, TimeUnit.SECONDS);
         EchoGrpc.EchoStub echoAsync = EchoGrpc.newStub(channel);
 
         // A watch first, so that the puts below show up on it.
@@ -81,14 +88,14 @@ public final class ExampleClient {
         Context.CancellableContext watchContext = Context.current().withCancellation();
         watchContext.run(() -> kvAsync.watch(WatchRequest.newBuilder().setKeyPrefix("fruit/").build(),
                 new QueueingObserver<>(events)));
-        expect(events.poll(10, TimeUnit.SECONDS), "the watch to start");
+        expect(events.poll(CALL_SECONDS, TimeUnit.SECONDS), "the watch to start");
 
         for (String fruit : new String[] {"apple", "banana", "cherry"}) {
-            long version = kv.put(PutRequest.newBuilder().setKey("fruit/" + fruit).setValue(utf8(fruit.length() + ""))
-                    .build()).getVersion();
+            PutRequest put = PutRequest.newBuilder().setKey("fruit/" + fruit).setValue(utf8("ripe " + fruit)).build();
+            long version = kv.get().put(put).getVersion();
             System.out.println("put fruit/" + fruit + " -> version " + version);
         }
-        Entry apple = kv.get(GetRequest.newBuilder().setKey("fruit/apple").build());
+        Entry apple = kv.get().get(GetRequest.newBuilder().setKey("fruit/apple").build());
         System.out.println("get fruit/apple -> " + apple.getValue().toStringUtf8() + " (version " + apple.getVersion()
                 + ")");
 
@@ -98,31 +105,32 @@ public final class ExampleClient {
             batchCall.onNext(PutRequest.newBuilder().setKey("veg/" + i).setValue(utf8("v" + i)).build());
         }
         batchCall.onCompleted();
-        System.out.println("batch put (client streaming) -> " + batch.get(10, TimeUnit.SECONDS) + " entries stored");
+        int stored = batch.get(CALL_SECONDS, TimeUnit.SECONDS);
+        System.out.println("batch put (client streaming) -> " + stored + " entries stored");
 
         StringBuilder keys = new StringBuilder();
-        Iterator<Entry> scan = kv.scan(ScanRequest.newBuilder().setStartKey("fruit/").setEndKey("fruit0").build());
+        Iterator<Entry> scan = kv.get().scan(ScanRequest.newBuilder().setStartKey("fruit/").setEndKey("fruit0").build());
         scan.forEachRemaining(e -> keys.append(' ').append(e.getKey()));
         System.out.println("scan fruit/ (server streaming) ->" + keys);
 
         for (int i = 0; i < 3; i++) {
-            WatchEvent e = expect(events.poll(10, TimeUnit.SECONDS), "watch event " + (i + 1));
+            WatchEvent e = expect(events.poll(CALL_SECONDS, TimeUnit.SECONDS), "watch event " + (i + 1));
             System.out.println("watch saw " + e.getKind() + " " + e.getEntry().getKey());
         }
         watchContext.cancel(null);
 
         try {
-            kv.get(GetRequest.newBuilder().setKey("fruit/durian").build());
+            kv.get().get(GetRequest.newBuilder().setKey("fruit/durian").build());
             throw new IllegalStateException("get of a missing key answered instead of failing with NOT_FOUND");
         } catch (StatusRuntimeException e) {
             System.out.println("get fruit/durian -> " + e.getStatus().getCode() + ": " + e.getStatus().getDescription());
         }
 
-        EchoResponse unary = echo.unary(EchoRequest.newBuilder().setPayload(Payloads.of(1024)).build());
+        EchoResponse unary = echo.get().unary(EchoRequest.newBuilder().setPayload(Payloads.of(1024)).build());
         System.out.println("echo unary 1 KiB -> " + unary.getPayload().size() + " bytes back");
 
         int[] received = {0};
-        echo.serverStream(StreamRequest.newBuilder().setMessageBytes(4096).setCount(100).build())
+        echo.get().serverStream(StreamRequest.newBuilder().setMessageBytes(4096).setCount(100).build())
                 .forEachRemaining(r -> received[0]++);
         System.out.println("echo server stream -> " + received[0] + " messages of 4 KiB");
 
@@ -132,20 +140,24 @@ public final class ExampleClient {
             upload.onNext(EchoRequest.newBuilder().setPayload(Payloads.of(4096)).build());
         }
         upload.onCompleted();
-        StreamSummary s = summary.get(10, TimeUnit.SECONDS);
+        StreamSummary s = summary.get(CALL_SECONDS, TimeUnit.SECONDS);
         System.out.println("echo client stream -> server counted " + s.getMessages() + " messages, " + s.getBytes()
                 + " bytes");
 
         BlockingQueue<EchoResponse> answers = new LinkedBlockingQueue<>();
-        StreamObserver<EchoRequest> bidi = echoAsync.bidi(new QueueingObserver<>(answers));
+        QueueingObserver<EchoResponse> bidiAnswers = new QueueingObserver<>(answers);
+        StreamObserver<EchoRequest> bidi = echoAsync.bidi(bidiAnswers);
         for (int i = 0; i < 10; i++) {
             bidi.onNext(EchoRequest.newBuilder().setPayload(utf8("ping " + i)).build());
-            EchoResponse r = expect(answers.poll(10, TimeUnit.SECONDS), "bidi answer " + i);
+            EchoResponse r = expect(answers.poll(CALL_SECONDS, TimeUnit.SECONDS), "bidi answer " + i);
             if (i == 9) {
                 System.out.println("echo bidi -> 10 round trips, last answer '" + r.getPayload().toStringUtf8() + "'");
             }
         }
         bidi.onCompleted();
+        if (!bidiAnswers.ended.await(CALL_SECONDS, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the bidirectional call did not end after the client half-closed");
+        }
     }
 
     private static ByteString utf8(String s) {
@@ -162,6 +174,7 @@ public final class ExampleClient {
     /** Puts every message of a streaming answer on a queue; errors other than cancellation are printed. */
     private static final class QueueingObserver<T> implements StreamObserver<T> {
         private final BlockingQueue<T> queue;
+        final CountDownLatch ended = new CountDownLatch(1);
 
         QueueingObserver(BlockingQueue<T> queue) {
             this.queue = queue;
@@ -178,10 +191,12 @@ public final class ExampleClient {
                     && ((StatusRuntimeException) t).getStatus().getCode() == io.grpc.Status.Code.CANCELLED)) {
                 System.err.println("stream failed: " + t);
             }
+            ended.countDown();
         }
 
         @Override
         public void onCompleted() {
+            ended.countDown();
         }
     }
 
