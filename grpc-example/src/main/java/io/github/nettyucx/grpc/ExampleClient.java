@@ -109,7 +109,9 @@ public final class ExampleClient {
         System.out.println("batch put (client streaming) -> " + stored + " entries stored");
 
         StringBuilder keys = new StringBuilder();
-        Iterator<Entry> scan = kv.get().scan(ScanRequest.newBuilder().setStartKey("fruit/").setEndKey("fruit0").build());
+        // "0" follows "/" in ASCII: the range holds exactly the keys that start with "fruit/".
+        Iterator<Entry> scan = kv.get().scan(ScanRequest.newBuilder().setStartKey("fruit/").setEndKey("fruit0")
+                .build());
         scan.forEachRemaining(e -> keys.append(' ').append(e.getKey()));
         System.out.println("scan fruit/ (server streaming) ->" + keys);
 
@@ -123,7 +125,8 @@ public final class ExampleClient {
             kv.get().get(GetRequest.newBuilder().setKey("fruit/durian").build());
             throw new IllegalStateException("get of a missing key answered instead of failing with NOT_FOUND");
         } catch (StatusRuntimeException e) {
-            System.out.println("get fruit/durian -> " + e.getStatus().getCode() + ": " + e.getStatus().getDescription());
+            System.out.println("get fruit/durian -> " + e.getStatus().getCode() + ": "
+                    + e.getStatus().getDescription());
         }
 
         EchoResponse unary = echo.get().unary(EchoRequest.newBuilder().setPayload(Payloads.of(1024)).build());

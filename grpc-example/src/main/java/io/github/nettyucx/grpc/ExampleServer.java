@@ -49,7 +49,8 @@ public final class ExampleServer {
         } catch (IOException e) {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             worker.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            throw new IOException("cannot listen on " + address + " (is the port taken? choose another with --port)", e);
+            throw new IOException("cannot listen on " + address + " (is the port taken? choose another with --port)",
+                    e);
         }
         logger.info("serving KeyValue and Echo on {} over {} (allocator: {})", server.getListenSockets(),
                 transport.id(), allocator.id());

@@ -61,7 +61,8 @@ class AllocatorTest {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService())
                 .server(b -> b.withChildOption(ChannelOption.ALLOCATOR, counting)).start()) {
             echoSomeSizes(h);
-            assertTrue(counting.allocations.get() > 0, "the server's channels never used the allocator they were given");
+            assertTrue(counting.allocations.get() > 0,
+                    "the server's channels never used the allocator they were given");
         }
     }
 

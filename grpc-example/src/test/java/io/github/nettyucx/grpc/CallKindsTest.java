@@ -44,7 +44,8 @@ class CallKindsTest {
     @OverTransports
     void serverStreaming(GrpcTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
-            Iterator<EchoResponse> stream = EchoGrpc.newBlockingStub(h.channel()).withDeadlineAfter(60, TimeUnit.SECONDS)
+            Iterator<EchoResponse> stream = EchoGrpc.newBlockingStub(h.channel())
+                    .withDeadlineAfter(60, TimeUnit.SECONDS)
                     .serverStream(StreamRequest.newBuilder().setMessageBytes(8192).setCount(2000).build());
             int count = 0;
             while (stream.hasNext()) {

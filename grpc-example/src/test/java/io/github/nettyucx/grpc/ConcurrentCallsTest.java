@@ -35,7 +35,8 @@ class ConcurrentCallsTest {
                 answers.add(echo.unary(EchoRequest.newBuilder().setPayload(payload).build()));
             }
             for (int i = 0; i < CALLS; i++) {
-                assertEquals(sent.get(i), answers.get(i).get(120, TimeUnit.SECONDS).getPayload(), "answer to call " + i);
+                assertEquals(sent.get(i), answers.get(i).get(120, TimeUnit.SECONDS).getPayload(),
+                        "answer to call " + i);
             }
         }
     }

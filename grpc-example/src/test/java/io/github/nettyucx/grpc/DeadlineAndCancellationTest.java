@@ -55,7 +55,8 @@ class DeadlineAndCancellationTest {
             AtomicInteger received = new AtomicInteger();
             CountDownLatch gotAll = new CountDownLatch(1);
             Answers<EchoResponse> outcome = new Answers<>();
-            EchoGrpc.newStub(h.channel()).serverStream(StreamRequest.newBuilder().setMessageBytes(100).setCount(5).build(),
+            StreamRequest fiveThenHold = StreamRequest.newBuilder().setMessageBytes(100).setCount(5).build();
+            EchoGrpc.newStub(h.channel()).serverStream(fiveThenHold,
                     new ClientResponseObserver<StreamRequest, EchoResponse>() {
                         @Override
                         public void beforeStart(ClientCallStreamObserver<StreamRequest> requestStream) {

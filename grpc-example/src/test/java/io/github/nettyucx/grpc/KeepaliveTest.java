@@ -41,7 +41,8 @@ class KeepaliveTest {
             long sentBefore = keepAlivesSent(h);
             // Past the first ping and its acknowledgement timeout.
             Thread.sleep(TimeUnit.SECONDS.toMillis(KEEPALIVE_SECONDS) + 1500);
-            assertFalse(answer.ended(), "the call ended while it was held: " + (answer.failed() ? "failed" : "answered"));
+            assertFalse(answer.ended(),
+                    "the call ended while it was held: " + (answer.failed() ? "failed" : "answered"));
             long sent = keepAlivesSent(h) - sentBefore;
             assertTrue(sent >= 1, "the server sent no keepalive ping on a connection idle for "
                     + KEEPALIVE_SECONDS + " s");

@@ -52,7 +52,8 @@ class LargeMessageTest {
     @OverTransports
     void aMessageOverTheLimitFailsTheCallNotTheConnection(GrpcTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
-            EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel()).withDeadlineAfter(60, TimeUnit.SECONDS);
+            EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel())
+                    .withDeadlineAfter(60, TimeUnit.SECONDS);
             StatusRuntimeException tooBig = assertThrows(StatusRuntimeException.class,
                     () -> echo.unary(EchoRequest.newBuilder().setPayload(Payloads.of(SIXTEEN_MIB)).build()));
             assertEquals(Status.Code.RESOURCE_EXHAUSTED, tooBig.getStatus().getCode());

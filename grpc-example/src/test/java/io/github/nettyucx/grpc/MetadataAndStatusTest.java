@@ -32,9 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /** Request headers, response headers and trailers (ASCII and binary), and error statuses travel intact. */
 @ExtendWith(LeakCheck.class)
 class MetadataAndStatusTest {
-    private static final Metadata.Key<String> REQUEST_ID = Metadata.Key.of("x-request-id", Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> REQUEST_ID = Metadata.Key.of("x-request-id",
+            Metadata.ASCII_STRING_MARSHALLER);
     private static final Metadata.Key<byte[]> BLOB = Metadata.Key.of("x-blob-bin", Metadata.BINARY_BYTE_MARSHALLER);
-    private static final Metadata.Key<String> ECHOED_ID = Metadata.Key.of("x-echoed-id", Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> ECHOED_ID = Metadata.Key.of("x-echoed-id",
+            Metadata.ASCII_STRING_MARSHALLER);
     private static final Metadata.Key<byte[]> TRAILER_BLOB = Metadata.Key.of("x-trailer-bin",
             Metadata.BINARY_BYTE_MARSHALLER);
     private static final Metadata.Key<String> REASON = Metadata.Key.of("x-reason", Metadata.ASCII_STRING_MARSHALLER);
@@ -68,13 +70,14 @@ class MetadataAndStatusTest {
             public void unary(EchoRequest request, StreamObserver<EchoResponse> responseObserver) {
                 Metadata trailers = new Metadata();
                 trailers.put(REASON, "quota");
-                responseObserver.onError(Status.FAILED_PRECONDITION.withDescription("precondition not met: ünïcode ok")
-                        .asRuntimeException(trailers));
+                responseObserver.onError(Status.FAILED_PRECONDITION
+                        .withDescription("precondition not met: ünïcode ok").asRuntimeException(trailers));
             }
         };
         try (GrpcHarness h = GrpcHarness.on(transport).service(failing).start()) {
-            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> EchoGrpc.newBlockingStub(h.channel())
-                    .withDeadlineAfter(30, TimeUnit.SECONDS).unary(EchoRequest.getDefaultInstance()));
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                    () -> EchoGrpc.newBlockingStub(h.channel()).withDeadlineAfter(30, TimeUnit.SECONDS)
+                            .unary(EchoRequest.getDefaultInstance()));
             assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode());
             assertEquals("precondition not met: ünïcode ok", e.getStatus().getDescription());
             assertEquals("quota", e.getTrailers().get(REASON));
@@ -90,7 +93,8 @@ class MetadataAndStatusTest {
             }
         };
         try (GrpcHarness h = GrpcHarness.on(transport).service(throwing).start()) {
-            EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel()).withDeadlineAfter(30, TimeUnit.SECONDS);
+            EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel())
+                    .withDeadlineAfter(30, TimeUnit.SECONDS);
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
                     () -> echo.unary(EchoRequest.getDefaultInstance()));
             assertEquals(Status.Code.UNKNOWN, e.getStatus().getCode());

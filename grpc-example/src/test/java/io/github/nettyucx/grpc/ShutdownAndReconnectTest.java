@@ -64,7 +64,8 @@ class ShutdownAndReconnectTest {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
             EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel());
             EchoRequest request = EchoRequest.newBuilder().setPayload(Payloads.of(256)).build();
-            assertEquals(request.getPayload(), echo.withDeadlineAfter(30, TimeUnit.SECONDS).unary(request).getPayload());
+            assertEquals(request.getPayload(),
+                    echo.withDeadlineAfter(30, TimeUnit.SECONDS).unary(request).getPayload());
 
             int port = h.port();
             h.killServer();

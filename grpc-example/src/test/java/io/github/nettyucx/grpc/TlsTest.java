@@ -59,7 +59,8 @@ class TlsTest {
                 .service(ServerInterceptors.intercept(new EchoService(), new SessionRecorder(sessions)))
                 .server(b -> b.sslContext(server))
                 .channel(b -> b.useTransportSecurity().sslContext(client).overrideAuthority("localhost")).start()) {
-            EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel()).withDeadlineAfter(60, TimeUnit.SECONDS);
+            EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel())
+                    .withDeadlineAfter(60, TimeUnit.SECONDS);
             for (int size : new int[] {16, 70_000, 1 << 20}) {
                 EchoResponse r = echo.unary(EchoRequest.newBuilder().setPayload(Payloads.of(size)).build());
                 assertEquals(Payloads.of(size), r.getPayload(), "echo of " + size + " bytes");
@@ -85,8 +86,9 @@ class TlsTest {
                 SslProvider.JDK).build();
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService())
                 .server(b -> b.sslContext(server)).start()) {
-            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> EchoGrpc.newBlockingStub(h.channel())
-                    .withDeadlineAfter(30, TimeUnit.SECONDS).unary(EchoRequest.getDefaultInstance()));
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                    () -> EchoGrpc.newBlockingStub(h.channel()).withDeadlineAfter(30, TimeUnit.SECONDS)
+                            .unary(EchoRequest.getDefaultInstance()));
             assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
         }
     }

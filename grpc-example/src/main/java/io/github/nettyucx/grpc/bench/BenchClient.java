@@ -29,8 +29,8 @@ public final class BenchClient {
     }
 
     public static void main(String[] args) throws Exception {
-        CommandLine cl = new CommandLine(args, Set.of("transport", "port", "scenarios", "allocator", "executor", "warmup",
-                "measure", "run"), Set.of(), USAGE);
+        CommandLine cl = new CommandLine(args, Set.of("transport", "port", "scenarios", "allocator", "executor",
+                "warmup", "measure", "run"), Set.of(), USAGE);
         GrpcTransport transport = GrpcTransport.of(cl.get("transport", "ucx"));
         AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
         boolean direct = ExecutorChoice.isDirect(cl.get("executor", "direct"));

@@ -38,7 +38,8 @@ public final class BenchServer {
     }
 
     public static void main(String[] args) throws Exception {
-        CommandLine cl = new CommandLine(args, Set.of("transport", "allocator", "executor", "threads"), Set.of(), USAGE);
+        CommandLine cl = new CommandLine(args, Set.of("transport", "allocator", "executor", "threads"), Set.of(),
+                USAGE);
         GrpcTransport transport = GrpcTransport.of(cl.get("transport", "ucx"));
         AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
         boolean direct = ExecutorChoice.isDirect(cl.get("executor", "direct"));

@@ -24,7 +24,8 @@ import java.util.Set;
  * Run by {@code bin/bench-grpc}; progress goes to standard error.
  */
 public final class GrpcBenchmark {
-    private static final String USAGE = "usage: bin/bench-grpc [--quick | --full] [--transports ucx,epoll,nio,io_uring]\n"
+    private static final String USAGE = "usage: bin/bench-grpc [--quick | --full]"
+            + " [--transports ucx,epoll,nio,io_uring]\n"
             + "       [--channel-allocator ucx] [--runs N] [--warmup S] [--measure S] [--executor direct|pool]\n"
             + "       [--scenarios unary:16:1,stream:1024,...] [--out docs/grpc]";
     private static final String DEFAULT_SCENARIOS = "unary:16:1,unary:1024:1,unary:65536:1,"
@@ -36,8 +37,8 @@ public final class GrpcBenchmark {
     public static void main(String[] args) throws Exception {
         CommandLine cl;
         try {
-            cl = new CommandLine(args, Set.of("transports", "channel-allocator", "runs", "warmup", "measure", "executor",
-                    "scenarios", "out"), Set.of("quick", "full"), USAGE);
+            cl = new CommandLine(args, Set.of("transports", "channel-allocator", "runs", "warmup", "measure",
+                    "executor", "scenarios", "out"), Set.of("quick", "full"), USAGE);
         } catch (CommandLine.UsageException e) {
             System.err.println(e.getMessage());
             System.exit(2);
@@ -66,8 +67,9 @@ public final class GrpcBenchmark {
         for (int run = 1; run <= settings.runs; run++) {
             for (Variant v : variants) {
                 done++;
-                System.err.printf(Locale.ROOT, "[%d/%d] run %d, %s: %d scenarios of %.0f s + %.0f s warm-up%n", done, total,
-                        run, v.label(), settings.scenarios.size(), settings.measure, settings.warmup);
+                System.err.printf(Locale.ROOT, "[%d/%d] run %d, %s: %d scenarios of %s s + %s s warm-up%n", done,
+                        total, run, v.label(), settings.scenarios.size(), seconds(settings.measure),
+                        seconds(settings.warmup));
                 results.addAll(new VariantRun(v, settings, run).execute());
             }
         }
@@ -75,6 +77,10 @@ public final class GrpcBenchmark {
         String command = System.getProperty("bench.command", "GrpcBenchmark " + String.join(" ", Arrays.asList(args)));
         new GrpcReport(results, skipped, settings, command, started, loadBefore, loadAfter).write(out);
         System.err.println("results: " + out.resolve("results.md"));
+    }
+
+    static String seconds(double s) {
+        return s == Math.rint(s) ? String.valueOf((long) s) : String.valueOf(s);
     }
 
     /** What one invocation measures. */
@@ -147,7 +153,8 @@ public final class GrpcBenchmark {
 
         static String loadAverage() {
             try {
-                String[] parts = new String(java.nio.file.Files.readAllBytes(Paths.get("/proc/loadavg"))).trim().split(" ");
+                String text = new String(java.nio.file.Files.readAllBytes(Paths.get("/proc/loadavg")));
+                String[] parts = text.trim().split(" ");
                 return parts[0] + " " + parts[1] + " " + parts[2];
             } catch (IOException | RuntimeException e) {
                 return "unknown";

@@ -111,12 +111,14 @@ final class GrpcReport {
         md.append("Command: `").append(command).append("` (").append(settings.mode).append(" mode)  \n");
         md.append("Date: ").append(started.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append("  \n");
         md.append("Machine: ").append(cpuModel()).append(", ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores, ").append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
+                .append(" cores, ").append(System.getProperty("os.name")).append(' ')
+                .append(System.getProperty("os.version"))
                 .append(", Java ").append(System.getProperty("java.version")).append(", UCX ").append(ucxVersion())
                 .append("  \n");
         md.append("Load average (1, 5, 15 min) before: ").append(loadBefore).append(", after: ").append(loadAfter)
                 .append(". **The machine was shared with other work while this ran: absolute numbers are noisy; "
-                        + "compare the ratios within this run, and rerun on a quiet machine for figures to quote.**\n\n");
+                        + "compare the ratios within this run, and rerun on a quiet machine for figures to "
+                        + "quote.**\n\n");
 
         md.append("## Method\n\n");
         md.append("For each transport a server JVM and a client JVM on this host (`-Xms1g -Xmx1g`), talking over "
@@ -132,8 +134,9 @@ final class GrpcReport {
         md.append("- **Streaming**: one server-streaming call sending `size`-byte messages without end under gRPC's "
                 + "flow control; messages/s and MB/s (10^6 bytes of payload per second) count the messages received "
                 + "in the window.\n");
-        md.append(String.format(Locale.ROOT, "- Each scenario: %.0f s warm-up, %.0f s measured; %d run(s); tables show "
-                + "the median over runs.%n", settings.warmup, settings.measure, settings.runs));
+        md.append("- Each scenario: ").append(GrpcBenchmark.seconds(settings.warmup)).append(" s warm-up, ")
+                .append(GrpcBenchmark.seconds(settings.measure)).append(" s measured; ").append(settings.runs)
+                .append(" run(s); tables show the median over runs.\n");
         md.append("- Allocator: `ucx` and the other transports use gRPC's own pooled allocator (gRPC's default). "
                 + "`ucx+channel-alloc` gives the channels back the allocator the UCX channel has by default "
                 + "(`--allocator channel`: `withOption`/`withChildOption(ChannelOption.ALLOCATOR, ...)`), today "
@@ -192,8 +195,10 @@ final class GrpcReport {
                 md.append(' ').append(fmt(median(v, "stream", size, 1, "mb_per_s"))).append(" (")
                         .append(fmt(median(v, "stream", size, 1, "msgs_per_s"))).append(") |");
             }
-            double ratio = median("ucx", "stream", size, 1, "mb_per_s") / median("epoll", "stream", size, 1, "mb_per_s");
-            md.append(' ').append(ratio(ratio)).append(" | ").append(verdict(ratio, ratio >= STREAM_TARGET)).append(" |\n");
+            double ratio = median("ucx", "stream", size, 1, "mb_per_s")
+                    / median("epoll", "stream", size, 1, "mb_per_s");
+            md.append(' ').append(ratio(ratio)).append(" | ").append(verdict(ratio, ratio >= STREAM_TARGET))
+                    .append(" |\n");
         }
 
         if (vs.contains("ucx+channel-alloc")) {

@@ -33,8 +33,9 @@ final class VariantRun {
             String scenarios = settings.scenarios.stream().map(Scenario::toString).collect(Collectors.joining(","));
             try (ChildJvm client = new ChildJvm(BenchClient.class, JVM_OPTIONS, List.of("--transport",
                     variant.transport.id(), "--allocator", variant.allocator, "--executor", settings.executor,
-                    "--port", String.valueOf(port), "--scenarios", scenarios, "--warmup", String.valueOf(settings.warmup),
-                    "--measure", String.valueOf(settings.measure), "--run", String.valueOf(run)))) {
+                    "--port", String.valueOf(port), "--scenarios", scenarios,
+                    "--warmup", String.valueOf(settings.warmup), "--measure", String.valueOf(settings.measure),
+                    "--run", String.valueOf(run)))) {
                 String line;
                 while ((line = client.readLine()) != null) {
                     if (line.startsWith("RESULT\t")) {
@@ -87,8 +88,8 @@ final class VariantRun {
             return scenario + ": FAILED " + r.get("note");
         }
         if (r.get("benchmark").equals("unary")) {
-            return String.format(Locale.ROOT, "%-20s p50 %8.1f µs  p99 %8.1f µs  p99.9 %8.1f µs  %9.0f calls/s", scenario,
-                    r.number("p50_us"), r.number("p99_us"), r.number("p999_us"), r.number("calls_per_s"));
+            return String.format(Locale.ROOT, "%-20s p50 %8.1f µs  p99 %8.1f µs  p99.9 %8.1f µs  %9.0f calls/s",
+                    scenario, r.number("p50_us"), r.number("p99_us"), r.number("p999_us"), r.number("calls_per_s"));
         }
         return String.format(Locale.ROOT, "%-20s %9.0f msgs/s  %8.1f MB/s", scenario, r.number("msgs_per_s"),
                 r.number("mb_per_s"));
