@@ -47,17 +47,28 @@ final class ChildJvm implements AutoCloseable {
         return out.readLine();
     }
 
-    /** Closes its standard input (a {@link BenchServer} stops then), waits up to {@code seconds}, then kills it. */
-    void stop(long seconds) {
+    /**
+     * Closes its standard input (a {@link BenchServer} stops then), waits up to {@code seconds}, then kills it.
+     * Returns the exit code, or null when it had to be killed.
+     */
+    Integer stop(long seconds) {
         try {
             process.getOutputStream().close();
-            process.waitFor(seconds, TimeUnit.SECONDS);
+            if (process.waitFor(seconds, TimeUnit.SECONDS)) {
+                return process.exitValue();
+            }
         } catch (IOException e) {
             // already gone
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         close();
+        return null;
+    }
+
+    /** CPU time the JVM has used so far, in nanoseconds; -1 when the system does not tell. */
+    long cpuNanos() {
+        return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
     }
 
     boolean waitFor(long seconds) throws InterruptedException {

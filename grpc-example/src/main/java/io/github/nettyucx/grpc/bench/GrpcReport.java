@@ -201,6 +201,25 @@ final class GrpcReport {
                     .append(" |\n");
         }
 
+        md.append("\n## CPU used during the measurement\n\n");
+        md.append("CPU time of the client and server JVMs per call (unary) or per message (streaming), in µs, "
+                + "with each JVM's CPU utilisation in the window (100% = one core busy). Busy polling shows "
+                + "here: a transport can buy latency with CPU.\n\n| scenario |");
+        vs.forEach(v -> md.append(' ').append(v).append(" |"));
+        md.append("\n|---|");
+        vs.forEach(v -> md.append("---:|"));
+        md.append('\n');
+        for (int[] uc : unaryCases()) {
+            md.append("| unary ").append(Scenario.sizeLabel(uc[0])).append(" x").append(uc[1]).append(" |");
+            vs.forEach(v -> md.append(' ').append(cpuCell(v, "unary", uc[0], uc[1])).append(" |"));
+            md.append('\n');
+        }
+        for (int size : sizes("stream")) {
+            md.append("| stream ").append(Scenario.sizeLabel(size)).append(" |");
+            vs.forEach(v -> md.append(' ').append(cpuCell(v, "stream", size, 1)).append(" |"));
+            md.append('\n');
+        }
+
         if (vs.contains("ucx+channel-alloc")) {
             md.append("\n## gRPC's allocator or the channel's, on UCX\n\n");
             md.append("Ratio `ucx+channel-alloc` / `ucx` (gRPC's allocator): below 1 for latency, above 1 for "
@@ -223,14 +242,28 @@ final class GrpcReport {
         if (!bad.isEmpty()) {
             md.append("\n## Problems\n\n");
             for (Result r : bad) {
-                md.append("- ").append(r.variant()).append(' ').append(r.get("benchmark")).append(' ')
-                        .append(r.get("size_bytes")).append(" run ").append(r.get("run")).append(": ")
+                String what = r.get("benchmark").equals("run") ? ""
+                        : " " + r.get("benchmark") + " " + Scenario.sizeLabel((long) r.number("size_bytes"))
+                        + (r.get("benchmark").equals("unary") ? " x" + r.get("concurrency") : "");
+                md.append("- ").append(r.variant()).append(what).append(", run ").append(r.get("run")).append(": ")
                         .append(r.get("note").replace("|", "\\|")).append('\n');
             }
         }
         md.append("\nCharts: `unary-p50-concurrency-1.png`, `unary-p50-concurrency-64.png`, `streaming-mb-per-s.png`; "
                 + "every measurement: `results.csv`.\n");
         return md.toString();
+    }
+
+    /** "client + server µs/op (client% / server%)" for one cell of the CPU table. */
+    private String cpuCell(String variant, String benchmark, int size, int concurrency) {
+        double c = median(variant, benchmark, size, concurrency, "client_cpu_us_per_op");
+        double s = median(variant, benchmark, size, concurrency, "server_cpu_us_per_op");
+        double cp = median(variant, benchmark, size, concurrency, "client_cpu_percent");
+        double sp = median(variant, benchmark, size, concurrency, "server_cpu_percent");
+        if (!Double.isFinite(c) || !Double.isFinite(s)) {
+            return "n/a";
+        }
+        return fmt(c) + " + " + fmt(s) + " (" + fmt(cp) + "% / " + fmt(sp) + "%)";
     }
 
     private static String verdict(double ratio, boolean met) {

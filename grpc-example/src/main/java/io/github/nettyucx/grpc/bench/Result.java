@@ -15,7 +15,8 @@ import java.util.Map;
 final class Result {
     static final String[] COLUMNS = {"transport", "allocator", "benchmark", "size_bytes", "concurrency", "run",
         "status", "calls", "elapsed_s", "p50_us", "p99_us", "p999_us", "mean_us", "calls_per_s", "msgs_per_s",
-        "mb_per_s", "note"};
+        "mb_per_s", "client_cpu_us_per_op", "server_cpu_us_per_op", "client_cpu_percent", "server_cpu_percent",
+        "note"};
 
     private final Map<String, String> values = new LinkedHashMap<>();
 

@@ -23,8 +23,7 @@ final class StreamLoad implements ClientResponseObserver<StreamRequest, EchoResp
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile ClientCallStreamObserver<StreamRequest> call;
     private volatile Throwable failure;
-    private long measureStart;
-    private long measureEnd;
+    private MeasurementWindow window;
     private long messages;
     private long wrongSize;
 
@@ -35,10 +34,9 @@ final class StreamLoad implements ClientResponseObserver<StreamRequest, EchoResp
 
     /** Runs warm-up then measurement; returns the messages received during the measurement. */
     long run(double warmupSeconds, double measureSeconds) throws Exception {
-        measureStart = System.nanoTime() + (long) (warmupSeconds * 1e9);
-        measureEnd = measureStart + (long) (measureSeconds * 1e9);
+        window = new MeasurementWindow(warmupSeconds, measureSeconds);
         stub.serverStream(StreamRequest.newBuilder().setMessageBytes(size).setCount(0).build(), this);
-        TimeUnit.NANOSECONDS.sleep(Math.max(0, measureEnd - System.nanoTime()));
+        window.sleepThrough();
         call.cancel("the measurement is over", null);
         if (!ended.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the stream did not end within 60 s of its cancellation");
@@ -60,8 +58,7 @@ final class StreamLoad implements ClientResponseObserver<StreamRequest, EchoResp
 
     @Override
     public void onNext(EchoResponse value) {
-        long now = System.nanoTime();
-        if (now >= measureStart && now < measureEnd) {
+        if (window.contains(System.nanoTime())) {
             messages++;
         }
         if (value.getPayload().size() != size) {

@@ -30,18 +30,14 @@ final class UnaryLoad {
 
     /** Runs warm-up then measurement; returns every recorded round trip in nanoseconds, unsorted. */
     long[] run(double warmupSeconds, double measureSeconds) throws Exception {
-        long measureStart = System.nanoTime() + (long) (warmupSeconds * 1e9);
-        long measureEnd = measureStart + (long) (measureSeconds * 1e9);
+        MeasurementWindow window = new MeasurementWindow(warmupSeconds, measureSeconds);
         CountDownLatch finished = new CountDownLatch(concurrency);
         Lane[] lanes = new Lane[concurrency];
         for (int i = 0; i < concurrency; i++) {
-            lanes[i] = new Lane(measureStart, measureEnd, finished);
+            lanes[i] = new Lane(window, finished);
             lanes[i].next();
         }
-        long waitNanos = measureEnd - System.nanoTime();
-        if (waitNanos > 0) {
-            TimeUnit.NANOSECONDS.sleep(waitNanos);
-        }
+        window.sleepThrough();
         if (!finished.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("calls still unanswered 60 s after the measurement ended");
         }
@@ -63,23 +59,21 @@ final class UnaryLoad {
 
     /** One call at a time; gRPC delivers its callbacks one after another, so the fields need no locking. */
     private final class Lane implements StreamObserver<EchoResponse> {
-        private final long measureStart;
-        private final long measureEnd;
+        private final MeasurementWindow window;
         private final CountDownLatch finished;
         long[] latencies = new long[4096];
         int count;
         volatile Throwable failure;
         private long started;
 
-        Lane(long measureStart, long measureEnd, CountDownLatch finished) {
-            this.measureStart = measureStart;
-            this.measureEnd = measureEnd;
+        Lane(MeasurementWindow window, CountDownLatch finished) {
+            this.window = window;
             this.finished = finished;
         }
 
         void next() {
             started = System.nanoTime();
-            if (started >= measureEnd) {
+            if (started >= window.end) {
                 finished.countDown();
                 return;
             }
@@ -103,7 +97,7 @@ final class UnaryLoad {
         @Override
         public void onCompleted() {
             long now = System.nanoTime();
-            if (started >= measureStart) {
+            if (started >= window.start) {
                 if (count == latencies.length) {
                     latencies = Arrays.copyOf(latencies, count * 2);
                 }

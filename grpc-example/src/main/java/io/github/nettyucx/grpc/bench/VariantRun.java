@@ -36,10 +36,16 @@ final class VariantRun {
                     "--port", String.valueOf(port), "--scenarios", scenarios,
                     "--warmup", String.valueOf(settings.warmup), "--measure", String.valueOf(settings.measure),
                     "--run", String.valueOf(run)))) {
+                CpuWindow cpu = new CpuWindow(client, server);
                 String line;
                 while ((line = client.readLine()) != null) {
-                    if (line.startsWith("RESULT\t")) {
+                    if (line.equals(MeasurementWindow.START)) {
+                        cpu.start();
+                    } else if (line.equals(MeasurementWindow.END)) {
+                        cpu.end();
+                    } else if (line.startsWith("RESULT\t")) {
                         Result r = Result.fromLine(line);
+                        cpu.attachTo(r);
                         results.add(r);
                         System.err.println("    " + summary(r));
                     }
@@ -50,7 +56,12 @@ final class VariantRun {
                             + " scenarios"));
                 }
             }
-            server.stop(10);
+            Integer exit = server.stop(10);
+            if (exit == null || exit != 0) {
+                // After the measurements, so they stand; but a server that cannot stop cleanly is a finding.
+                results.add(failure("the server JVM " + (exit == null ? "did not stop within 10 s" : "exited with "
+                        + exit) + " when told to stop, after every scenario had been measured"));
+            }
         } catch (TimeoutException e) {
             results.add(failure("the server JVM printed no port within 60 s"));
         }
@@ -88,10 +99,19 @@ final class VariantRun {
             return scenario + ": FAILED " + r.get("note");
         }
         if (r.get("benchmark").equals("unary")) {
-            return String.format(Locale.ROOT, "%-20s p50 %8.1f µs  p99 %8.1f µs  p99.9 %8.1f µs  %9.0f calls/s",
-                    scenario, r.number("p50_us"), r.number("p99_us"), r.number("p999_us"), r.number("calls_per_s"));
+            return String.format(Locale.ROOT, "%-20s p50 %8.1f µs  p99 %8.1f µs  p99.9 %8.1f µs  %9.0f calls/s%s",
+                    scenario, r.number("p50_us"), r.number("p99_us"), r.number("p999_us"), r.number("calls_per_s"),
+                    cpu(r));
         }
-        return String.format(Locale.ROOT, "%-20s %9.0f msgs/s  %8.1f MB/s", scenario, r.number("msgs_per_s"),
-                r.number("mb_per_s"));
+        return String.format(Locale.ROOT, "%-20s %9.0f msgs/s  %8.1f MB/s%s", scenario, r.number("msgs_per_s"),
+                r.number("mb_per_s"), cpu(r));
+    }
+
+    private static String cpu(Result r) {
+        if (r.get("client_cpu_percent").isEmpty() || r.get("server_cpu_percent").isEmpty()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "  CPU client %.0f%% server %.0f%%", r.number("client_cpu_percent"),
+                r.number("server_cpu_percent"));
     }
 }
