@@ -312,8 +312,10 @@ final class GrpcReport {
             CategoryChart chart = chart("gRPC unary round trip p50, " + c + " call(s) in flight", "payload",
                     "p50 round trip (µs)");
             boolean any = false;
+            TreeSet<Integer> measured = unaryCases().stream().filter(uc -> uc[1] == c).map(uc -> uc[0])
+                    .collect(Collectors.toCollection(TreeSet::new));
             for (String v : variants()) {
-                any |= addSeries(chart, v, sizes("unary"), s -> median(v, "unary", s, c, "p50_us"));
+                any |= addSeries(chart, v, measured, s -> median(v, "unary", s, c, "p50_us"));
             }
             save(chart, any, dir.resolve("unary-p50-concurrency-" + c + ".png"));
         }
