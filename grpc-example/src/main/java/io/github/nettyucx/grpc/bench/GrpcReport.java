@@ -126,7 +126,10 @@ final class GrpcReport {
                 + "`grpc-example` with one worker event loop thread; the client uses one channel (one HTTP/2 "
                 + "connection) on one event loop thread. gRPC callbacks run on the event loops (`directExecutor()` "
                 + "on both sides: `--executor ").append(settings.executor).append("`), so the transport's cost is not "
-                + "hidden behind thread hand-offs. grpc-java 1.85.0, Netty 4.2.17.Final.\n\n");
+                + "hidden behind thread hand-offs. grpc-java 1.85.0, Netty 4.2.17.Final. System properties passed "
+                + "to both JVMs: ").append(VariantRun.forwardedProperties().isEmpty() ? "none (transport defaults, "
+                + "e.g. UCX's spin-then-sleep wait)" : "`" + String.join(" ", VariantRun.forwardedProperties()) + "`")
+                .append(".\n\n");
         md.append("- **Unary**: `concurrency` calls kept in flight on the channel, each lane starting its next call "
                 + "when the previous one answers; the request and the answer carry `size` bytes of payload. "
                 + "Round trips of the calls started in the measurement window give p50/p99/p99.9 "

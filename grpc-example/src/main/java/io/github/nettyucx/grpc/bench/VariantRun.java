@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /** One server JVM and one client JVM running every scenario for one transport and allocator. */
 final class VariantRun {
-    private static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g");
+    private static final List<String> JVM_OPTIONS = jvmOptions();
 
     private final GrpcBenchmark.Variant variant;
     private final GrpcBenchmark.Settings settings;
@@ -66,6 +66,26 @@ final class VariantRun {
             results.add(failure("the server JVM printed no port within 60 s"));
         }
         return results;
+    }
+
+    /**
+     * Fixed heap, plus the transport's, gRPC's and Netty's system properties given to the coordinator
+     * (BENCH_JAVA_OPTS), so that e.g. {@code -Dio.github.nettyucx.waitStrategy=busy_poll} reaches both JVMs.
+     */
+    static List<String> jvmOptions() {
+        List<String> options = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
+        options.addAll(forwardedProperties());
+        return options;
+    }
+
+    static List<String> forwardedProperties() {
+        List<String> forwarded = new ArrayList<>();
+        for (String name : new java.util.TreeSet<>(System.getProperties().stringPropertyNames())) {
+            if (name.startsWith("io.github.nettyucx.") || name.startsWith("io.grpc.") || name.startsWith("io.netty.")) {
+                forwarded.add("-D" + name + "=" + System.getProperty(name));
+            }
+        }
+        return forwarded;
     }
 
     private static int awaitPort(ChildJvm server) throws Exception {
