@@ -120,6 +120,11 @@ final class GrpcReport {
                         + "compare the ratios within this run, and rerun on a quiet machine for figures to "
                         + "quote.**\n\n");
 
+        if (overloaded()) {
+            md.append("The load average was above the number of cores: both JVMs of a pair often waited for a CPU, "
+                    + "so latencies include scheduling delays and the met / not met columns below say more about "
+                    + "the other work on the machine than about the transports.\n\n");
+        }
         md.append("## Method\n\n");
         md.append("For each transport a server JVM and a client JVM on this host (`-Xms1g -Xmx1g`), talking over "
                 + "127.0.0.1 (UCX: shared memory between the two processes). The server runs the `Echo` service of "
@@ -267,6 +272,21 @@ final class GrpcReport {
             return "n/a";
         }
         return fmt(c) + " + " + fmt(s) + " (" + fmt(cp) + "% / " + fmt(sp) + "%)";
+    }
+
+    /** Whether the 1-minute load average before or after the run exceeded the number of cores. */
+    private boolean overloaded() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (String load : new String[] {loadBefore, loadAfter}) {
+            try {
+                if (Double.parseDouble(load.split(" ")[0]) > cores) {
+                    return true;
+                }
+            } catch (NumberFormatException e) {
+                // unknown load: say nothing
+            }
+        }
+        return false;
     }
 
     private static String verdict(double ratio, boolean met) {
