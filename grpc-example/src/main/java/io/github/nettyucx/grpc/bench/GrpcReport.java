@@ -357,6 +357,7 @@ final class GrpcReport {
         s.setLegendPosition(Styler.LegendPosition.OutsideE);
         s.setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setYAxisDecimalPattern("#,##0");
         return chart;
     }
 
