@@ -79,7 +79,7 @@ public final class CommandLine {
     }
 
     /** A bad command line: the message says what was wrong and how the program is used. */
-    public static final class UsageException extends RuntimeException {
+    public static final class UsageException extends IllegalArgumentException {
         private static final long serialVersionUID = 1L;
 
         public UsageException(String message) {

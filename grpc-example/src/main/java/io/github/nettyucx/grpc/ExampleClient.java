@@ -50,15 +50,17 @@ public final class ExampleClient {
 
     public static void main(String[] args) throws Exception {
         CommandLine cl;
+        GrpcTransport transport;
+        AllocatorChoice allocator;
         try {
             cl = new CommandLine(args, Set.of("transport", "target", "allocator"), Set.of(), USAGE);
-        } catch (CommandLine.UsageException e) {
+            transport = GrpcTransport.of(cl.get("transport", "ucx"));
+            allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
+        } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
             return;
         }
-        GrpcTransport transport = GrpcTransport.of(cl.get("transport", "ucx"));
-        AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
         transport.ensureAvailable();
         String target = cl.get("target", "127.0.0.1:50051");
 

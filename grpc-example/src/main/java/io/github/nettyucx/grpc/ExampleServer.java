@@ -29,20 +29,27 @@ public final class ExampleServer {
 
     public static void main(String[] args) throws Exception {
         CommandLine cl;
+        GrpcTransport transport;
+        AllocatorChoice allocator;
+        int port;
+        int threads;
         try {
-            cl = new CommandLine(args, Set.of("transport", "host", "port", "allocator", "threads"), Set.of(), USAGE);
-        } catch (CommandLine.UsageException e) {
+            cl = new CommandLine(args, Set.of("transport", "host", "port", "allocator", "threads"), Set.of(),
+                    USAGE);
+            transport = GrpcTransport.of(cl.get("transport", "ucx"));
+            allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
+            port = cl.intValue("port", 50051);
+            threads = cl.intValue("threads", 1);
+        } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
             return;
         }
-        GrpcTransport transport = GrpcTransport.of(cl.get("transport", "ucx"));
-        AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
         transport.ensureAvailable();
-        InetSocketAddress address = new InetSocketAddress(cl.get("host", "127.0.0.1"), cl.intValue("port", 50051));
+        InetSocketAddress address = new InetSocketAddress(cl.get("host", "127.0.0.1"), port);
 
         EventLoopGroup boss = transport.newEventLoopGroup(1, "grpc-boss");
-        EventLoopGroup worker = transport.newEventLoopGroup(cl.intValue("threads", 1), "grpc-worker");
+        EventLoopGroup worker = transport.newEventLoopGroup(threads, "grpc-worker");
         Server server;
         try {
             server = start(address, transport, allocator, boss, worker);

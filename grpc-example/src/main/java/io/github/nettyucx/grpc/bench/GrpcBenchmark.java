@@ -35,27 +35,28 @@ public final class GrpcBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        CommandLine cl;
+        Settings settings;
+        Path out;
         try {
-            cl = new CommandLine(args, Set.of("transports", "channel-allocator", "runs", "warmup", "measure",
-                    "executor", "scenarios", "out"), Set.of("quick", "full"), USAGE);
-        } catch (CommandLine.UsageException e) {
+            CommandLine cl = new CommandLine(args, Set.of("transports", "channel-allocator", "runs", "warmup",
+                    "measure", "executor", "scenarios", "out"), Set.of("quick", "full"), USAGE);
+            boolean full = cl.flag("full");
+            settings = new Settings(
+                    cl.get("transports", full ? "ucx,epoll,nio,io_uring" : "ucx,epoll,nio"),
+                    cl.get("channel-allocator", "ucx"),
+                    cl.intValue("runs", full ? 3 : 1),
+                    cl.doubleValue("warmup", full ? 2 : 1),
+                    cl.doubleValue("measure", full ? 5 : 2),
+                    cl.get("executor", "direct"),
+                    Scenario.parseList(cl.get("scenarios", DEFAULT_SCENARIOS)),
+                    full ? "full" : "quick");
+            ExecutorChoice.isDirect(settings.executor);
+            out = Paths.get(cl.get("out", "docs/grpc"));
+        } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
             return;
         }
-        boolean full = cl.flag("full");
-        Settings settings = new Settings(
-                cl.get("transports", full ? "ucx,epoll,nio,io_uring" : "ucx,epoll,nio"),
-                cl.get("channel-allocator", "ucx"),
-                cl.intValue("runs", full ? 3 : 1),
-                cl.doubleValue("warmup", full ? 2 : 1),
-                cl.doubleValue("measure", full ? 5 : 2),
-                cl.get("executor", "direct"),
-                Scenario.parseList(cl.get("scenarios", DEFAULT_SCENARIOS)),
-                full ? "full" : "quick");
-        ExecutorChoice.isDirect(settings.executor);
-        Path out = Paths.get(cl.get("out", "docs/grpc"));
 
         String loadBefore = Machine.loadAverage();
         ZonedDateTime started = ZonedDateTime.now();
