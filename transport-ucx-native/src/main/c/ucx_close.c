@@ -12,17 +12,10 @@
 #include <errno.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 #include "ucx_native.h"
 
 #define NUCX_LINGER_NANOS (10ull * 1000000000ull)
-
-static uint64_t now_nanos(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
-}
 
 /* The peer will send nothing more (or we stop waiting for it): release the receives. */
 static void peer_done(nucx_conn *conn) {
@@ -65,7 +58,7 @@ static int reapable(nucx_conn *conn, uint64_t now) {
 }
 
 void nucx_reap_closed(nucx_worker *w) {
-    uint64_t now = now_nanos();
+    uint64_t now = nucx_now_nanos();
     nucx_conn **link = &w->closing;
     while (*link != NULL) {
         nucx_conn *conn = *link;
@@ -135,7 +128,7 @@ static void conn_close(nucx_conn *conn, int side_fd, int force, int report_free)
     nucx_conn_unlink_live(conn);
     conn->closing = 1;
     conn->side_fd = side_fd;
-    conn->linger_deadline_ns = now_nanos() + NUCX_LINGER_NANOS;
+    conn->linger_deadline_ns = nucx_now_nanos() + NUCX_LINGER_NANOS;
     if (force || side_fd < 0) {
         peer_done(conn);
     } else {

@@ -10,6 +10,7 @@
 
 #include <jni.h>
 #include <stdint.h>
+#include <time.h>
 #include <ucp/api/ucp.h>
 
 #define NUCX_HIDDEN __attribute__((visibility("hidden")))
@@ -159,5 +160,11 @@ NUCX_HIDDEN int nucx_register_close(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
 
 #define NUCX_ARRAY_LEN(a) ((int) (sizeof(a) / sizeof((a)[0])))
+
+static inline uint64_t nucx_now_nanos(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
 
 #endif

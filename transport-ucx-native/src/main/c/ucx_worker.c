@@ -155,16 +155,44 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
     return (jlong) (intptr_t) w;
 }
 
-/* Returns how many connections were still open (Java should have closed them all). */
+/* How long a destroyed worker keeps progressing so that closing endpoints finish their flush. */
+#define NUCX_DESTROY_DRAIN_NANOS (3ull * 1000000000ull)
+
+static int count_closing(const nucx_worker *w) {
+    int count = 0;
+    for (const nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
+        count++;
+    }
+    return count;
+}
+
+/* Frees our own descriptors and memory of a worker whose UCP worker cannot be destroyed safely. */
+static void worker_leak_ucx(nucx_worker *w) {
+    close_fd(w->epoll_fd);
+    close_fd(w->event_fd);
+    close_fd(w->timer_fd);
+}
+
+/*
+ * Returns how many connections were still open (Java should have closed them all), or, when
+ * endpoints were still closing after NUCX_DESTROY_DRAIN_NANOS, -1 - their number: UCX 1.13 aborts
+ * the process (assertion on the endpoint's pending protocol requests) if the worker is destroyed
+ * then, so the UCP worker and those connections are left allocated instead.
+ */
 static jint java_worker_destroy(JNIEnv *env, jclass cls, jlong worker_ptr) {
     (void) env; (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     int left_open = nucx_close_live(w);
-    /* Give closing endpoints a bounded chance to finish their flush before the worker goes away. */
     nucx_abandon_closing(w);
-    for (int i = 0; i < 100000 && w->closing != NULL; i++) {
+    uint64_t deadline = nucx_now_nanos() + NUCX_DESTROY_DRAIN_NANOS;
+    while (w->closing != NULL && nucx_now_nanos() < deadline) {
         ucp_worker_progress(w->worker);
         nucx_reap_closed(w);
+    }
+    if (w->closing != NULL) {
+        int stuck = count_closing(w);
+        worker_leak_ucx(w);
+        return -1 - stuck;
     }
     worker_free(w);
     return left_open;

@@ -7,6 +7,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import io.netty.util.internal.PlatformDependent;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,6 +20,7 @@ import java.util.List;
  * Only the event-loop thread uses it, except {@link #eventFd()}.
  */
 final class UcxWorker {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxWorker.class);
     private static final int MAX_EVENTS = 256;
 
     private final long address;
@@ -158,9 +161,19 @@ final class UcxWorker {
         }
     }
 
-    /** Frees the worker and every connection on it; returns how many were still open. */
+    /**
+     * Frees the worker and every connection on it; returns how many were still open. When closing
+     * endpoints do not finish within a few seconds, the UCP worker is left allocated (destroying it
+     * then aborts the process in UCX 1.13), and so are the buffers its sends may still read.
+     */
     int destroy() {
         int leftOpen = UcxNative.workerDestroy(address);
+        if (leftOpen < 0) {
+            logger.warn("{} UCX connection(s) were still closing when the event loop stopped; their UCP worker "
+                    + "is left allocated, because UCX cannot destroy it with requests in flight", -1 - leftOpen);
+            heldUntilFreed.clear();
+            return 0;
+        }
         // No request of any connection is alive once the worker is gone.
         for (List<ByteBuf> buffers : heldUntilFreed.values()) {
             release(buffers);
