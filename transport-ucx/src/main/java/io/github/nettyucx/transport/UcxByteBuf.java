@@ -6,7 +6,6 @@ package io.github.nettyucx.transport;
 import io.netty.buffer.AbstractReferenceCountedByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.util.Recycler;
 import io.netty.util.internal.ObjectUtil;
 import io.netty.util.internal.PlatformDependent;
 
@@ -24,24 +23,17 @@ import java.nio.channels.ScatteringByteChannel;
 /**
  * A direct buffer over one block of a {@link UcxMemoryRegion}, made by {@link UcxByteBufAllocator}.
  *
- * <p>Instances are recycled ({@link Recycler}): releasing the last reference gives the block back to
- * the allocator and the object back to the recycler, so allocate/release in steady state creates no
- * Java objects. The buffer is big-endian; {@code order(LITTLE_ENDIAN)} and the {@code ...LE}
- * methods read and write the same memory the other way round.
+ * <p>Instances are reused: releasing the last reference gives the block back to the allocator and
+ * the object to a pool of buffer objects ({@link UcxThreadCache}, {@link UcxBufferPool}), so
+ * allocate/release in steady state creates no Java objects, on any thread. The buffer is
+ * big-endian; {@code order(LITTLE_ENDIAN)} and the {@code ...LE} methods read and write the same
+ * memory the other way round.
  *
  * <p>{@link #capacity(int)} grows in place up to the block's size ({@link #maxFastWritableBytes()}
  * tells how far), and moves to a larger block (a copy) beyond it; shrinking below half the block
  * moves to a smaller one so a shrunk buffer does not pin a large block.
  */
 final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
-    private static final Recycler<UcxByteBuf> RECYCLER = new Recycler<UcxByteBuf>() {
-        @Override
-        protected UcxByteBuf newObject(Handle<UcxByteBuf> handle) {
-            return new UcxByteBuf(handle);
-        }
-    };
-
-    private final Recycler.Handle<UcxByteBuf> recyclerHandle;
     private UcxByteBufAllocator allocator;
     private UcxMemoryRegion region;
     private long address;
@@ -56,24 +48,22 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     private ByteBuffer tmpNioBuf;
     private UcxMemoryRegion tmpNioBufRegion;
 
-    private UcxByteBuf(Recycler.Handle<UcxByteBuf> recyclerHandle) {
+    UcxByteBuf() {
         super(0);
-        this.recyclerHandle = recyclerHandle;
     }
 
-    /** A buffer of the allocator, still without memory: the caller attaches a block. */
-    static UcxByteBuf newInstance(UcxByteBufAllocator allocator, int maxCapacity) {
-        UcxByteBuf buf = RECYCLER.get();
-        buf.allocator = allocator;
-        buf.region = null;
-        buf.blockSize = 0;
-        buf.maxCapacity(maxCapacity);
-        buf.resetRefCnt();
-        buf.length = 0;
-        buf.setIndex(0, 0);
-        buf.markReaderIndex();
-        buf.markWriterIndex();
-        return buf;
+    /** Makes a new or released object a live buffer of the allocator, still without memory. */
+    UcxByteBuf reset(UcxByteBufAllocator allocator, int maxCapacity) {
+        this.allocator = allocator;
+        region = null;
+        blockSize = 0;
+        length = 0;
+        maxCapacity(maxCapacity);
+        resetRefCnt();
+        setIndex(0, 0);
+        markReaderIndex();
+        markWriterIndex();
+        return this;
     }
 
     /** Points the buffer at a block; called by the allocator on allocation and on reallocation. */
@@ -99,16 +89,18 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     @Override
     protected void deallocate() {
         UcxMemoryRegion oldRegion = region;
+        UcxThreadCache oldCache = cache;
+        UcxByteBufAllocator oldAllocator = allocator;
         region = null;
         tmpNioBuf = null;
         tmpNioBufRegion = null;
-        if (oldRegion != null) {
-            // Null when the allocation failed before a block was attached.
-            allocator.free(oldRegion, block, sizeClass, blockSize, cache);
-        }
         cache = null;
         allocator = null;
-        recyclerHandle.recycle(this);
+        if (oldRegion != null) {
+            // Null when the allocation failed before a block was attached.
+            oldAllocator.free(oldRegion, block, sizeClass, blockSize, oldCache);
+        }
+        oldAllocator.recycle(this, oldCache);
     }
 
     @Override

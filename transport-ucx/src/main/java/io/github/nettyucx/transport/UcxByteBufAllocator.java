@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Each thread keeps a small cache of free blocks per class ({@link UcxThreadCache}, at most
  * {@value UcxAllocatorConfig#THREAD_CACHE_PROPERTY} bytes per class, default 256 KiB); beyond it,
  * blocks come from and go to one shared, locked pool per class, in batches. A buffer may be released
- * on any thread. Buffer objects are recycled, so steady-state allocate/release creates no garbage.
+ * on any thread. Buffer objects are pooled too (per thread, then shared; not with Netty's
+ * {@code Recycler}, which pools only on event-loop threads), so steady-state allocate/release
+ * creates no garbage on any thread.
  *
  * <h2>Limits</h2>
  * The memory mapped (pooled regions plus dedicated ones) never exceeds
@@ -58,6 +60,7 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
     private final UcxRegions regions;
     private final UcxBlockPool[] pools;
     private final FastThreadLocal<UcxThreadCache> threadCaches;
+    private final UcxBufferPool buffers = new UcxBufferPool();
     private final LongAdder activeBytes = new LongAdder();
     private final LongAdder heapBytes = new LongAdder();
     private final UcxByteBufAllocatorMetric metric;
@@ -94,7 +97,7 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
 
     @Override
     protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-        UcxByteBuf buf = UcxByteBuf.newInstance(this, maxCapacity);
+        UcxByteBuf buf = newBufferObject().reset(this, maxCapacity);
         try {
             allocateBlock(buf, initialCapacity);
         } catch (Throwable t) {
@@ -149,20 +152,35 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
         return region == null ? 0 : region.memoryHandle();
     }
 
+    private UcxByteBuf newBufferObject() {
+        UcxThreadCache cache = threadCache();
+        UcxByteBuf buf = cache != null ? cache.pollBuffer(buffers) : buffers.takeOne();
+        return buf != null ? buf : new UcxByteBuf();
+    }
+
+    /** Takes back the object of a released buffer for reuse; {@code cache} is the allocating thread's. */
+    void recycle(UcxByteBuf buf, UcxThreadCache cache) {
+        if (cache != null && cache.owner == Thread.currentThread()) {
+            cache.offerBuffer(buf, buffers);
+        } else {
+            buffers.give(buf);
+        }
+    }
+
     /** Gives {@code buf} a block of at least {@code capacity} bytes. */
     void allocateBlock(UcxByteBuf buf, int capacity) {
         if (closed) {
             throw new IllegalStateException("the UcxByteBufAllocator is closed");
         }
+        UcxThreadCache cache = threadCache();
         if (capacity > UcxSizeClasses.MAX_POOLED) {
             UcxMemoryRegion region = regions.mapDedicated(capacity);
             int blockSize = (int) Math.min(region.length(), Integer.MAX_VALUE);
-            buf.attach(region, region.address(), 0, -1, blockSize, null, capacity);
+            buf.attach(region, region.address(), 0, -1, blockSize, cache, capacity);
             activeBytes.add(blockSize);
             return;
         }
         int sizeClass = UcxSizeClasses.indexOf(capacity);
-        UcxThreadCache cache = threadCaches == null ? null : threadCaches.get();
         long block = cache != null ? cache.poll(sizeClass, capacity) : pools[sizeClass].takeOne(capacity);
         UcxMemoryRegion region = regions.pooledRegion(UcxRegions.regionIndex(block));
         int blockSize = UcxSizeClasses.sizeOf(sizeClass);
@@ -210,6 +228,10 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
 
     UcxBlockPool pool(int sizeClass) {
         return pools[sizeClass];
+    }
+
+    UcxBufferPool bufferPool() {
+        return buffers;
     }
 
     /** The calling thread's cache, or null when caches are off. */

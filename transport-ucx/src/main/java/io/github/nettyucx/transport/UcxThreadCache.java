@@ -22,11 +22,15 @@ import java.lang.ref.Cleaner;
  */
 final class UcxThreadCache {
     static final int MAX_BLOCKS_PER_CLASS = 512;
+    /** Released buffer objects kept by the thread (see {@link UcxBufferPool} for why not Netty's Recycler). */
+    static final int MAX_BUFFERS = 256;
     private static final Cleaner CLEANER = Cleaner.create();
 
     final Thread owner = Thread.currentThread();
     private final Blocks blocks;
     private final Cleaner.Cleanable cleanable;
+    private final UcxByteBuf[] buffers = new UcxByteBuf[MAX_BUFFERS];
+    private int bufferCount;
 
     UcxThreadCache(UcxBlockPool[] pools, int threadCacheBytes) {
         blocks = new Blocks(pools, threadCacheBytes);
@@ -46,6 +50,33 @@ final class UcxThreadCache {
     /** Gives every cached block back to the shared pools; later offers are refused. */
     void flush() {
         cleanable.clean();
+    }
+
+    /** A released buffer object, from this thread's stack or else from {@code shared}; null when both are empty. */
+    UcxByteBuf pollBuffer(UcxBufferPool shared) {
+        if (bufferCount == 0) {
+            bufferCount = shared.take(buffers, MAX_BUFFERS / 2);
+            if (bufferCount == 0) {
+                return null;
+            }
+        }
+        UcxByteBuf buf = buffers[--bufferCount];
+        buffers[bufferCount] = null;
+        return buf;
+    }
+
+    /** Keeps a released buffer object; a full stack first gives half of its objects to {@code shared}. */
+    void offerBuffer(UcxByteBuf buf, UcxBufferPool shared) {
+        if (bufferCount == MAX_BUFFERS) {
+            int keep = MAX_BUFFERS / 2;
+            shared.give(buffers, keep, bufferCount - keep);
+            bufferCount = keep;
+        }
+        buffers[bufferCount++] = buf;
+    }
+
+    int bufferCount() {
+        return bufferCount;
     }
 
     int cachedCount(int index) {

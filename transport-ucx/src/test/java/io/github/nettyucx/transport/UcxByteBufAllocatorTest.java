@@ -371,6 +371,42 @@ class UcxByteBufAllocatorTest {
         }
     }
 
+    private static UcxByteBuf unwrapUcx(ByteBuf buf) {
+        while (!(buf instanceof UcxByteBuf)) {
+            buf = buf.unwrap();
+        }
+        return (UcxByteBuf) buf;
+    }
+
+    @Test
+    void bufferObjectsAreReusedOnPlainThreadsToo() throws Exception {
+        // JUnit runs this on a plain thread, where Netty's Recycler would create a new object each time.
+        assertFalse(Thread.currentThread() instanceof io.netty.util.concurrent.FastThreadLocalThread);
+        ByteBuf first = alloc.directBuffer(64);
+        UcxByteBuf object = unwrapUcx(first);
+        first.release();
+        ByteBuf second = alloc.directBuffer(5000);
+        assertSame(object, unwrapUcx(second), "the released object was reused");
+        assertEquals(5000, second.capacity());
+        assertEquals(0, second.writerIndex());
+        assertEquals(1, second.refCnt());
+        // Released on another thread, the object goes to the shared pool and comes back from there.
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            other.submit(() -> second.release()).get(30, TimeUnit.SECONDS);
+        } finally {
+            other.shutdownNow();
+        }
+        assertEquals(1, alloc.bufferPool().size());
+        ByteBuf third = alloc.directBuffer(64);
+        try {
+            assertEquals(0, alloc.bufferPool().size(), "taken from the shared pool");
+            assertSame(object, unwrapUcx(third));
+        } finally {
+            third.release();
+        }
+    }
+
     @Test
     void threadCacheOverflowsIntoTheSharedPool() {
         // 4 blocks of 64 bytes per thread and class.
