@@ -132,18 +132,37 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
         if (!buf.hasMemoryAddress()) {
             return 0;
         }
-        long address = buf.memoryAddress();
-        int capacity = buf.capacity();
+        UcxByteBuf ucxBuf = unwrapUcxByteBuf(buf);
+        if (ucxBuf != null && ucxBuf.alloc() == this) {
+            return memoryHandleOf(ucxBuf, buf);
+        }
+        return memoryHandle(buf.memoryAddress(), buf.capacity());
+    }
+
+    /**
+     * Like {@link #memoryHandle(ByteBuf)} for a buffer of any {@code UcxByteBufAllocator}, when the
+     * caller does not know which one made it; 0 for any other buffer. Allocates nothing.
+     */
+    static long memoryHandleOf(ByteBuf buf) {
+        if (!buf.hasMemoryAddress()) {
+            return 0;
+        }
+        UcxByteBuf ucxBuf = unwrapUcxByteBuf(buf);
+        return ucxBuf == null ? 0 : memoryHandleOf(ucxBuf, buf);
+    }
+
+    private static long memoryHandleOf(UcxByteBuf ucxBuf, ByteBuf view) {
+        UcxMemoryRegion region = ucxBuf.region();
+        return region != null && region.contains(view.memoryAddress(), view.capacity()) ? region.memoryHandle() : 0;
+    }
+
+    private static UcxByteBuf unwrapUcxByteBuf(ByteBuf buf) {
         for (ByteBuf b = buf; b != null; b = b.unwrap()) {
             if (b instanceof UcxByteBuf) {
-                UcxMemoryRegion region = ((UcxByteBuf) b).region();
-                if (b.alloc() == this && region != null && region.contains(address, capacity)) {
-                    return region.memoryHandle();
-                }
-                break;
+                return (UcxByteBuf) b;
             }
         }
-        return memoryHandle(address, capacity);
+        return null;
     }
 
     /** The {@code ucp_mem_h} of the registered region of this allocator holding the given bytes, or 0. */

@@ -215,6 +215,10 @@ class UcxByteBufAllocatorTest {
             assertEquals(0, alloc.memoryHandle(pooled));
             assertEquals(0, alloc.memoryHandle(ofOther), "a region of another allocator");
             assertNotEquals(0, other.memoryHandle(ofOther));
+            assertEquals(other.memoryHandle(ofOther), UcxByteBufAllocator.memoryHandleOf(ofOther.slice(1, 8)),
+                    "found without knowing the allocator");
+            assertEquals(0, UcxByteBufAllocator.memoryHandleOf(pooled));
+            assertEquals(0, UcxByteBufAllocator.memoryHandleOf(heap));
             assertEquals(0, alloc.memoryHandle(composite), "a composite has no single address");
             assertNotEquals(0, alloc.memoryHandle(composite.component(1)));
         } finally {
