@@ -97,9 +97,10 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
 
     @Override
     protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-        UcxByteBuf buf = newBufferObject().reset(this, maxCapacity);
+        UcxThreadCache cache = threadCache();
+        UcxByteBuf buf = newBufferObject(cache).reset(this, maxCapacity);
         try {
-            allocateBlock(buf, initialCapacity);
+            allocateBlock(buf, initialCapacity, cache);
         } catch (Throwable t) {
             buf.release();
             throw t;
@@ -171,8 +172,7 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
         return region == null ? 0 : region.memoryHandle();
     }
 
-    private UcxByteBuf newBufferObject() {
-        UcxThreadCache cache = threadCache();
+    private UcxByteBuf newBufferObject(UcxThreadCache cache) {
         UcxByteBuf buf = cache != null ? cache.pollBuffer(buffers) : buffers.takeOne();
         return buf != null ? buf : new UcxByteBuf();
     }
@@ -188,10 +188,14 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
 
     /** Gives {@code buf} a block of at least {@code capacity} bytes. */
     void allocateBlock(UcxByteBuf buf, int capacity) {
+        allocateBlock(buf, capacity, threadCache());
+    }
+
+    /** Gives {@code buf} a block of at least {@code capacity} bytes; {@code cache} is the calling thread's. */
+    private void allocateBlock(UcxByteBuf buf, int capacity, UcxThreadCache cache) {
         if (closed) {
             throw new IllegalStateException("the UcxByteBufAllocator is closed");
         }
-        UcxThreadCache cache = threadCache();
         if (capacity > UcxSizeClasses.MAX_POOLED) {
             UcxMemoryRegion region = regions.mapDedicated(capacity);
             int blockSize = (int) Math.min(region.length(), Integer.MAX_VALUE);
