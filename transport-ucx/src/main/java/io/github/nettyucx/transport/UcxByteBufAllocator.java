@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Memory is mapped and registered in regions of {@value UcxAllocatorConfig#REGION_SIZE_PROPERTY}
  * bytes (default 4 MiB), cut into 1 MiB slabs; a slab belongs to one size class (powers of two from
  * 64 B to 1 MiB) and is carved into that class's blocks. A buffer of more than 1 MiB gets a region
- * of its own, mapped and registered on allocation and unmapped when the buffer is released:
- * registration costs tens of microseconds, small against moving that many bytes.
+ * of its own, mapped and registered on allocation and unmapped when the buffer is released: that
+ * costs a system call or two more than a pooled block, little next to filling a megabyte, and
+ * large buffers do not pin memory in the pools after a burst.
  *
  * <h2>Threads</h2>
  * Each thread keeps a small cache of free blocks per class ({@link UcxThreadCache}, at most
@@ -52,7 +53,8 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
     /**
      * The allocator of the process, configured by the {@code io.github.nettyucx.allocator.*} system
      * properties and never closed (like the UCP context, it lives as long as the JVM). Creating it
-     * loads the UCX native library; it throws {@link UnsatisfiedLinkError} where UCX is unavailable.
+     * loads the UCX native library: where UCX is unavailable, initializing this class fails with
+     * the {@link UnsatisfiedLinkError} of {@link Ucx#ensureAvailability()} as its cause.
      */
     public static final UcxByteBufAllocator DEFAULT = new UcxByteBufAllocator(UcxAllocatorConfig.fromSystemProperties());
 
