@@ -158,6 +158,7 @@ NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_close(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_memory(JNIEnv *env, jclass cls);
 
 #define NUCX_ARRAY_LEN(a) ((int) (sizeof(a) / sizeof((a)[0])))
 

@@ -121,4 +121,11 @@ final class UcxNative {
     static native byte[] socketRemoteAddress(int fd);
 
     static native void socketKeepAlive(int fd, int idleSeconds, int intervalSeconds, int probes);
+
+    // ucx_memory.c
+    /** Fills {@code out} with address, memory handle (0 when registration failed) and the ucs_status_t of ucp_mem_map. */
+    static native void memoryMap(long length, long[] out) throws IOException;
+
+    /** Returns 0, a negative ucs_status_t of ucp_mem_unmap, or a positive errno of munmap. */
+    static native int memoryUnmap(long address, long length, long memh);
 }

@@ -1,0 +1,104 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * One mapping made by {@code ucx_memory.c}: page-aligned anonymous memory registered with
+ * {@code ucp_mem_map}. The region owns the mapping and the registration; {@link #unmap()} is the
+ * one place both are freed, and runs at most once.
+ *
+ * <p>{@link #memoryHandle()} is 0 when registration failed: the memory is then ordinary memory,
+ * still usable for buffers, that UCX registers (or copies) per transfer as it would any other.
+ */
+final class UcxMemoryRegion {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxMemoryRegion.class);
+    private static final int MAP_ADDRESS = 0;
+    private static final int MAP_MEMH = 1;
+    private static final int MAP_STATUS = 2;
+
+    private final long address;
+    private final long length;
+    private final long memh;
+    private final int registrationStatus;
+    /** A view of the whole region (up to 2 GiB) that buffers duplicate for their NIO views. */
+    private final ByteBuffer view;
+    private boolean unmapped;
+
+    private UcxMemoryRegion(long address, long length, long memh, int registrationStatus) {
+        this.address = address;
+        this.length = length;
+        this.memh = memh;
+        this.registrationStatus = registrationStatus;
+        view = UcxNative.directBuffer(address, (int) Math.min(length, Integer.MAX_VALUE));
+    }
+
+    /** Maps and registers {@code length} bytes (a multiple of the page size). */
+    static UcxMemoryRegion map(long length) throws IOException {
+        long[] out = new long[3];
+        UcxNative.memoryMap(length, out);
+        try {
+            return new UcxMemoryRegion(out[MAP_ADDRESS], length, out[MAP_MEMH], (int) out[MAP_STATUS]);
+        } catch (Throwable t) {
+            UcxNative.memoryUnmap(out[MAP_ADDRESS], length, out[MAP_MEMH]);
+            throw t;
+        }
+    }
+
+    long address() {
+        return address;
+    }
+
+    long length() {
+        return length;
+    }
+
+    /** The {@code ucp_mem_h} of the region, or 0 when the memory is not registered. */
+    long memoryHandle() {
+        return memh;
+    }
+
+    boolean isRegistered() {
+        return memh != 0;
+    }
+
+    /** Why registration failed, as UCX says it; only meaningful when {@link #isRegistered()} is false. */
+    String registrationFailure() {
+        return UcxNative.statusString(registrationStatus);
+    }
+
+    boolean contains(long start, long bytes) {
+        return start >= address && bytes >= 0 && start - address <= length - bytes;
+    }
+
+    /** A new view of the whole region, positioned at 0 (callers set position and limit). */
+    ByteBuffer newView() {
+        return view.duplicate();
+    }
+
+    /** Deregisters and unmaps the region. No buffer may use its memory afterwards. */
+    synchronized void unmap() {
+        if (unmapped) {
+            return;
+        }
+        unmapped = true;
+        int result = UcxNative.memoryUnmap(address, length, memh);
+        if (result != 0) {
+            // The mapping is gone in any case; a failed deregistration only leaks UCX bookkeeping.
+            logger.warn("unmapping a {}-byte memory region at 0x{} reported {}", length,
+                    Long.toHexString(address), result < 0 ? UcxNative.statusString(result) : "errno " + result);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "UcxMemoryRegion(0x" + Long.toHexString(address) + ", " + length + " bytes"
+                + (memh != 0 ? ", registered)" : ", not registered)");
+    }
+}
