@@ -64,10 +64,28 @@ final class TwoHosts implements AutoCloseable {
             must("ip", "-n", namespaces[i], "addr", "add", address(i) + "/24", "dev", devices[i]);
             must("ip", "-n", namespaces[i], "link", "set", devices[i], "up");
         }
-        if (run("ip", "netns", "exec", namespaces[0], "ping", "-c", "1", "-W", "5", address(1)) != 0) {
-            // ping may be missing; the tests find out soon enough whether the link works
-            System.out.println("two hosts: ping " + address(1) + " from " + namespaces[0] + " did not answer");
+        for (int i = 0; i < 2; i++) {
+            awaitCarrier(namespaces[i], devices[i]);
         }
+    }
+
+    /**
+     * UCX only uses network devices that are up and running, and a veth end gets its carrier a moment after
+     * both ends are set up: a process started before that sees only lo.
+     */
+    private static void awaitCarrier(String ns, String device) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            Process p = new ProcessBuilder("ip", "-n", ns, "-o", "link", "show", "dev", device)
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(10, TimeUnit.SECONDS);
+            if (out.contains("state UP")) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException(device + " in " + ns + " did not come up within 10 s");
     }
 
     /** The address of host {@code i} (0 or 1). */
