@@ -1,9 +1,11 @@
 package io.github.nettyucx.transport;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.junit.jupiter.api.Timeout;
 
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,6 +30,7 @@ class HandshakeFuzzTest {
      * same outcome as feeding them at once (the side channel delivers arbitrary pieces).
      */
     @FuzzTest(maxDuration = "5m")
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // fuzzing mode runs for maxDuration in one invocation
     void decodeHello(byte[] data) {
         Outcome whole = decode(ByteBuffer.wrap(data));
         if (data.length > 1) {
