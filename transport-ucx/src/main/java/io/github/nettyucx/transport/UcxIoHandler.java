@@ -13,6 +13,7 @@ import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 import io.netty.util.internal.ObjectUtil;
+import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -34,7 +36,17 @@ public final class UcxIoHandler implements IoHandler {
     private static final long NONE = Long.MAX_VALUE;
     /** While busy, side-channel sockets are polled once every this many runs. */
     private static final int BUSY_SOCKET_POLL_INTERVAL = 16;
-    /** While spinning, the thread yields once every this many (a power of two) empty progress rounds. */
+    /**
+     * How long a spin polls before it starts yielding the core (see {@link #spin}):
+     * {@code -Dio.github.nettyucx.spinYieldAfterMicros}, default 10, negative for never. Measured on a
+     * 2-core machine with client and server on it (docs/benchmarks): never yielding gives the best
+     * round trips (16 B p50 ~3 us) but 2-10x lower throughput once more loops are busy than there are
+     * cores; yielding after 10 us keeps that throughput, and the round trip is ~2 us when the two
+     * loops get their own cores, ~27 us when the scheduler puts them on one.
+     */
+    private static final long SPIN_WITHOUT_YIELD_NANOS = spinWithoutYieldNanos(
+            SystemPropertyUtil.getLong("io.github.nettyucx.spinYieldAfterMicros", 10));
+    /** Then the thread yields once every this many (a power of two) empty progress rounds. */
     private static final int SPIN_ROUNDS_PER_YIELD_MASK = 4 - 1;
 
     private final ThreadAwareExecutor executor;
@@ -50,6 +62,10 @@ public final class UcxIoHandler implements IoHandler {
      * Creates the loop's UCP worker at once (on the thread that builds the group), so that a worker
      * UCX cannot create fails the group's constructor instead of a loop thread later.
      */
+    private static long spinWithoutYieldNanos(long micros) {
+        return micros < 0 ? Long.MAX_VALUE / 4 : TimeUnit.MICROSECONDS.toNanos(micros);
+    }
+
     private UcxIoHandler(ThreadAwareExecutor executor, UcxIoHandlerConfig config) {
         this.executor = executor;
         this.config = config;
@@ -123,14 +139,18 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /**
-     * Polls the worker until work arrives or the spin time is over. Every few empty rounds the
-     * thread yields its core: when there are more busy threads than cores (the peer process, other
-     * loops, the application), a spinner that never yields holds the core that the thread it waits
-     * for needs, and round trips stretch to scheduler time slices.
+     * Polls the worker until work arrives or the spin time is over. After the first
+     * {@link #SPIN_WITHOUT_YIELD_NANOS} the thread yields its core every few empty rounds: when there
+     * are more busy threads than cores (the peer process, other loops, the application), a spinner
+     * that never yields holds the core that the thread it waits for needs, and round trips stretch
+     * to scheduler time slices. Yielding from the start would cost a quick reply its fast path.
      */
     private int spin(IoHandlerContext context) throws IOException {
-        long spinUntil = System.nanoTime() + config.spinNanos();
+        long start = System.nanoTime();
+        long spinUntil = start + config.spinNanos();
+        long yieldFrom = start + SPIN_WITHOUT_YIELD_NANOS;
         int rounds = 0;
+        long now;
         do {
             int handled = processCompletions();
             if (handled > 0) {
@@ -139,10 +159,11 @@ public final class UcxIoHandler implements IoHandler {
             if (!context.canBlock()) {
                 return 0;
             }
-            if ((++rounds & SPIN_ROUNDS_PER_YIELD_MASK) == 0) {
+            now = System.nanoTime();
+            if (now >= yieldFrom && (++rounds & SPIN_ROUNDS_PER_YIELD_MASK) == 0) {
                 Thread.yield();
             }
-        } while (System.nanoTime() < spinUntil);
+        } while (now < spinUntil);
         return Math.max(0, worker.waitAndDispatch(0, this));
     }
 
