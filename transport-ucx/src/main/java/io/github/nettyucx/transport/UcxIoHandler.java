@@ -34,8 +34,8 @@ public final class UcxIoHandler implements IoHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
     private static final long AWAKE = -1L;
     private static final long NONE = Long.MAX_VALUE;
-    /** While busy, side-channel sockets are polled once every this many runs. */
-    private static final int BUSY_SOCKET_POLL_INTERVAL = 16;
+    /** While busy, side-channel sockets are polled at least this often. */
+    private static final long BUSY_SOCKET_POLL_NANOS = 50_000;
     /**
      * How long a spin polls before it starts yielding the core (see {@link #spin}):
      * {@code -Dio.github.nettyucx.spinYieldAfterMicros}, default 10, negative for never. Measured on a
@@ -56,7 +56,6 @@ public final class UcxIoHandler implements IoHandler {
     private final UcxIoEvent event = new UcxIoEvent();
     private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
     private UcxWorker worker;
-    private int busyRuns;
 
     /**
      * Creates the loop's UCP worker at once (on the thread that builds the group), so that a worker
@@ -102,10 +101,7 @@ public final class UcxIoHandler implements IoHandler {
         try {
             int handled = processCompletions();
             if (handled > 0 || !context.canBlock()) {
-                if (++busyRuns % BUSY_SOCKET_POLL_INTERVAL == 0) {
-                    handled += Math.max(0, worker.waitAndDispatch(0, this));
-                }
-                return handled;
+                return handled + pollSocketsIfDue();
             }
             switch (config.waitStrategy()) {
                 case BUSY_POLL:
@@ -113,7 +109,7 @@ public final class UcxIoHandler implements IoHandler {
                 case SPIN_THEN_SLEEP:
                     handled = spin(context);
                     if (handled > 0) {
-                        return handled;
+                        return handled + pollSocketsIfDue();
                     }
                     return sleep(context);
                 case SLEEP:
@@ -124,6 +120,18 @@ public final class UcxIoHandler implements IoHandler {
             logger.warn("Unexpected failure of the UCX event loop; it continues", e);
             return 0;
         }
+    }
+
+    /**
+     * Polls the side-channel sockets when the loop has not looked at them for a while: under steady
+     * UCX traffic a run always finds completions (directly or within its spin) and never reaches the
+     * epoll wait, and a new connection's hello or a peer's close record would wait forever.
+     */
+    private int pollSocketsIfDue() throws IOException {
+        if (worker.socketsPolledWithin(BUSY_SOCKET_POLL_NANOS)) {
+            return 0;
+        }
+        return Math.max(0, worker.waitAndDispatch(0, this));
     }
 
     /** Progress rounds per run, so that a flood of messages cannot starve the loop's tasks. */
