@@ -429,9 +429,24 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         @Override
         protected void flush0() {
             // While waiting for credit or the handshake, completionsReady() resumes the flush.
-            if (!writePending) {
-                super.flush0();
+            if (writePending) {
+                return;
             }
+            if (acceptedAwaitingHandshake()) {
+                // An accepted TCP socket could write at once; hold the bytes until activate().
+                writePending = true;
+                return;
+            }
+            super.flush0();
+        }
+
+        /**
+         * An accepted channel is registered (its initializer runs) before the peer's hello arrives,
+         * and a handler may write to it right away, as to an accepted TCP socket. Netty would fail
+         * those writes because the channel is not active yet.
+         */
+        private boolean acceptedAwaitingHandshake() {
+            return parent() != null && !active && peer == null && isOpen();
         }
 
         @Override
