@@ -7,23 +7,10 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.format.ResultFormatType;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.CommandLineOptionException;
-import org.openjdk.jmh.runner.options.CommandLineOptions;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,7 +33,6 @@ import java.util.Map;
 public final class AllocatorReport {
     private static final String[] ALLOCATORS = {Allocators.UCX, Allocators.POOLED, Allocators.ADAPTIVE};
     private static final Map<String, String> SCENARIOS = new LinkedHashMap<>();
-    private static final String GC_NORM = "gc.alloc.rate.norm";
 
     static {
         SCENARIOS.put("AllocatorBenchmark.allocateWriteRelease", "one thread (event-loop thread)");
@@ -65,33 +51,14 @@ public final class AllocatorReport {
     }
 
     public static void main(String[] args) throws IOException, RunnerException {
-        CommandLineOptions cli;
-        try {
-            cli = new CommandLineOptions(args);
-        } catch (CommandLineOptionException e) {
-            System.err.println("bad JMH options: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        Path out = Path.of(System.getProperty("microbench.out", "docs/microbench"));
-        Files.createDirectories(out);
-        ChainedOptionsBuilder options = new OptionsBuilder().parent(cli).addProfiler(GCProfiler.class)
-                .resultFormat(ResultFormatType.CSV).result(out.resolve("allocator-jmh.csv").toString());
-        if (cli.getIncludes().isEmpty()) {
-            options.include("io\\.github\\.nettyucx\\.microbench\\.Allocator.*");
-        }
-        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        List<Row> rows = rows(new Runner(options.build()).run());
-        double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        String command = System.getProperty("microbench.command", "AllocatorReport " + String.join(" ", args));
-        String machine = String.format(Locale.ROOT, "%d CPUs, %s %s, Java %s (%s); load average %.1f before, %.1f after",
-                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-                System.getProperty("os.version"), System.getProperty("java.version"), System.getProperty("java.vm.name"),
-                loadBefore, loadAfter);
-        Files.writeString(out.resolve("allocator.csv"), csv(rows), StandardCharsets.UTF_8);
-        Files.writeString(out.resolve("allocator.md"), markdown(rows, command, machine), StandardCharsets.UTF_8);
-        chart(rows, out.resolve("allocator.png"));
-        System.out.println("wrote " + out.resolve("allocator.md") + ", allocator.csv, allocator-jmh.csv, allocator.png");
+        JmhReportRun run = JmhReportRun.run("AllocatorReport", "allocator",
+                "io\\.github\\.nettyucx\\.microbench\\.Allocator.*", args);
+        List<Row> rows = rows(run.results);
+        run.write("allocator.csv", csv(rows));
+        run.write("allocator.md", markdown(rows, run.command, run.machine));
+        chart(rows, run.out.resolve("allocator.png"));
+        System.out.println("wrote " + run.out.resolve("allocator.md")
+                + ", allocator.csv, allocator-jmh.csv, allocator.png");
     }
 
     private static List<Row> rows(Collection<RunResult> results) {
@@ -99,19 +66,8 @@ public final class AllocatorReport {
         for (RunResult run : results) {
             BenchmarkParams params = run.getParams();
             String name = params.getBenchmark().replace("io.github.nettyucx.microbench.", "");
-            List<Double> nanos = new ArrayList<>();
-            List<Double> garbage = new ArrayList<>();
-            for (BenchmarkResult fork : run.getBenchmarkResults()) {
-                for (IterationResult iteration : fork.getIterationResults()) {
-                    nanos.add(iteration.getPrimaryResult().getScore());
-                    Result gc = iteration.getSecondaryResults().get(GC_NORM);
-                    if (gc != null) {
-                        garbage.add(gc.getScore());
-                    }
-                }
-            }
             rows.add(new Row(name, params.getParam("allocator"), Integer.parseInt(params.getParam("size")),
-                    nanos, garbage));
+                    JmhReportRun.scores(run), JmhReportRun.garbage(run)));
         }
         return rows;
     }

@@ -7,23 +7,10 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.format.ResultFormatType;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.CommandLineOptionException;
-import org.openjdk.jmh.runner.options.CommandLineOptions;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -54,32 +41,14 @@ public final class DataPathReport {
     }
 
     public static void main(String[] args) throws IOException, RunnerException {
-        CommandLineOptions cli;
-        try {
-            cli = new CommandLineOptions(args);
-        } catch (CommandLineOptionException e) {
-            System.err.println("bad JMH options: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        Path out = Path.of(System.getProperty("microbench.out", "docs/microbench"));
-        Files.createDirectories(out);
-        ChainedOptionsBuilder options = new OptionsBuilder().parent(cli).addProfiler(GCProfiler.class)
-                .resultFormat(ResultFormatType.CSV).result(out.resolve("datapath-jmh.csv").toString());
-        if (cli.getIncludes().isEmpty()) {
-            options.include("io\\.github\\.nettyucx\\.microbench\\.DataPathBenchmark\\..*");
-        }
-        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        List<Row> rows = rows(new Runner(options.build()).run());
-        double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        String command = System.getProperty("microbench.command", "DataPathReport " + String.join(" ", args));
-        String machine = String.format(Locale.ROOT, "%d CPUs, %s %s, Java %s; load average %.1f before, %.1f after",
-                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-                System.getProperty("os.version"), System.getProperty("java.version"), loadBefore, loadAfter);
-        Files.writeString(out.resolve("datapath.csv"), csv(rows), StandardCharsets.UTF_8);
-        Files.writeString(out.resolve("datapath.md"), markdown(rows, command, machine), StandardCharsets.UTF_8);
-        chart(rows, out.resolve("datapath.png"));
-        System.out.println("wrote " + out.resolve("datapath.md") + ", datapath.csv, datapath-jmh.csv, datapath.png");
+        JmhReportRun run = JmhReportRun.run("DataPathReport", "datapath",
+                "io\\.github\\.nettyucx\\.microbench\\.DataPathBenchmark\\..*", args);
+        List<Row> rows = rows(run.results);
+        run.write("datapath.csv", csv(rows));
+        run.write("datapath.md", markdown(rows, run.command, run.machine));
+        chart(rows, run.out.resolve("datapath.png"));
+        System.out.println("wrote " + run.out.resolve("datapath.md")
+                + ", datapath.csv, datapath-jmh.csv, datapath.png");
     }
 
     private static List<Row> rows(Collection<RunResult> results) {
@@ -87,19 +56,8 @@ public final class DataPathReport {
         for (RunResult run : results) {
             BenchmarkParams params = run.getParams();
             String name = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
-            List<Double> nanos = new ArrayList<>();
-            List<Double> garbage = new ArrayList<>();
-            for (BenchmarkResult fork : run.getBenchmarkResults()) {
-                for (IterationResult iteration : fork.getIterationResults()) {
-                    nanos.add(iteration.getPrimaryResult().getScore());
-                    Result gc = iteration.getSecondaryResults().get("gc.alloc.rate.norm");
-                    if (gc != null) {
-                        garbage.add(gc.getScore());
-                    }
-                }
-            }
-            rows.add(new Row(name, params.getParam("transport"), Integer.parseInt(params.getParam("size")), nanos,
-                    garbage));
+            rows.add(new Row(name, params.getParam("transport"), Integer.parseInt(params.getParam("size")),
+                    JmhReportRun.scores(run), JmhReportRun.garbage(run)));
         }
         return rows;
     }
