@@ -87,7 +87,7 @@ static jstring java_ucx_version(JNIEnv *env, jclass cls) {
 
 static jstring java_status_string(JNIEnv *env, jclass cls, jint status) {
     (void) cls;
-    return (*env)->NewStringUTF(env, ucs_status_string((ucs_status_t) status));
+    return (*env)->NewStringUTF(env, nucx_status_string(status));
 }
 
 static const JNINativeMethod methods[] = {

@@ -38,15 +38,26 @@ static uint32_t read_header(const void *message) {
     return credits;
 }
 
-static void add_credits(nucx_conn *conn, uint32_t credits) {
-    conn->state[NUCX_STATE_CREDITS] += (int32_t) credits;
-}
-
-static void set_error(nucx_conn *conn, ucs_status_t status) {
+/* error: a ucs_status_t or a NUCX_ERR_* code; the first one sticks. */
+void nucx_conn_fail(nucx_conn *conn, int32_t error) {
     if (conn->state[NUCX_STATE_ERROR] == 0) {
-        conn->state[NUCX_STATE_ERROR] = (int32_t) status;
+        conn->state[NUCX_STATE_ERROR] = error;
     }
     nucx_worker_notify(conn);
+}
+
+/*
+ * A credit is a receive slot the peer reposted after consuming one of our messages, so the total
+ * can never exceed the messages we sent; more would let us overrun the peer's window. Compared
+ * modulo 2^32 like the counters themselves.
+ */
+static void add_credits(nucx_conn *conn, uint32_t credits) {
+    uint32_t total = (uint32_t) conn->state[NUCX_STATE_CREDITS] + credits;
+    if ((int32_t) (conn->sent - total) < 0 || credits > (uint32_t) INT32_MAX) {
+        nucx_conn_fail(conn, NUCX_ERR_BAD_CREDITS);
+        return;
+    }
+    conn->state[NUCX_STATE_CREDITS] = (int32_t) total;
 }
 
 /* ---- receive path ---- */
@@ -115,7 +126,7 @@ static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag
         return;
     }
     if (status != UCS_OK || info->length != NUCX_HEADER_BYTES) {
-        set_error(conn, status != UCS_OK ? status : UCS_ERR_INVALID_PARAM);
+        nucx_conn_fail(conn, status != UCS_OK ? status : UCS_ERR_INVALID_PARAM);
         return;
     }
     add_credits(conn, read_header(conn->ctrl_recv_buf));
@@ -144,7 +155,7 @@ static void post_ctrl_recv(nucx_conn *conn) {
             conn->ctrl_recv_req = NULL;
             conn->outstanding--;
             if (info.length != NUCX_HEADER_BYTES) {
-                set_error(conn, UCS_ERR_INVALID_PARAM);
+                nucx_conn_fail(conn, UCS_ERR_INVALID_PARAM);
                 return;
             }
             add_credits(conn, read_header(conn->ctrl_recv_buf));
@@ -152,7 +163,7 @@ static void post_ctrl_recv(nucx_conn *conn) {
         } else if (UCS_PTR_IS_ERR(req)) {
             conn->ctrl_recv_req = NULL;
             conn->outstanding--;
-            set_error(conn, UCS_PTR_STATUS(req));
+            nucx_conn_fail(conn, UCS_PTR_STATUS(req));
         } else if (conn->ctrl_recv_req == NUCX_REQ_POSTING) {
             conn->ctrl_recv_req = req;
             return;
@@ -199,11 +210,15 @@ static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int i
     send_state(conn)[slot] = NUCX_SEND_BUSY;
     conn->send_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
+    conn->sent++;
     void *req = ucp_tag_send_nbx(conn->ep, data, count, tag, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         send_state(conn)[slot] = NUCX_SEND_FREE;
         conn->send_reqs[slot] = NULL;
         conn->outstanding--;
+        if (req != NULL) {
+            conn->sent--;
+        }
         return (jint) UCS_PTR_STATUS(req);
     }
     if (conn->send_reqs[slot] == NUCX_REQ_POSTING) {
@@ -247,7 +262,7 @@ static void ctrl_send_callback(void *request, ucs_status_t status, void *user_da
         return;
     }
     if (status != UCS_OK && status != UCS_ERR_CANCELED) {
-        set_error(conn, status);
+        nucx_conn_fail(conn, status);
     } else {
         /* Java may hold credits it could not send while this one was pending. */
         nucx_worker_notify(conn);
@@ -444,7 +459,7 @@ static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {
     (void) ep;
     nucx_conn *conn = arg;
     if (!conn->closing) {
-        set_error(conn, status);
+        nucx_conn_fail(conn, status);
     }
 }
 

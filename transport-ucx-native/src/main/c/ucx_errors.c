@@ -50,8 +50,19 @@ void nucx_throw_errno(JNIEnv *env, const char *what, int err) {
     nucx_throw_io(env, what, text);
 }
 
+/* A ucs_status_t, or one of our NUCX_ERR_* codes (which do not fit the packed enum). */
+const char *nucx_status_string(int32_t status) {
+    if (status == NUCX_ERR_OUTSIDE_WINDOW) {
+        return "protocol violation: the peer sent a message outside its credit window or repeated a sequence number";
+    }
+    if (status == NUCX_ERR_BAD_CREDITS) {
+        return "protocol violation: the peer returned credits for messages that were never sent";
+    }
+    return ucs_status_string((ucs_status_t) status);
+}
+
 void nucx_throw_ucs(JNIEnv *env, const char *what, ucs_status_t status) {
-    nucx_throw_io(env, what, ucs_status_string(status));
+    nucx_throw_io(env, what, nucx_status_string(status));
 }
 
 void nucx_throw_connect(JNIEnv *env, int err) {

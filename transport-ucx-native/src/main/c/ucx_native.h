@@ -53,6 +53,16 @@
 #define NUCX_SEND_FREE 0
 #define NUCX_SEND_BUSY 1
 
+/*
+ * Errors of our own protocol, reported through the state block's error word like a ucs_status_t
+ * (outside UCX's range; statusString describes them).
+ */
+#define NUCX_ERR_OUTSIDE_WINDOW (-2000)
+#define NUCX_ERR_BAD_CREDITS (-2001)
+
+/* Bytes a stray message is received into before it is dropped; longer ones are truncated. */
+#define NUCX_STRAY_BUFFER_BYTES (64 * 1024 + NUCX_HEADER_BYTES)
+
 /* Offsets (in int32 words) of the connection state block shared with Java. */
 #define NUCX_STATE_NOTIFIED 0
 #define NUCX_STATE_ERROR 1
@@ -81,6 +91,7 @@ struct nucx_conn {
     int32_t send_slots;
     int32_t send_slot_bytes;
     int32_t outstanding;   /* requests whose callbacks have not run yet */
+    uint32_t sent;         /* data messages posted: the most credits the peer can return */
     int closing;
     int report_free;       /* Java holds buffers UCX may still read: tell it when the connection is freed */
     int side_fd;           /* side channel, owned by the connection once it is closing */
@@ -117,6 +128,9 @@ struct nucx_worker {
     uint32_t *freed_ids;   /* ids of freed connections that asked for report_free, until Java takes them */
     int freed_count;
     int freed_capacity;
+    void *stray_buffer;    /* NUCX_STRAY_BUFFER_BYTES that stray messages are received into and dropped */
+    int strays_receiving;  /* stray receives UCX has not completed */
+    int64_t strays_dropped;
 };
 
 /* ucx_context.c */
@@ -127,6 +141,7 @@ NUCX_HIDDEN ucs_status_t nucx_context_init(void);
 NUCX_HIDDEN void nucx_throw_io(JNIEnv *env, const char *what, const char *detail);
 NUCX_HIDDEN void nucx_throw_errno(JNIEnv *env, const char *what, int err);
 NUCX_HIDDEN void nucx_throw_ucs(JNIEnv *env, const char *what, ucs_status_t status);
+NUCX_HIDDEN const char *nucx_status_string(int32_t status);
 NUCX_HIDDEN void nucx_throw_connect(JNIEnv *env, int err);
 NUCX_HIDDEN int nucx_errors_init(JNIEnv *env);
 NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
@@ -145,6 +160,10 @@ NUCX_HIDDEN void nucx_worker_record_freed(nucx_worker *w, uint32_t conn_id);
 NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_unlink_live(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_cancel_receives(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_fail(nucx_conn *conn, int32_t error);
+
+/* ucx_stray.c */
+NUCX_HIDDEN void nucx_sweep_strays(nucx_worker *w);
 
 /* ucx_close.c */
 NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);

@@ -91,6 +91,7 @@ static void worker_free(nucx_worker *w) {
     close_fd(w->timer_fd);
     free(w->ready);
     free(w->freed_ids);
+    free(w->stray_buffer);
     free(w);
 }
 
@@ -119,6 +120,11 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
         return "ready list";
     }
     w->ready[1] = max_connections;
+    w->stray_buffer = malloc(NUCX_STRAY_BUFFER_BYTES);
+    if (w->stray_buffer == NULL) {
+        *status = UCS_ERR_NO_MEMORY;
+        return "stray message buffer";
+    }
     w->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
     w->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     w->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -204,6 +210,9 @@ static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
     int rounds = 0;
     while (rounds < NUCX_MAX_PROGRESS_ROUNDS && ucp_worker_progress(w->worker) != 0) {
         rounds++;
+    }
+    if (rounds > 0) {
+        nucx_sweep_strays(w);
     }
     if (w->closing != NULL) {
         nucx_reap_closed(w);
