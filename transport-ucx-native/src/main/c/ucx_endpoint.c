@@ -62,17 +62,13 @@ static void add_credits(nucx_conn *conn, uint32_t credits) {
 
 /* ---- receive path ---- */
 
-static inline char *recv_slot(nucx_conn *conn, int slot) {
-    return conn->recv_area + (size_t) slot * (size_t) conn->recv_slot_bytes;
-}
-
 static void recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
     if (status == UCS_OK && length < NUCX_HEADER_BYTES) {
         status = UCS_ERR_INVALID_PARAM;
     }
     if (status == UCS_OK) {
         recv_state(conn)[slot] = (int32_t) (length - NUCX_HEADER_BYTES);
-        add_credits(conn, read_header(recv_slot(conn, slot)));
+        add_credits(conn, read_header(conn->recv_bufs[slot]));
     } else {
         recv_state(conn)[slot] = (int32_t) status;
     }
@@ -90,7 +86,11 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
     }
 }
 
-static void post_recv(nucx_conn *conn, int slot, uint32_t seq) {
+/*
+ * Posts the receive of sequence number seq into buffer (recv_slot_bytes long, owned by Java until
+ * the connection is freed); memh is the buffer's registration, or NULL.
+ */
+static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
     ucp_tag_recv_info_t info;
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_RECV_INFO,
@@ -98,7 +98,11 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq) {
         .user_data = &conn->recv_refs[slot],
         .recv_info.tag_info = &info,
     };
-    void *buffer = recv_slot(conn, slot);
+    if (memh != NULL) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
+        param.memh = memh;
+    }
+    conn->recv_bufs[slot] = buffer;
     recv_state(conn)[slot] = NUCX_RECV_POSTED;
     conn->recv_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
@@ -204,6 +208,9 @@ static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int i
     if (iov) {
         param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
         param.datatype = ucp_dt_make_iov();
+    } else if (conn->send_memh != NULL) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
+        param.memh = conn->send_memh;
     }
     memcpy(send_slot(conn, slot), &credits, sizeof(credits));
     uint64_t tag = data_tag(conn->peer_id, seq);
@@ -293,9 +300,12 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     return 1;
 }
 
-static void java_conn_repost(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint seq) {
+/* Posts the receive of a slot: at creation, and again once Java has consumed the slot's message. */
+static void java_conn_post_recv(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint seq, jlong address,
+                                jlong memh) {
     (void) env; (void) cls;
-    post_recv((nucx_conn *) (intptr_t) conn_ptr, slot, (uint32_t) seq);
+    post_recv((nucx_conn *) (intptr_t) conn_ptr, slot, (uint32_t) seq, (char *) (intptr_t) address,
+              (ucp_mem_h) (intptr_t) memh);
 }
 
 /* ---- lifetime ---- */
@@ -326,8 +336,11 @@ void nucx_conn_free(nucx_conn *conn) {
     if (conn->side_fd >= 0) {
         close(conn->side_fd);
     }
+    if (conn->send_memh != NULL) {
+        ucp_mem_unmap(nucx_context(), conn->send_memh);
+    }
     free((void *) conn->state);
-    free(conn->recv_area);
+    free(conn->recv_bufs);
     free(conn->send_area);
     free(conn->recv_reqs);
     free(conn->send_reqs);
@@ -354,17 +367,33 @@ void nucx_conn_cancel_receives(nucx_conn *conn) {
     cancel_request(worker, conn->ctrl_recv_req);
 }
 
+/*
+ * Registered once, so that sends from it pass their memory handle instead of UCX looking the
+ * area up in its registration cache (zero-copy protocols need it with RDMA devices). Without a
+ * registration the sends still work.
+ */
+static void register_send_area(nucx_conn *conn) {
+    ucp_mem_map_params_t params = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+        .address = conn->send_area,
+        .length = (size_t) conn->send_slots * (size_t) conn->send_slot_bytes,
+    };
+    if (ucp_mem_map(nucx_context(), &params, &conn->send_memh) != UCS_OK) {
+        conn->send_memh = NULL;
+    }
+}
+
 static int conn_alloc(nucx_conn *conn) {
     size_t state_words = NUCX_STATE_HEADER_WORDS + (size_t) conn->recv_slots + (size_t) conn->send_slots;
     conn->state = calloc(state_words, sizeof(int32_t));
-    conn->recv_area = aligned_area((size_t) conn->recv_slots * (size_t) conn->recv_slot_bytes);
+    conn->recv_bufs = calloc((size_t) conn->recv_slots, sizeof(char *));
     conn->send_area = aligned_area((size_t) conn->send_slots * (size_t) conn->send_slot_bytes);
     conn->recv_reqs = calloc((size_t) conn->recv_slots, sizeof(void *));
     conn->send_reqs = calloc((size_t) conn->send_slots, sizeof(void *));
     conn->recv_refs = calloc((size_t) conn->recv_slots, sizeof(nucx_slot_ref));
     conn->send_refs = calloc((size_t) conn->send_slots, sizeof(nucx_slot_ref));
     conn->send_iovs = calloc((size_t) conn->send_slots * NUCX_MAX_IOV, sizeof(ucp_dt_iov_t));
-    if (conn->state == NULL || conn->recv_area == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
+    if (conn->state == NULL || conn->recv_bufs == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
         conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->send_iovs == NULL) {
         return -1;
     }
@@ -375,6 +404,7 @@ static int conn_alloc(nucx_conn *conn) {
     for (int i = 0; i < conn->send_slots; i++) {
         conn->send_refs[i] = (nucx_slot_ref) {conn, i};
     }
+    register_send_area(conn);
     return 0;
 }
 
@@ -409,8 +439,8 @@ static uint32_t new_connection_id(const nucx_worker *w) {
 }
 
 /*
- * Creates a connection and posts its receives at once, so that the window advertised in the
- * handshake is real before the peer learns of it. out: {conn, state, recvArea, sendArea, id, sendIovs}.
+ * Creates a connection; Java then posts its receives (connPostRecv) into buffers of its own
+ * before the handshake advertises the window. out: {conn, state, sendArea, id, sendIovs}.
  */
 static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint index, jint recv_slots,
                              jint recv_slot_bytes, jint send_slots, jint send_slot_bytes, jlongArray out) {
@@ -444,15 +474,12 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         w->live->prev_live = conn;
     }
     w->live = conn;
-    for (int i = 0; i < recv_slots; i++) {
-        post_recv(conn, i, (uint32_t) i);
-    }
     post_ctrl_recv(conn);
-    jlong values[6] = {
-        (jlong) (intptr_t) conn, (jlong) (intptr_t) conn->state, (jlong) (intptr_t) conn->recv_area,
-        (jlong) (intptr_t) conn->send_area, (jlong) conn->id, (jlong) (intptr_t) conn->send_iovs,
+    jlong values[5] = {
+        (jlong) (intptr_t) conn, (jlong) (intptr_t) conn->state, (jlong) (intptr_t) conn->send_area,
+        (jlong) conn->id, (jlong) (intptr_t) conn->send_iovs,
     };
-    (*env)->SetLongArrayRegion(env, out, 0, 6, values);
+    (*env)->SetLongArrayRegion(env, out, 0, 5, values);
 }
 
 static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {
@@ -460,6 +487,37 @@ static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {
     nucx_conn *conn = arg;
     if (!conn->closing) {
         nucx_conn_fail(conn, status);
+    }
+}
+
+static void wired_up_callback(void *request, ucs_status_t status, void *user_data) {
+    nucx_conn *conn = user_data;
+    conn->outstanding--;
+    ucp_request_free(request);
+    if (!conn->closing && status == UCS_OK) {
+        conn->state[NUCX_STATE_WIRED_UP] = 1;
+    }
+}
+
+/*
+ * A new endpoint may still be wiring up, and UCX 1.13 replays sends queued meanwhile with the
+ * protocol chosen before the endpoint's lanes were reconfigured: an I/O-vector send replayed that
+ * way can stall forever (openucx/ucx#6872). A flush completes only once the endpoint is wired up,
+ * so Java sends contiguous copies until then.
+ */
+static void flush_until_wired_up(nucx_conn *conn) {
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send = wired_up_callback,
+        .user_data = conn,
+    };
+    conn->outstanding++;
+    void *req = ucp_ep_flush_nbx(conn->ep, &param);
+    if (!UCS_PTR_IS_PTR(req)) {
+        conn->outstanding--;
+        if (req == NULL) {
+            conn->state[NUCX_STATE_WIRED_UP] = 1;
+        }
     }
 }
 
@@ -492,6 +550,7 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
         return;
     }
     conn->peer_id = (uint32_t) peer_id;
+    flush_until_wired_up(conn);
 }
 
 /* What ucp_ep_print_info says about the endpoint: its lanes and the transports behind them. */
@@ -534,7 +593,7 @@ static const JNINativeMethod methods[] = {
     {"connSend", "(JIIII)I", (void *) java_conn_send},
     {"connSendIov", "(JIIII)I", (void *) java_conn_send_iov},
     {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},
-    {"connRepost", "(JII)V", (void *) java_conn_repost},
+    {"connPostRecv", "(JIIJJ)V", (void *) java_conn_post_recv},
     {"connDescribe", "(J)Ljava/lang/String;", (void *) java_conn_describe},
 };
 

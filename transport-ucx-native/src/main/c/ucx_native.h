@@ -67,6 +67,7 @@
 #define NUCX_STATE_NOTIFIED 0
 #define NUCX_STATE_ERROR 1
 #define NUCX_STATE_CREDITS 2
+#define NUCX_STATE_WIRED_UP 3 /* 1 once the endpoint's first flush completed: its lanes are final */
 #define NUCX_STATE_HEADER_WORDS 4
 
 /* Worker ready list: [0] count, [1] capacity, then connection indices. */
@@ -100,8 +101,9 @@ struct nucx_conn {
     uint64_t linger_deadline_ns;
     void *close_req;       /* ucp_ep_close_nbx request still in progress */
     volatile int32_t *state; /* shared with Java: header + recv states + send states */
-    char *recv_area;
+    char **recv_bufs;      /* per slot: the buffer (owned by Java) its receive is posted into */
     char *send_area;
+    ucp_mem_h send_memh;   /* registration of send_area, or NULL */
     void **recv_reqs;
     void **send_reqs;
     nucx_slot_ref *recv_refs;

@@ -34,15 +34,21 @@ final class RawUcxPeer implements AutoCloseable {
         final long state;
         final long sendArea;
         final int id;
+        /** Where the receives are posted; nothing reads them. Referenced until the worker is gone. */
+        private final ByteBuffer recvArea = ByteBuffer.allocateDirect(RECV_SLOTS * RECV_UNIT);
         private int nextSlot;
 
         private Conn(int index) throws IOException {
-            long[] out = new long[6];
+            long[] out = new long[5];
             UcxNative.connCreate(worker, index, RECV_SLOTS, RECV_UNIT, SEND_SLOTS, SEND_UNIT, out);
             conn = out[0];
             state = out[1];
-            sendArea = out[3];
-            id = (int) out[4];
+            sendArea = out[2];
+            id = (int) out[3];
+            long recvAddress = PlatformDependent.directBufferAddress(recvArea);
+            for (int slot = 0; slot < RECV_SLOTS; slot++) {
+                UcxNative.connPostRecv(conn, slot, slot, recvAddress + (long) slot * RECV_UNIT, 0);
+            }
         }
 
         /**

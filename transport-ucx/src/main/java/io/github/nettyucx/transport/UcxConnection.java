@@ -11,12 +11,18 @@ import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * The UCX data path of one channel: a ring of pre-posted receive slots, one per sequence number in
  * the window, read strictly in sequence order (so eager and rendezvous completions can finish in
  * any order), and send staging slots that flushed bytes are gathered into, one tagged send each.
+ * <p>
+ * Each receive is posted into a pooled, registered buffer of {@link UcxByteBufAllocator}: a message
+ * of at least {@link #IN_PLACE_MIN_BYTES} goes up the pipeline in that buffer, and the slot gets a
+ * fresh one; smaller messages are copied out and the buffer is posted again. The buffers stay
+ * alive until the native connection is freed, since UCX may write into them until then.
  * <p>
  * Flow control: the peer may have as many messages in flight as we have receive slots. Each
  * consumed slot is reposted and becomes a credit, returned in the header of our next send or,
@@ -29,13 +35,18 @@ import java.util.List;
  */
 final class UcxConnection {
     /**
-     * Readable bytes from which a buffer with a memory address is sent in place rather than copied.
-     * Off by default for now: PeerDeathTest's stream of 64 KiB direct chunks occasionally did not
-     * start (no byte in 20 s) since sends went out as I/O vectors, not yet understood; opt in with
-     * {@code -Dio.github.nettyucx.zeroCopySendBytes=16384}.
+     * Readable bytes from which a buffer with a memory address is sent in place rather than copied
+     * (below it, copying into the slot costs less than UCX gathering another I/O vector entry).
      */
     static final int ZERO_COPY_MIN_BYTES = Math.max(1,
-            SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", Integer.MAX_VALUE));
+            SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", 16 * 1024));
+
+    /**
+     * Payload bytes from which a received message is handed up in the buffer it arrived in rather
+     * than copied (below it, a right-sized copy wastes less memory than a whole slot buffer).
+     */
+    static final int IN_PLACE_MIN_BYTES = Math.max(1,
+            SystemPropertyUtil.getInt("io.github.nettyucx.receiveInPlaceBytes", 16 * 1024));
 
     private final UcxWorker worker;
     private final long conn;
@@ -48,15 +59,15 @@ final class UcxConnection {
     private final int sendSlots;
     private final int sendUnit;
     private final int creditThreshold;
-    private final long recvAreaAddress;
+    /** Per receive slot: the buffer its receive is posted into. */
+    private final ByteBuf[] recvBufs;
     private final long sendAreaAddress;
     private final long sendIovAddress;
     /** Per send slot: the buffers its send reads in place, retained until the send completes. */
     private final ByteBuf[][] heldBySlot;
     private final int[] heldCount;
     private int slotsHoldingBuffers;
-    /** Views of the slot areas, only for buffers without an address or array (composite buffers). */
-    private final ByteBuf recvArea;
+    /** A view of the send area, only for buffers without an address or array (composite buffers). */
     private final ByteBuf sendArea;
     private final SendGatherer gatherer = new SendGatherer();
 
@@ -71,24 +82,27 @@ final class UcxConnection {
     private boolean connected;
     private boolean closed;
 
-    private UcxConnection(UcxWorker worker, long[] created, int recvWindow, int recvUnit, int sendSlots) {
+    private UcxConnection(UcxWorker worker, long[] created, ByteBuf[] recvBufs, int recvUnit, int sendSlots) {
         this.worker = worker;
         this.conn = created[0];
         this.state = created[1];
-        this.id = (int) created[4];
+        this.id = (int) created[3];
+        this.recvBufs = recvBufs;
+        int recvWindow = recvBufs.length;
         this.recvWindow = recvWindow;
         this.recvUnit = recvUnit;
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
         this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
         this.creditThreshold = Math.max(1, recvWindow / 2);
-        this.recvAreaAddress = created[2];
-        this.sendAreaAddress = created[3];
-        this.sendIovAddress = created[5];
+        this.sendAreaAddress = created[2];
+        this.sendIovAddress = created[4];
         this.heldBySlot = new ByteBuf[sendSlots][UcxNative.MAX_IOV - 1];
         this.heldCount = new int[sendSlots];
-        this.recvArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[2], recvWindow * slotStride));
-        this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(created[3], sendSlots * slotStride));
+        this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride));
+        for (int slot = 0; slot < recvWindow; slot++) {
+            postRecv(slot, slot);
+        }
     }
 
     /**
@@ -102,14 +116,48 @@ final class UcxConnection {
         if (recvWindow * stride > Integer.MAX_VALUE || sendSlots * stride > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
         }
-        long[] created = new long[6];
-        UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
+        ByteBuf[] recvBufs = allocateReceiveBuffers(recvWindow, (int) stride);
+        long[] created = new long[5];
         try {
-            return new UcxConnection(worker, created, recvWindow, recvUnit, sendSlots);
+            UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
         } catch (Throwable t) {
-            UcxNative.connClose(created[0], -1, true, false);
+            release(recvBufs);
             throw t;
         }
+        try {
+            return new UcxConnection(worker, created, recvBufs, recvUnit, sendSlots);
+        } catch (Throwable t) {
+            // Receives may be posted into the buffers: they go when the native connection does.
+            worker.holdUntilFreed((int) created[3], Arrays.asList(recvBufs));
+            UcxNative.connClose(created[0], -1, true, true);
+            throw t;
+        }
+    }
+
+    private static ByteBuf[] allocateReceiveBuffers(int count, int bytes) {
+        ByteBuf[] buffers = new ByteBuf[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                buffers[i] = UcxByteBufAllocator.DEFAULT.directBuffer(bytes, bytes);
+            }
+        } catch (Throwable t) {
+            release(buffers);
+            throw t;
+        }
+        return buffers;
+    }
+
+    private static void release(ByteBuf[] buffers) {
+        for (ByteBuf buffer : buffers) {
+            if (buffer != null) {
+                buffer.release();
+            }
+        }
+    }
+
+    private void postRecv(int slot, int seq) {
+        ByteBuf buffer = recvBufs[slot];
+        UcxNative.connPostRecv(conn, slot, seq, buffer.memoryAddress(), UcxByteBufAllocator.memoryHandleOf(buffer));
     }
 
     int id() {
@@ -172,6 +220,30 @@ final class UcxConnection {
     }
 
     /**
+     * Hands over the next message in the buffer it arrived in, when it has at least
+     * {@link #IN_PLACE_MIN_BYTES} and at most {@code maxBytes} and nothing of it was read yet;
+     * returns null otherwise (then use {@link #read}), also when no fresh buffer for the slot could
+     * be allocated.
+     */
+    ByteBuf readInPlace(int maxBytes) {
+        int st = recvState(recvSlot);
+        if (st < IN_PLACE_MIN_BYTES || st > maxBytes || recvOffset != 0) {
+            return null;
+        }
+        ByteBuf fresh;
+        try {
+            fresh = UcxByteBufAllocator.DEFAULT.directBuffer(slotStride, slotStride);
+        } catch (OutOfMemoryError e) {
+            return null;
+        }
+        ByteBuf message = recvBufs[recvSlot];
+        message.setIndex(UcxNative.HEADER_BYTES, UcxNative.HEADER_BYTES + st);
+        recvBufs[recvSlot] = fresh;
+        consumeSlot();
+        return message;
+    }
+
+    /**
      * Copies bytes of the next message(s) in sequence into {@code dst}, up to its writable bytes.
      * Returns the bytes copied, 0 when nothing has arrived.
      */
@@ -186,7 +258,7 @@ final class UcxConnection {
             }
             int n = Math.min(st - recvOffset, dst.writableBytes());
             if (n > 0) {
-                copyOut(recvSlot * slotStride + UcxNative.HEADER_BYTES + recvOffset, dst, n);
+                copyOut(recvBufs[recvSlot], UcxNative.HEADER_BYTES + recvOffset, dst, n);
                 recvOffset += n;
             }
             if (recvOffset == st) {
@@ -209,17 +281,18 @@ final class UcxConnection {
         }
     }
 
-    /** Appends {@code n} bytes at {@code offset} of the receive area to {@code dst}, without allocating. */
-    private void copyOut(int offset, ByteBuf dst, int n) {
+    /** Appends {@code n} bytes at {@code offset} of {@code src} to {@code dst}, without allocating. */
+    private static void copyOut(ByteBuf src, int offset, ByteBuf dst, int n) {
         int writerIndex = dst.writerIndex();
+        long from = src.memoryAddress() + offset;
         if (dst.hasMemoryAddress()) {
-            PlatformDependent.copyMemory(recvAreaAddress + offset, dst.memoryAddress() + writerIndex, n);
+            PlatformDependent.copyMemory(from, dst.memoryAddress() + writerIndex, n);
             dst.writerIndex(writerIndex + n);
         } else if (dst.hasArray()) {
-            PlatformDependent.copyMemory(recvAreaAddress + offset, dst.array(), dst.arrayOffset() + writerIndex, n);
+            PlatformDependent.copyMemory(from, dst.array(), dst.arrayOffset() + writerIndex, n);
             dst.writerIndex(writerIndex + n);
         } else {
-            dst.writeBytes(recvArea, offset, n);
+            dst.writeBytes(src, offset, n);
         }
     }
 
@@ -236,7 +309,7 @@ final class UcxConnection {
     }
 
     private void consumeSlot() {
-        UcxNative.connRepost(conn, recvSlot, recvSeq + recvWindow);
+        postRecv(recvSlot, recvSeq + recvWindow);
         recvSeq++;
         recvSlot = recvSlot + 1 == recvWindow ? 0 : recvSlot + 1;
         recvOffset = 0;
@@ -262,6 +335,11 @@ final class UcxConnection {
     }
 
     // ---- send ----
+
+    /** True once UCX has finished setting up the endpoint; until then sends are contiguous copies. */
+    private boolean wiredUp() {
+        return PlatformDependent.getInt(state + 4L * UcxNative.STATE_WIRED_UP) != 0;
+    }
 
     private int peerCredits() {
         return peerWindow + PlatformDependent.getInt(state + 4L * UcxNative.STATE_CREDITS) - sendSeq;
@@ -289,7 +367,7 @@ final class UcxConnection {
                 return false;
             }
             releaseHeld(sendSlot);
-            gatherer.reset(sendSlot, peerUnit);
+            gatherer.reset(sendSlot, peerUnit, wiredUp());
             in.forEachFlushedMessage(gatherer);
             int length = gatherer.filled;
             if (length > 0) {
@@ -348,24 +426,25 @@ final class UcxConnection {
     }
 
     /**
-     * Releases what finished sends held and returns the buffers of sends still in flight (null if
-     * none), which must stay alive until the native connection is freed.
+     * Releases what finished sends held and returns the buffers UCX may still use, which must stay
+     * alive until the native connection is freed: those of sends in flight and every receive buffer.
      */
-    private List<ByteBuf> takeBuffersOfSendsInFlight() {
+    private List<ByteBuf> takeBuffersInUse() {
         releaseCompletedSends();
-        List<ByteBuf> inFlight = null;
+        List<ByteBuf> inUse = new ArrayList<>(recvWindow + slotsHoldingBuffers);
         for (int slot = 0; slot < sendSlots; slot++) {
             for (int i = 0; i < heldCount[slot]; i++) {
-                if (inFlight == null) {
-                    inFlight = new ArrayList<>();
-                }
-                inFlight.add(heldBySlot[slot][i]);
+                inUse.add(heldBySlot[slot][i]);
                 heldBySlot[slot][i] = null;
             }
             heldCount[slot] = 0;
         }
         slotsHoldingBuffers = 0;
-        return inFlight;
+        for (int slot = 0; slot < recvWindow; slot++) {
+            inUse.add(recvBufs[slot]);
+            recvBufs[slot] = null;
+        }
+        return inUse;
     }
 
     /** The UCX lanes and transports of the endpoint, as {@code ucp_ep_print_info} reports them. */
@@ -382,21 +461,15 @@ final class UcxConnection {
             return;
         }
         closed = true;
-        List<ByteBuf> inFlight = takeBuffersOfSendsInFlight();
-        if (inFlight != null) {
-            worker.holdUntilFreed(id, inFlight);
-        }
-        UcxNative.connClose(conn, sideFd, force, inFlight != null);
+        worker.holdUntilFreed(id, takeBuffersInUse());
+        UcxNative.connClose(conn, sideFd, force, true);
     }
 
     /** The worker frees the native connection itself (its event loop is shutting down). */
     void abandon() {
         closed = true;
         connected = false;
-        List<ByteBuf> inFlight = takeBuffersOfSendsInFlight();
-        if (inFlight != null) {
-            worker.holdUntilFreed(id, inFlight);
-        }
+        worker.holdUntilFreed(id, takeBuffersInUse());
     }
 
     /**
@@ -409,11 +482,13 @@ final class UcxConnection {
         private int capacity;
         private int copied;
         private boolean lastEntryCopied;
+        private boolean inPlaceAllowed;
         int filled;
         int iovCount;
 
-        void reset(int slot, int capacity) {
+        void reset(int slot, int capacity, boolean inPlaceAllowed) {
             this.slot = slot;
+            this.inPlaceAllowed = inPlaceAllowed;
             this.stagingOffset = slot * slotStride + UcxNative.HEADER_BYTES;
             this.capacity = capacity;
             this.copied = 0;
@@ -429,7 +504,7 @@ final class UcxConnection {
             if (n <= 0) {
                 return filled < capacity;
             }
-            if (n >= ZERO_COPY_MIN_BYTES && buf.hasMemoryAddress()) {
+            if (inPlaceAllowed && n >= ZERO_COPY_MIN_BYTES && buf.hasMemoryAddress()) {
                 if (iovCount == UcxNative.MAX_IOV) {
                     return false;
                 }

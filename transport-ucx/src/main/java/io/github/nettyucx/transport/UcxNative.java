@@ -19,6 +19,7 @@ final class UcxNative {
     static final int STATE_NOTIFIED = 0;
     static final int STATE_ERROR = 1;
     static final int STATE_CREDITS = 2;
+    static final int STATE_WIRED_UP = 3;
     static final int STATE_HEADER_WORDS = 4;
     static final int READY_HEADER_WORDS = 2;
     /** Bytes of the header in front of every message's payload (the credits returned). */
@@ -86,7 +87,8 @@ final class UcxNative {
 
     static native int connSendCredits(long conn, int credits);
 
-    static native void connRepost(long conn, int slot, int seq);
+    /** Posts the receive of sequence number {@code seq} into {@code address} (a slot's worth of bytes). */
+    static native void connPostRecv(long conn, int slot, int seq, long address, long memoryHandle);
 
     static native void connClose(long conn, int sideFd, boolean force, boolean reportFree);
 

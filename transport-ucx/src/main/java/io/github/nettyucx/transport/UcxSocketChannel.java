@@ -796,9 +796,16 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                     if (!connection.hasReadable()) {
                         break;
                     }
-                    byteBuf = allocHandle.allocate(allocator);
-                    allocHandle.attemptedBytesRead(byteBuf.writableBytes());
-                    allocHandle.lastBytesRead(connection.read(byteBuf));
+                    // The handle's guess bounds a read, as the user's RecvByteBufAllocator expects.
+                    byteBuf = connection.readInPlace(allocHandle.guess());
+                    if (byteBuf != null) {
+                        allocHandle.attemptedBytesRead(byteBuf.readableBytes());
+                        allocHandle.lastBytesRead(byteBuf.readableBytes());
+                    } else {
+                        byteBuf = allocHandle.allocate(allocator);
+                        allocHandle.attemptedBytesRead(byteBuf.writableBytes());
+                        allocHandle.lastBytesRead(connection.read(byteBuf));
+                    }
                     if (allocHandle.lastBytesRead() <= 0) {
                         byteBuf.release();
                         byteBuf = null;
