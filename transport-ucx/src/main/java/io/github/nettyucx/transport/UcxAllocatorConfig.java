@@ -60,6 +60,16 @@ final class UcxAllocatorConfig {
                 SystemPropertyUtil.getInt(THREAD_CACHE_PROPERTY, DEFAULT_THREAD_CACHE_BYTES));
     }
 
+    /**
+     * Like {@link #fromSystemProperties()} without the memory limit: for the buffers the transport
+     * posts its receives into, a fixed number per connection that the limit users set for their
+     * own allocations should not count.
+     */
+    static UcxAllocatorConfig forReceiveBuffers() {
+        UcxAllocatorConfig user = fromSystemProperties();
+        return new UcxAllocatorConfig(user.regionSize, Long.MAX_VALUE, user.threadCacheBytes);
+    }
+
     @Override
     public String toString() {
         return "regionSize=" + regionSize + ", maxMemory=" + maxMemory + ", threadCacheBytes=" + threadCacheBytes;

@@ -58,6 +58,12 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
      */
     public static final UcxByteBufAllocator DEFAULT = new UcxByteBufAllocator(UcxAllocatorConfig.fromSystemProperties());
 
+    /**
+     * Where UCX channels post their receives (see {@code UcxConnection}); large messages go up the
+     * pipeline in these buffers.
+     */
+    static final UcxByteBufAllocator RECEIVE = new UcxByteBufAllocator(UcxAllocatorConfig.forReceiveBuffers());
+
     private final UcxAllocatorConfig config;
     private final UcxRegions regions;
     private final UcxBlockPool[] pools;

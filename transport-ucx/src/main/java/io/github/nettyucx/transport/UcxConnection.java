@@ -19,7 +19,7 @@ import java.util.List;
  * the window, read strictly in sequence order (so eager and rendezvous completions can finish in
  * any order), and send staging slots that flushed bytes are gathered into, one tagged send each.
  * <p>
- * Each receive is posted into a pooled, registered buffer of {@link UcxByteBufAllocator}: a message
+ * Each receive is posted into a pooled, registered buffer of {@link UcxByteBufAllocator#RECEIVE}: a message
  * of at least {@link #IN_PLACE_MIN_BYTES} goes up the pipeline in that buffer, and the slot gets a
  * fresh one; smaller messages are copied out and the buffer is posted again. The buffers stay
  * alive until the native connection is freed, since UCX may write into them until then.
@@ -36,10 +36,15 @@ import java.util.List;
 final class UcxConnection {
     /**
      * Readable bytes from which a buffer with a memory address is sent in place rather than copied
-     * (below it, copying into the slot costs less than UCX gathering another I/O vector entry).
+     * (16384 is a good value: below it, copying into the slot costs less than UCX gathering another
+     * I/O vector entry). Off by default: a stream of 64 KiB direct chunks over a new connection
+     * occasionally never started under load (about one PeerDeathTest run in four), also after I/O
+     * vectors were held back until the endpoint's first flush completed (see
+     * {@link #wiredUp()}); UCX 1.13 replaying I/O-vector sends queued during wire-up
+     * (openucx/ucx#6872) is the suspect.
      */
     static final int ZERO_COPY_MIN_BYTES = Math.max(1,
-            SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", 16 * 1024));
+            SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", Integer.MAX_VALUE));
 
     /**
      * Payload bytes from which a received message is handed up in the buffer it arrived in rather
@@ -138,7 +143,7 @@ final class UcxConnection {
         ByteBuf[] buffers = new ByteBuf[count];
         try {
             for (int i = 0; i < count; i++) {
-                buffers[i] = UcxByteBufAllocator.DEFAULT.directBuffer(bytes, bytes);
+                buffers[i] = UcxByteBufAllocator.RECEIVE.directBuffer(bytes, bytes);
             }
         } catch (Throwable t) {
             release(buffers);
@@ -232,7 +237,7 @@ final class UcxConnection {
         }
         ByteBuf fresh;
         try {
-            fresh = UcxByteBufAllocator.DEFAULT.directBuffer(slotStride, slotStride);
+            fresh = UcxByteBufAllocator.RECEIVE.directBuffer(slotStride, slotStride);
         } catch (OutOfMemoryError e) {
             return null;
         }

@@ -30,6 +30,8 @@ public final class UcxServerSocketChannelConfig extends DefaultChannelConfig imp
 
     UcxServerSocketChannelConfig(UcxServerSocketChannel channel) {
         super(channel);
+        // Buffers from registered memory: UCX sends them without looking up their registration.
+        setAllocator(UcxByteBufAllocator.DEFAULT);
     }
 
     @Override

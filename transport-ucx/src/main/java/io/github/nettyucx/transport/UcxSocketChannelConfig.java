@@ -51,6 +51,8 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     UcxSocketChannelConfig(UcxSocketChannel channel) {
         super(channel);
+        // Buffers from registered memory: UCX sends them without looking up their registration.
+        setAllocator(UcxByteBufAllocator.DEFAULT);
     }
 
     @Override

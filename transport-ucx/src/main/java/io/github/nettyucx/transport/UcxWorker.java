@@ -12,7 +12,10 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The UCP worker of one event loop and the native memory it shares with Java: the list of
@@ -22,6 +25,9 @@ import java.util.List;
 final class UcxWorker {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxWorker.class);
     private static final int MAX_EVENTS = 256;
+
+    /** Buffers of workers left allocated by {@link #destroy()}, kept so that no pool reuses them. */
+    private static final Queue<Object> LEFT_WITH_LEAKED_WORKERS = new ConcurrentLinkedQueue<>();
 
     private final long address;
     private final long readyList;
@@ -171,6 +177,8 @@ final class UcxWorker {
         if (leftOpen < 0) {
             logger.warn("{} UCX connection(s) were still closing when the event loop stopped; their UCP worker "
                     + "is left allocated, because UCX cannot destroy it with requests in flight", -1 - leftOpen);
+            // UCX may still write into these: they stay allocated (and reachable) with the worker.
+            LEFT_WITH_LEAKED_WORKERS.add(new ArrayList<>(heldUntilFreed.values()));
             heldUntilFreed.clear();
             return 0;
         }
