@@ -48,15 +48,22 @@ public final class MachineFacts {
     }
 
     /**
-     * Whether the 1-minute figure of a {@link #loadAverage()} is above the number of cores: then the processes
-     * of a benchmark waited for CPUs, and its latencies include that wait. False when the load is unknown.
+     * Whether the 1-minute figure of any of these {@link #loadAverage()}s (typically taken before and after a
+     * run) is above the number of cores: then the processes of a benchmark waited for CPUs, and its latencies
+     * include that wait. An unknown load counts as not overloaded.
      */
-    public static boolean overloaded(String loadAverage) {
-        try {
-            return Double.parseDouble(loadAverage.split(" ")[0]) > Runtime.getRuntime().availableProcessors();
-        } catch (RuntimeException e) {
-            return false;
+    public static boolean overloaded(String... loadAverages) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (String load : loadAverages) {
+            try {
+                if (Double.parseDouble(load.split(" ")[0]) > cores) {
+                    return true;
+                }
+            } catch (RuntimeException e) {
+                // Unknown: says nothing about the load.
+            }
         }
+        return false;
     }
 
     /** The version of the libucp the transport loaded, or why there is none. */

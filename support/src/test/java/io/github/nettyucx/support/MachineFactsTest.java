@@ -5,7 +5,6 @@ package io.github.nettyucx.support;
 
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,6 +23,8 @@ class MachineFactsTest {
         assertTrue(MachineFacts.overloaded((cores + 0.5) + " 0.00 0.00"));
         assertFalse(MachineFacts.overloaded((cores - 0.5) + " 99.0 99.0"));
         assertFalse(MachineFacts.overloaded("unknown"));
-        assertEquals(false, MachineFacts.overloaded(""));
+        assertFalse(MachineFacts.overloaded(""));
+        assertTrue(MachineFacts.overloaded("unknown", (cores + 1) + " 0.00 0.00"), "any of them");
+        assertFalse(MachineFacts.overloaded());
     }
 }
