@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,6 +20,6 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @ParameterizedTest(name = "{0}")
-@EnumSource(value = GrpcTransport.class, names = {"UCX", "EPOLL", "NIO"})
+@EnumSource(value = NettyTransport.class, names = {"UCX", "EPOLL", "NIO"})
 @interface OverTransports {
 }
