@@ -141,6 +141,16 @@ public enum NettyTransport {
         return text.replace('\n', ' ').replace('\r', ' ').replace('\t', ' ');
     }
 
+    /**
+     * Why a JVM that this one starts on this machine with {@link #environment()} could not run this transport
+     * (one line), or null when it could. A coordinator that only launches the JVMs doing the work asks this:
+     * ucx-tcp is unavailable in the coordinator itself, which runs without {@code UCX_TLS=tcp}, but available
+     * to its children wherever UCX is.
+     */
+    public String unavailabilityReasonForChildJvm() {
+        return this == UCX_TCP ? UCX.unavailabilityReason() : unavailabilityReason();
+    }
+
     /** Throws an {@link IllegalStateException} naming the cause and what to do when this transport cannot run. */
     public void ensureAvailable() {
         Throwable cause = unavailabilityCause();

@@ -80,6 +80,16 @@ class NettyTransportTest {
                 () -> NettyTransport.UCX_TCP.newEventLoopGroup(1));
         assertTrue(e.getMessage().startsWith("transport ucx-tcp is not available here: "), e.getMessage());
         assertTrue(e.getMessage().endsWith("(choose another transport, e.g. nio)"), e.getMessage());
+        assertNull(NettyTransport.UCX_TCP.unavailabilityReasonForChildJvm(),
+                "a child started with UCX_TLS=tcp can run it wherever UCX runs");
+    }
+
+    @Test
+    void forTheOtherTransportsAChildJvmIsLikeThisOne() {
+        for (NettyTransport t : new NettyTransport[] {NettyTransport.NIO, NettyTransport.EPOLL,
+            NettyTransport.IO_URING, NettyTransport.UCX}) {
+            assertEquals(t.unavailabilityReason(), t.unavailabilityReasonForChildJvm(), t.id());
+        }
     }
 
     /** The group and the channel classes of each transport fit together: one echo over loopback. */

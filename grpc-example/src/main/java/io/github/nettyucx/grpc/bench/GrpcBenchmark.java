@@ -114,11 +114,14 @@ public final class GrpcBenchmark {
             this.mode = mode;
         }
 
-        /** The transports that can run here, each with gRPC's allocator and, where asked, the channel's. */
+        /**
+         * The transports the server and client JVMs can run here, each with gRPC's allocator and, where asked, the
+         * channel's.
+         */
         List<Variant> variants(Map<String, String> skipped) {
             List<Variant> list = new ArrayList<>();
             for (NettyTransport t : transports) {
-                String reason = t.unavailabilityReason();
+                String reason = t.unavailabilityReasonForChildJvm();
                 if (reason != null) {
                     skipped.put(t.id(), reason);
                     System.err.println("skipping " + t.id() + ": not available here: " + reason);
