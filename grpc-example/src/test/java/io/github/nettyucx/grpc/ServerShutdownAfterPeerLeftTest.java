@@ -6,7 +6,7 @@ package io.github.nettyucx.grpc;
 import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,7 +31,7 @@ class ServerShutdownAfterPeerLeftTest {
     private static final int ATTEMPTS = 3;
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = NettyTransport.class, names = {"EPOLL", "NIO"})
+    @ValueSource(strings = {"EPOLL", "NIO"})
     void bothSidesStopCleanlyAfterTheClientLeftMidStream(NettyTransport transport) throws Exception {
         TestTransports.assumeAvailable(transport);
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
