@@ -24,7 +24,8 @@ kv_needs_build() {
     [[ -f "$kv_root/ycsb-binding/target/runtime-classpath.txt" ]] || return 0
     # Any source, pom or native file newer than the jar.
     [[ -n $(find "$kv_root/pom.xml" "$kv_root/kvstore" "$kv_root/ycsb-binding/src" "$kv_root/ycsb-binding/pom.xml" \
-        "$kv_root/transport-ucx/src" "$kv_root/transport-ucx/pom.xml" "$kv_root/transport-ucx-native/src" \
+        "$kv_root/support" "$kv_root/transport-ucx/src" "$kv_root/transport-ucx/pom.xml" \
+        "$kv_root/transport-ucx-native/src" \
         -newer "$jar" -type f -not -path '*/target/*' -print -quit 2>/dev/null) ]]
 }
 

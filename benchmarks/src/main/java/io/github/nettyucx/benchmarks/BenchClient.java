@@ -3,6 +3,11 @@
  */
 package io.github.nettyucx.benchmarks;
 
+import io.github.nettyucx.support.ByteSizes;
+import io.github.nettyucx.support.ChildProcess;
+import io.github.nettyucx.support.NettyTransport;
+import io.github.nettyucx.support.Percentiles;
+import io.github.nettyucx.support.ResultRow;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -12,18 +17,14 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -35,17 +36,17 @@ import java.util.concurrent.TimeoutException;
 final class BenchClient {
     static final int THREADS = 2;
 
-    private final Transport transport;
+    private final NettyTransport transport;
     private final int run;
     private final long limitNanos;
     private final double targetSeconds;
     private boolean printLanes;
     private EventLoopGroup group;
-    private Process server;
-    private final BlockingQueue<String> serverLines = new LinkedBlockingQueue<>();
+    private ChildProcess server;
     private int port;
 
-    private BenchClient(Transport transport, int run, double limitSeconds, double targetSeconds, boolean printLanes) {
+    private BenchClient(NettyTransport transport, int run, double limitSeconds, double targetSeconds,
+                        boolean printLanes) {
         this.transport = transport;
         this.run = run;
         this.limitNanos = (long) (limitSeconds * 1e9);
@@ -78,9 +79,9 @@ final class BenchClient {
         }
     }
 
-    static void main(Transport transport, int run, double limitSeconds, double targetSeconds, boolean lanes,
+    static void main(NettyTransport transport, int run, double limitSeconds, double targetSeconds, boolean lanes,
                      List<Spec> specs) throws Exception {
-        String reason = transport.unavailableReason();
+        String reason = transport.unavailabilityReason();
         if (reason != null) {
             System.out.println("SKIP " + reason);
             System.out.flush();
@@ -90,16 +91,18 @@ final class BenchClient {
         int status = 0;
         try {
             client.startServer(specs.size() * (limitSeconds * 3 + 20) + 60);
-            client.group = transport.newGroup(THREADS);
+            client.group = transport.newEventLoopGroup(THREADS);
             for (Spec spec : specs) {
                 client.runOne(spec);
             }
         } catch (Throwable t) {
-            System.err.println("bench client (" + transport.id + "): " + t);
+            System.err.println("bench client (" + transport.id() + "): " + t);
             t.printStackTrace();
             status = 1;
         } finally {
-            Children.finish(client.server, 10);
+            if (client.server != null) {
+                client.server.stop(10);
+            }
             if (client.group != null) {
                 client.group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
             }
@@ -116,24 +119,15 @@ final class BenchClient {
     }
 
     private void startServer(double maxLifetimeSeconds) throws Exception {
-        server = Children.startJava(List.of("-Xmx1g", "-XX:+UseParallelGC"),
-                List.of("--server", transport.id, String.valueOf(THREADS), String.valueOf((long) maxLifetimeSeconds)),
-                transport.environment(), true);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(server.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    serverLines.add(line);
-                }
-            } catch (IOException ignored) {
-                // server gone
-            }
-            serverLines.add("EOF");
-        }, "server-stdout");
-        reader.setDaemon(true);
-        reader.start();
-        String line = serverLines.poll(30, TimeUnit.SECONDS);
+        server = SystemBenchmark.startJava(List.of("-Xmx1g", "-XX:+UseParallelGC"),
+                List.of("--server", transport.id(), String.valueOf(THREADS), String.valueOf((long) maxLifetimeSeconds)),
+                transport);
+        String line;
+        try {
+            line = server.lines().next(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            line = null;
+        }
         if (line == null || !line.startsWith("PORT ")) {
             throw new IllegalStateException("server process did not start (first line: " + line + ")");
         }
@@ -141,22 +135,23 @@ final class BenchClient {
     }
 
     private long serverCpuNanos() throws Exception {
-        OutputStream out = server.getOutputStream();
+        OutputStream out = server.process().getOutputStream();
         out.write("CPU\n".getBytes(StandardCharsets.US_ASCII));
         out.flush();
-        while (true) {
-            String line = serverLines.poll(10, TimeUnit.SECONDS);
-            if (line == null || "EOF".equals(line)) {
-                throw new IllegalStateException("server process did not report its CPU time");
-            }
-            if (line.startsWith("CPU ")) {
-                return Long.parseLong(line.substring(4).trim());
-            }
+        String line;
+        try {
+            line = server.lines().awaitPrefix("CPU ", 10, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            line = null;
         }
+        if (line == null) {
+            throw new IllegalStateException("server process did not report its CPU time");
+        }
+        return Long.parseLong(line.substring(4).trim());
     }
 
     private void runOne(Spec spec) {
-        Result result = new Result(transport.id, spec.kind, spec.size, spec.connections, run);
+        ResultRow result = BenchResults.row(transport.id(), spec.kind, spec.size, spec.connections, run);
         long started = System.nanoTime();
         List<Channel> channels = new ArrayList<>();
         try {
@@ -170,7 +165,7 @@ final class BenchClient {
                     ? t.getCause() : t;
             String what = cause instanceof TimeoutException ? "timeout" : "error";
             result.put("status", what).put("note", what + ": " + cause);
-            System.err.println("bench client (" + transport.id + ", " + spec + "): " + cause);
+            System.err.println("bench client (" + transport.id() + ", " + spec + "): " + cause);
         } finally {
             for (Channel ch : channels) {
                 ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -214,7 +209,7 @@ final class BenchClient {
         return future.get(limitNanos + TimeUnit.SECONDS.toNanos(15), TimeUnit.NANOSECONDS);
     }
 
-    private void pingPong(Spec spec, Result result, List<Channel> channels) throws Exception {
+    private void pingPong(Spec spec, ResultRow result, List<Channel> channels) throws Exception {
         PingPongHandler handler = new PingPongHandler(spec.size);
         Channel ch = connect(handler);
         channels.add(ch);
@@ -234,13 +229,13 @@ final class BenchClient {
         if (done == 0) {
             throw new TimeoutException("no round trip measured within the time limit");
         }
-        long[] sorted = Stats.sortedCopy(handler.rtts, done);
+        Percentiles rtts = Percentiles.of(handler.rtts, done);
         result.put("ops", done).put("warmup_ops", warmed)
-                .put("p50_us", Stats.percentile(sorted, 50) / 1e3)
-                .put("p99_us", Stats.percentile(sorted, 99) / 1e3)
-                .put("p999_us", Stats.percentile(sorted, 99.9) / 1e3)
-                .put("mean_us", Stats.mean(sorted) / 1e3)
-                .put("max_us", sorted[sorted.length - 1] / 1e3)
+                .put("p50_us", rtts.at(50) / 1e3)
+                .put("p99_us", rtts.at(99) / 1e3)
+                .put("p999_us", rtts.at(99.9) / 1e3)
+                .put("mean_us", rtts.mean() / 1e3)
+                .put("max_us", rtts.max() / 1e3)
                 .put("msgs_per_s", done / ((t1 - t0) / 1e9))
                 .put("client_cpu_us_per_op", (c1 - c0) / 1e3 / done)
                 .put("server_cpu_us_per_op", (s1 - s0) / 1e3 / done);
@@ -248,8 +243,7 @@ final class BenchClient {
             result.put("status", "partial").put("note", "time limit: " + done + " of " + measured + " round trips");
         }
         emit(String.format(Locale.ROOT, "PROGRESS   pingpong %s: p50 %.1f us, p99 %.1f us (%d round trips)",
-                SystemBenchmark.sizeLabel(spec.size), Stats.percentile(sorted, 50) / 1e3,
-                Stats.percentile(sorted, 99) / 1e3, done));
+                ByteSizes.label(spec.size), rtts.at(50) / 1e3, rtts.at(99) / 1e3, done));
     }
 
     /** Messages per flush: 64 for 16 B, 16 for 1 KiB, 4 for 64 KiB, geometric in between, at least 1. */
@@ -266,7 +260,7 @@ final class BenchClient {
         }
     }
 
-    private void throughput(Spec spec, Result result, List<Channel> channels) throws Exception {
+    private void throughput(Spec spec, ResultRow result, List<Channel> channels) throws Exception {
         int conns = spec.connections;
         int flush = flushEvery(spec.size);
         List<ThroughputHandler> handlers = new ArrayList<>();
@@ -304,7 +298,7 @@ final class BenchClient {
                 .put("server_cpu_us_per_op", (s1 - s0) / 1e3 / messages)
                 .put("note", "flush every " + flush + " messages");
         emit(String.format(Locale.ROOT, "PROGRESS   throughput %s x %d conn: %.1f MB/s, %.0f msg/s (%d messages)",
-                SystemBenchmark.sizeLabel(spec.size), conns, messages * (double) spec.size / seconds / 1e6,
+                ByteSizes.label(spec.size), conns, messages * (double) spec.size / seconds / 1e6,
                 messages / seconds, messages));
     }
 

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.benchmarks;
 
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -34,7 +35,7 @@ final class BenchServer {
     private BenchServer() {
     }
 
-    static void main(Transport transport, int threads, long maxLifetimeSeconds) throws Exception {
+    static void main(NettyTransport transport, int threads, long maxLifetimeSeconds) throws Exception {
         Thread watchdog = new Thread(() -> {
             try {
                 Thread.sleep(TimeUnit.SECONDS.toMillis(maxLifetimeSeconds));
@@ -47,7 +48,7 @@ final class BenchServer {
         watchdog.setDaemon(true);
         watchdog.start();
 
-        EventLoopGroup group = transport.newGroup(threads);
+        EventLoopGroup group = transport.newEventLoopGroup(threads);
         try {
             Channel server = new ServerBootstrap().group(group).channel(transport.serverSocketChannel())
                     .childOption(ChannelOption.TCP_NODELAY, true)

@@ -3,16 +3,19 @@
  */
 package io.github.nettyucx.benchmarks;
 
-import java.io.BufferedReader;
+import io.github.nettyucx.support.ChildProcess;
+import io.github.nettyucx.support.OutputLines;
+import io.github.nettyucx.support.ResultRow;
+
 import java.io.File;
-import java.io.InputStreamReader;
+import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Runs {@code ucx_perftest} (raw UCX, no JVM, no Netty) between two processes on 127.0.0.1 as
@@ -37,9 +40,16 @@ final class PerfTest {
         return null;
     }
 
+    /** A ucx_perftest process with the given environment, its standard error merged into its output. */
+    private static ChildProcess start(List<String> command, Map<String, String> env) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        return ChildProcess.start(builder);
+    }
+
     /** Tries {@code UCX_TLS=sm,self} first, then UCX's default selection. */
-    static Result run(String exe, String test, int size, int iterations, int timeoutSeconds) {
-        Result r = null;
+    static ResultRow run(String exe, String test, int size, int iterations, int timeoutSeconds) {
+        ResultRow r = null;
         for (String tls : new String[] {"sm,self", null}) {
             r = runOnce(exe, test, size, iterations, timeoutSeconds, tls);
             if (r.ok()) {
@@ -49,13 +59,13 @@ final class PerfTest {
         return r;
     }
 
-    private static Result runOnce(String exe, String test, int size, int iterations, int timeoutSeconds,
+    private static ResultRow runOnce(String exe, String test, int size, int iterations, int timeoutSeconds,
                                   String tls) {
-        Result r = new Result("ucx_perftest", test, size, 1, 1);
+        ResultRow r = BenchResults.row("ucx_perftest", test, size, 1, 1);
         String tlsText = tls == null ? "UCX_TLS default" : "UCX_TLS=" + tls;
         Map<String, String> env = tls == null ? Collections.emptyMap() : Map.of("UCX_TLS", tls);
-        Process server = null;
-        Process client = null;
+        ChildProcess server = null;
+        ChildProcess client = null;
         try {
             int port;
             try (ServerSocket s = new ServerSocket(0)) {
@@ -65,39 +75,31 @@ final class PerfTest {
                     "-n", String.valueOf(iterations));
             List<String> serverCmd = new ArrayList<>(List.of(exe));
             serverCmd.addAll(common);
-            server = Children.start(serverCmd, env, false);
+            server = start(serverCmd, env);
             Thread.sleep(700);
             List<String> clientCmd = new ArrayList<>(List.of(exe, "127.0.0.1"));
             clientCmd.addAll(common);
             long t0 = System.nanoTime();
-            client = Children.start(clientCmd, env, false);
-            final Process c = client;
-            List<String> lines = Collections.synchronizedList(new ArrayList<>());
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(c.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        lines.add(line);
-                    }
-                } catch (Exception ignored) {
-                    // process killed
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-            boolean finished = client.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-            reader.join(2000);
+            client = start(clientCmd, env);
+            OutputLines output = client.lines();
+            boolean finished = client.waitFor(timeoutSeconds);
             r.put("elapsed_s", (System.nanoTime() - t0) / 1e9);
             if (!finished) {
                 return r.put("status", "n/a").put("note", tlsText + ": timed out after " + timeoutSeconds + " s");
             }
+            List<String> lines = new ArrayList<>();
+            try {
+                String line;
+                while ((line = output.next(2, TimeUnit.SECONDS)) != null) {
+                    lines.add(line);
+                }
+            } catch (TimeoutException e) {
+                // The process ended; whatever it wrote has been read.
+            }
             String fin = null;
-            synchronized (lines) {
-                for (String line : lines) {
-                    if (line.trim().startsWith("Final:")) {
-                        fin = line.trim();
-                    }
+            for (String line : lines) {
+                if (line.trim().startsWith("Final:")) {
+                    fin = line.trim();
                 }
             }
             if (fin == null) {
@@ -125,15 +127,15 @@ final class PerfTest {
             return r.put("status", "n/a").put("note", tlsText + ": " + e);
         } finally {
             if (client != null) {
-                Children.kill(client);
+                client.kill();
             }
             if (server != null) {
                 try {
-                    if (!server.waitFor(3, TimeUnit.SECONDS)) {
-                        Children.kill(server);
+                    if (!server.waitFor(3)) {
+                        server.kill();
                     }
                 } catch (InterruptedException e) {
-                    Children.kill(server);
+                    server.kill();
                 }
             }
         }

@@ -3,7 +3,11 @@
  */
 package io.github.nettyucx.benchmarks;
 
-import io.github.nettyucx.transport.Ucx;
+import io.github.nettyucx.support.ByteSizes;
+import io.github.nettyucx.support.MachineFacts;
+import io.github.nettyucx.support.Medians;
+import io.github.nettyucx.support.NettyTransport;
+import io.github.nettyucx.support.ResultRow;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -11,13 +15,10 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -26,12 +27,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /** Collects the results of all runs and writes results.csv, results.md and the PNG charts. */
 final class Report {
-    final List<Result> results = new ArrayList<>();
+    final List<ResultRow> results = new ArrayList<>();
     final Map<String, String> skipped = new TreeMap<>();
     final Map<String, List<String>> lanes = new TreeMap<>();
     String perftestNote;
@@ -40,9 +40,9 @@ final class Report {
     private final String mode;
     private final int runs;
     private final String args;
-    private final List<Transport> transports;
+    private final List<NettyTransport> transports;
 
-    Report(String mode, int runs, String args, List<Transport> transports) {
+    Report(String mode, int runs, String args, List<NettyTransport> transports) {
         this.mode = mode;
         this.runs = runs;
         this.args = args;
@@ -52,7 +52,7 @@ final class Report {
     void write(Path dir) throws IOException {
         Files.createDirectories(dir);
         List<String> csv = new ArrayList<>();
-        csv.add(Result.csvHeader());
+        csv.add(BenchResults.COLUMNS.csvHeader());
         results.forEach(r -> csv.add(r.toCsv()));
         Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("results.md"), markdown(), StandardCharsets.UTF_8);
@@ -62,10 +62,10 @@ final class Report {
     // ---------------------------------------------------------------- aggregation
 
     private List<String> transportIds() {
-        return transports.stream().map(t -> t.id).collect(Collectors.toList());
+        return transports.stream().map(NettyTransport::id).collect(Collectors.toList());
     }
 
-    private List<Result> select(String transport, String benchmark, int size, int connections) {
+    private List<ResultRow> select(String transport, String benchmark, int size, int connections) {
         return results.stream().filter(r -> r.get("transport").equals(transport)
                 && r.get("benchmark").equals(benchmark) && r.integer("size_bytes") == size
                 && r.integer("connections") == connections).collect(Collectors.toList());
@@ -73,7 +73,7 @@ final class Report {
 
     /** Median over the runs that produced a value (ok or partial); NaN if none. */
     private double median(String transport, String benchmark, int size, int connections, String metric) {
-        return Stats.median(select(transport, benchmark, size, connections).stream()
+        return Medians.ofFinite(select(transport, benchmark, size, connections).stream()
                 .filter(r -> r.ok() || "partial".equals(r.get("status")))
                 .map(r -> r.number(metric)).collect(Collectors.toList()));
     }
@@ -139,8 +139,9 @@ final class Report {
         md.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)
                 .replaceAll("\\.\\d+", "")).append('\n');
         md.append("- Machine: `nproc` = ").append(Runtime.getRuntime().availableProcessors()).append(", ")
-                .append(cpuModel()).append(", Linux ").append(System.getProperty("os.version")).append('\n');
-        md.append("- UCX: ").append(ucxVersion()).append('\n');
+                .append(MachineFacts.cpuModel()).append(", Linux ").append(System.getProperty("os.version"))
+                .append('\n');
+        md.append("- UCX: ").append(MachineFacts.ucxVersion()).append('\n');
         md.append("- JDK: ").append(System.getProperty("java.vm.name")).append(' ')
                 .append(System.getProperty("java.runtime.version")).append("; Netty ")
                 .append(io.netty.util.Version.identify().getOrDefault("netty-transport",
@@ -185,7 +186,7 @@ final class Report {
         ids.forEach(id -> md.append("---:|"));
         md.append("---:|---:|\n");
         for (int size : sizes("pingpong", 1)) {
-            md.append("| ").append(SystemBenchmark.sizeLabel(size)).append(" |");
+            md.append("| ").append(ByteSizes.label(size)).append(" |");
             ids.forEach(id -> md.append(' ').append(cell(id, "pingpong", size, 1, "p50_us")).append(" |"));
             double epoll = median("epoll", "pingpong", size, 1, "p50_us");
             md.append(' ').append(ratio(median("ucx", "pingpong", size, 1, "p50_us"), epoll)).append(" | ")
@@ -199,7 +200,7 @@ final class Report {
                 if (skipped.containsKey(id)) {
                     continue;
                 }
-                md.append("| ").append(SystemBenchmark.sizeLabel(size)).append(" | ").append(id).append(" |");
+                md.append("| ").append(ByteSizes.label(size)).append(" | ").append(id).append(" |");
                 for (String m : new String[] {"p50_us", "p99_us", "p999_us", "mean_us", "max_us", "msgs_per_s",
                     "client_cpu_us_per_op", "server_cpu_us_per_op"}) {
                     md.append(' ').append(cell(id, "pingpong", size, 1, m)).append(" |");
@@ -220,7 +221,7 @@ final class Report {
         md.append("---:|---:|\n");
         for (int size : sizes("throughput", -1)) {
             for (int conns : connectionCounts(size)) {
-                md.append("| ").append(SystemBenchmark.sizeLabel(size)).append(" | ").append(conns).append(" |");
+                md.append("| ").append(ByteSizes.label(size)).append(" | ").append(conns).append(" |");
                 ids.forEach(id -> md.append(' ').append(cell(id, "throughput", size, conns, "mb_per_s")).append(" |"));
                 double epoll = median("epoll", "throughput", size, conns, "mb_per_s");
                 md.append(' ').append(ratio(median("ucx", "throughput", size, conns, "mb_per_s"), epoll))
@@ -236,7 +237,7 @@ final class Report {
                     if (skipped.containsKey(id)) {
                         continue;
                     }
-                    md.append("| ").append(SystemBenchmark.sizeLabel(size)).append(" | ").append(conns).append(" | ")
+                    md.append("| ").append(ByteSizes.label(size)).append(" | ").append(conns).append(" | ")
                             .append(id).append(" |");
                     for (String m : new String[] {"mb_per_s", "msgs_per_s", "client_cpu_us_per_op",
                         "server_cpu_us_per_op"}) {
@@ -249,13 +250,13 @@ final class Report {
         }
 
         md.append("\n## Raw UCX limit (`ucx_perftest`, no JVM)\n\n");
-        List<Result> pt = results.stream().filter(r -> r.get("transport").equals("ucx_perftest"))
+        List<ResultRow> pt = results.stream().filter(r -> r.get("transport").equals("ucx_perftest"))
                 .collect(Collectors.toList());
         if (pt.isEmpty()) {
             md.append(perftestNote == null ? "Not run.\n" : perftestNote + "\n");
         } else {
             md.append("| test | size | result | note |\n|---|---|---|---|\n");
-            for (Result r : pt) {
+            for (ResultRow r : pt) {
                 String value;
                 if (!r.ok()) {
                     value = "n/a";
@@ -266,17 +267,17 @@ final class Report {
                     value = fmt(r.number("mb_per_s")) + " MB/s, " + fmt(r.number("msgs_per_s")) + " msg/s";
                 }
                 md.append("| ").append(r.get("benchmark")).append(" | ")
-                        .append(SystemBenchmark.sizeLabel(r.integer("size_bytes"))).append(" | ").append(value)
+                        .append(ByteSizes.label(r.integer("size_bytes"))).append(" | ").append(value)
                         .append(" | ").append(r.get("note").replace("|", "\\|")).append(" |\n");
             }
         }
-        List<Result> bad = results.stream().filter(r -> !r.ok() && !r.get("transport").equals("ucx_perftest"))
+        List<ResultRow> bad = results.stream().filter(r -> !r.ok() && !r.get("transport").equals("ucx_perftest"))
                 .collect(Collectors.toList());
         if (!bad.isEmpty()) {
             md.append("\n## Problems\n\n");
-            for (Result r : bad) {
+            for (ResultRow r : bad) {
                 md.append("- ").append(r.get("transport")).append(' ').append(r.get("benchmark")).append(' ')
-                        .append(SystemBenchmark.sizeLabel(r.integer("size_bytes"))).append(" x ")
+                        .append(ByteSizes.label(r.integer("size_bytes"))).append(" x ")
                         .append(r.get("connections")).append(" run ").append(r.get("run")).append(": ")
                         .append(r.get("status")).append(" — ").append(r.get("note")).append('\n');
             }
@@ -284,45 +285,6 @@ final class Report {
         md.append("\nCharts: `latency-vs-size.png`, `throughput-vs-size.png`, `throughput-vs-connections.png`; "
                 + "every measurement: `results.csv`.\n");
         return md.toString();
-    }
-
-    private static String cpuModel() {
-        try {
-            for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // not Linux
-        }
-        return System.getProperty("os.arch");
-    }
-
-    private static String ucxVersion() {
-        String v = null;
-        try {
-            if (Ucx.isAvailable()) {
-                v = Ucx.ucxVersion();
-            }
-        } catch (Throwable ignored) {
-            // fall back to ucx_info
-        }
-        if (v == null) {
-            try {
-                Process p = new ProcessBuilder("ucx_info", "-v").redirectErrorStream(true).start();
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    String first = in.readLine();
-                    v = first == null ? null : first.replace("#", "").trim();
-                }
-                p.waitFor(5, TimeUnit.SECONDS);
-                p.destroyForcibly();
-            } catch (Exception ignored) {
-                // not installed
-            }
-        }
-        return v == null ? "unknown" : v;
     }
 
     // ---------------------------------------------------------------- charts
@@ -343,7 +305,7 @@ final class Report {
                     return "";
                 }
                 long x = 1L << (long) r;
-                return sizeLabels ? SystemBenchmark.sizeLabel(x) : String.valueOf(x);
+                return sizeLabels ? ByteSizes.label(x) : String.valueOf(x);
             });
         }
         chart.getStyler().setYAxisLogarithmic(logY);
@@ -400,7 +362,7 @@ final class Report {
     }
 
     private void addPerftestPoint(XYChart chart, String metric, double x) {
-        for (Result r : results) {
+        for (ResultRow r : results) {
             if (r.get("transport").equals("ucx_perftest") && r.ok() && Double.isFinite(r.number(metric))) {
                 XYSeries s = chart.addSeries("ucx_perftest (raw UCX, " + r.get("benchmark") + ")", List.of(log2(x)),
                         List.of(r.number(metric)));
@@ -449,7 +411,7 @@ final class Report {
 
         int size = connectionCounts(65536).size() > 1 ? 65536 : sizes("throughput", -1).stream()
                 .filter(s -> connectionCounts(s).size() > 1).reduce((a, b) -> b).orElse(65536);
-        XYChart conns = chart("Unidirectional throughput vs connections, " + SystemBenchmark.sizeLabel(size)
+        XYChart conns = chart("Unidirectional throughput vs connections, " + ByteSizes.label(size)
                 + " messages", "connections", "MB/s (10^6 B/s)", true, false, false);
         any = false;
         for (String id : transportIds()) {

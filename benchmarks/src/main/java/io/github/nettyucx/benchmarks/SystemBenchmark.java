@@ -3,10 +3,13 @@
  */
 package io.github.nettyucx.benchmarks;
 
-import java.io.BufferedReader;
+import io.github.nettyucx.support.ByteSizes;
+import io.github.nettyucx.support.ChildProcess;
+import io.github.nettyucx.support.JavaCommand;
+import io.github.nettyucx.support.NettyTransport;
+import io.github.nettyucx.support.ResultRow;
+
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -15,9 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -40,7 +42,7 @@ public final class SystemBenchmark {
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && "--server".equals(args[0])) {
-            BenchServer.main(Transport.of(args[1]), Integer.parseInt(args[2]), Long.parseLong(args[3]));
+            BenchServer.main(NettyTransport.of(args[1]), Integer.parseInt(args[2]), Long.parseLong(args[3]));
             return;
         }
         if (args.length > 0 && "--client".equals(args[0])) {
@@ -48,21 +50,11 @@ public final class SystemBenchmark {
             for (int i = 6; i < args.length; i++) {
                 specs.add(BenchClient.Spec.parse(args[i]));
             }
-            BenchClient.main(Transport.of(args[1]), Integer.parseInt(args[2]), Double.parseDouble(args[3]),
+            BenchClient.main(NettyTransport.of(args[1]), Integer.parseInt(args[2]), Double.parseDouble(args[3]),
                     Double.parseDouble(args[4]), Boolean.parseBoolean(args[5]), specs);
             return;
         }
         new SystemBenchmark().coordinate(args);
-    }
-
-    static String sizeLabel(long size) {
-        if (size >= 1 << 20 && size % (1 << 20) == 0) {
-            return (size >> 20) + " MiB";
-        }
-        if (size >= 1024 && size % 1024 == 0) {
-            return (size >> 10) + " KiB";
-        }
-        return size + " B";
     }
 
     private void progress(String text) {
@@ -75,7 +67,7 @@ public final class SystemBenchmark {
         boolean perftest = true;
         int runs = -1;
         Path out = Paths.get("docs", "benchmarks");
-        List<Transport> transports = new ArrayList<>(Arrays.asList(Transport.values()));
+        List<NettyTransport> transports = new ArrayList<>(Arrays.asList(NettyTransport.values()));
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick":
@@ -94,7 +86,8 @@ public final class SystemBenchmark {
                     perftest = false;
                     break;
                 case "--transports":
-                    transports = Arrays.stream(args[++i].split(",")).map(Transport::of).collect(Collectors.toList());
+                    transports = Arrays.stream(args[++i].split(",")).map(NettyTransport::of)
+                            .collect(Collectors.toList());
                     break;
                 default:
                     System.err.println("usage: SystemBenchmark [--quick | --full] [--transports "
@@ -113,10 +106,10 @@ public final class SystemBenchmark {
         Report report = new Report(mode, runs, String.join(" ", args), transports);
         progress(String.format(Locale.ROOT, "%s mode: %d transports x %d benchmarks x %d run(s); output to %s",
                 mode, transports.size(), specs.size(), runs, out.toAbsolutePath()));
-        Map<Transport, Boolean> lanesPrinted = new LinkedHashMap<>();
+        Map<NettyTransport, Boolean> lanesPrinted = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
-            for (Transport t : transports) {
-                if (report.skipped.containsKey(t.id)) {
+            for (NettyTransport t : transports) {
+                if (report.skipped.containsKey(t.id())) {
                     continue;
                 }
                 boolean lanes = t.isUcx() && !lanesPrinted.getOrDefault(t, false);
@@ -133,10 +126,10 @@ public final class SystemBenchmark {
                 int latIters = full ? 100_000 : 20_000;
                 int bwIters = full ? 20_000 : 5_000;
                 progress("ucx_perftest: tag_lat 16 B, " + latIters + " iterations");
-                Result lat = PerfTest.run(exe, "tag_lat", 16, latIters, 20);
+                ResultRow lat = PerfTest.run(exe, "tag_lat", 16, latIters, 20);
                 progress("ucx_perftest: tag_lat -> " + describe(lat));
                 progress("ucx_perftest: tag_bw 64 KiB, " + bwIters + " iterations");
-                Result bw = PerfTest.run(exe, "tag_bw", 65536, bwIters, 20);
+                ResultRow bw = PerfTest.run(exe, "tag_bw", 65536, bwIters, 20);
                 progress("ucx_perftest: tag_bw -> " + describe(bw));
                 report.results.add(lat);
                 report.results.add(bw);
@@ -149,7 +142,7 @@ public final class SystemBenchmark {
         System.exit(0);
     }
 
-    private static String describe(Result r) {
+    private static String describe(ResultRow r) {
         if (!r.ok()) {
             return r.get("status") + " (" + r.get("note") + ")";
         }
@@ -157,6 +150,18 @@ public final class SystemBenchmark {
             return "round trip " + r.get("p50_us") + " us (" + r.get("note") + ")";
         }
         return r.get("mb_per_s") + " MB/s (" + r.get("note") + ")";
+    }
+
+    /**
+     * A JVM running {@link SystemBenchmark} with the given arguments on this JVM's class path, with the
+     * transport's environment ({@code UCX_TLS=tcp} for ucx-tcp). Its standard error goes to ours.
+     */
+    static ChildProcess startJava(List<String> jvmOptions, List<String> args, NettyTransport transport)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(JavaCommand.of(SystemBenchmark.class).jvmOptions(jvmOptions)
+                .args(args).toList()).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().putAll(transport.environment());
+        return ChildProcess.start(builder);
     }
 
     /** The benchmarks one client process runs, in order. */
@@ -200,79 +205,66 @@ public final class SystemBenchmark {
         return (int) Math.max(1000, Math.min(cap, bytes / size));
     }
 
-    private void runClient(Transport t, int run, int runs, List<BenchClient.Spec> specs, double limitSeconds,
+    private void runClient(NettyTransport t, int run, int runs, List<BenchClient.Spec> specs, double limitSeconds,
                            double targetSeconds, boolean lanes, Report report) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--client", t.id, String.valueOf(run),
+        List<String> args = new ArrayList<>(List.of("--client", t.id(), String.valueOf(run),
                 String.valueOf(limitSeconds), String.valueOf(targetSeconds), String.valueOf(lanes)));
         specs.forEach(s -> args.add(s.toString()));
-        progress(String.format(Locale.ROOT, "%s run %d/%d: starting client and server processes%s", t.id, run, runs,
+        progress(String.format(Locale.ROOT, "%s run %d/%d: starting client and server processes%s", t.id(), run, runs,
                 t.environment().isEmpty() ? "" : " with " + t.environment()));
-        Process client = Children.startJava(CHILD_JVM_OPTIONS, args, t.environment(), true);
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(client.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    lines.add(line);
-                }
-            } catch (IOException ignored) {
-                // killed
-            }
-            lines.add("\u0000EOF");
-        }, "client-stdout");
-        reader.setDaemon(true);
-        reader.start();
+        ChildProcess client = startJava(CHILD_JVM_OPTIONS, args, t);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) (specs.size() * (limitSeconds * 2 + 20) + 60));
         int received = 0;
         boolean timedOut = false;
         while (true) {
-            long left = deadline - System.nanoTime();
-            String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-            if (line == null) {
+            String line;
+            try {
+                line = client.lines().next(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
                 timedOut = true;
-                progress(t.id + " run " + run + ": client process timed out, killing it and its server");
-                Children.kill(client);
+                progress(t.id() + " run " + run + ": client process timed out, killing it and its server");
+                client.kill();
                 break;
             }
-            if (line.equals("\u0000EOF")) {
+            if (line == null) {
                 break;
             }
-            if (line.startsWith("RESULT")) {
-                Result r = Result.fromLine(line);
+            if (ResultRow.isLine(line)) {
+                ResultRow r = BenchResults.COLUMNS.fromLine(line);
                 report.results.add(r);
                 received++;
                 if (!r.ok()) {
-                    progress(String.format(Locale.ROOT, "%s run %d/%d: %s %s x %s: %s %s", t.id, run, runs,
-                            r.get("benchmark"), sizeLabel(r.integer("size_bytes")), r.get("connections"),
+                    progress(String.format(Locale.ROOT, "%s run %d/%d: %s %s x %s: %s %s", t.id(), run, runs,
+                            r.get("benchmark"), ByteSizes.label(r.integer("size_bytes")), r.get("connections"),
                             r.get("status"), r.get("note")));
                 }
             } else if (line.startsWith("PROGRESS ")) {
-                progress(String.format(Locale.ROOT, "%s run %d/%d [%d/%d]: %s", t.id, run, runs, received + 1,
+                progress(String.format(Locale.ROOT, "%s run %d/%d [%d/%d]: %s", t.id(), run, runs, received + 1,
                         specs.size(), line.substring(9).trim()));
             } else if (line.startsWith("LANES ")) {
                 String lane = line.substring(6);
-                report.lanes.computeIfAbsent(t.id, k -> new ArrayList<>()).add(lane);
-                progress(t.id + " uses: " + lane);
+                report.lanes.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(lane);
+                progress(t.id() + " uses: " + lane);
             } else if (line.startsWith("SKIP ")) {
-                report.skipped.put(t.id, line.substring(5));
-                progress(t.id + ": skipped, not available here: " + line.substring(5));
+                report.skipped.put(t.id(), line.substring(5));
+                progress(t.id() + ": skipped, not available here: " + line.substring(5));
             } else {
-                System.out.println("    " + t.id + "> " + line);
+                System.out.println("    " + t.id() + "> " + line);
             }
         }
         if (!timedOut) {
-            client.waitFor(10, TimeUnit.SECONDS);
-            Children.kill(client);
-            if (received < specs.size() && !report.skipped.containsKey(t.id)) {
+            client.waitFor(10);
+            client.kill();
+            if (received < specs.size() && !report.skipped.containsKey(t.id())) {
                 progress(String.format(Locale.ROOT, "%s run %d: client process exited (%s) after %d of %d benchmarks",
-                        t.id, run, client.isAlive() ? "?" : String.valueOf(client.exitValue()), received, specs.size()));
+                        t.id(), run, client.isAlive() ? "?" : String.valueOf(client.exitValue()), received,
+                        specs.size()));
             }
         }
-        if (received < specs.size() && !report.skipped.containsKey(t.id)) {
+        if (received < specs.size() && !report.skipped.containsKey(t.id())) {
             for (int i = received; i < specs.size(); i++) {
                 BenchClient.Spec s = specs.get(i);
-                report.results.add(new Result(t.id, s.kind, s.size, s.connections, run)
+                report.results.add(BenchResults.row(t.id(), s.kind, s.size, s.connections, run)
                         .put("status", timedOut ? "timeout" : "error")
                         .put("note", "client process " + (timedOut ? "timed out" : "ended early")));
             }

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 
@@ -29,7 +30,7 @@ public enum AllocatorChoice {
      */
     CHANNEL("channel");
 
-    private static final Map<GrpcTransport, ByteBufAllocator> CHANNEL_DEFAULTS = new EnumMap<>(GrpcTransport.class);
+    private static final Map<NettyTransport, ByteBufAllocator> CHANNEL_DEFAULTS = new EnumMap<>(NettyTransport.class);
 
     private final String id;
 
@@ -51,7 +52,7 @@ public enum AllocatorChoice {
     }
 
     /** The allocator to install over gRPC's, or null to leave gRPC's in place. */
-    public ByteBufAllocator allocatorFor(GrpcTransport transport) {
+    public ByteBufAllocator allocatorFor(NettyTransport transport) {
         return this == GRPC ? null : channelDefaultAllocator(transport);
     }
 
@@ -60,7 +61,7 @@ public enum AllocatorChoice {
      * channel itself (instead of assuming {@code ByteBufAllocator.DEFAULT}) keeps this right for a
      * transport whose config chooses its own allocator.
      */
-    static synchronized ByteBufAllocator channelDefaultAllocator(GrpcTransport transport) {
+    static synchronized ByteBufAllocator channelDefaultAllocator(NettyTransport transport) {
         ByteBufAllocator cached = CHANNEL_DEFAULTS.get(transport);
         if (cached != null) {
             return cached;
@@ -68,9 +69,9 @@ public enum AllocatorChoice {
         transport.ensureAvailable();
         Channel probe;
         try {
-            probe = transport.channelType().getConstructor().newInstance();
+            probe = transport.socketChannel().getConstructor().newInstance();
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot create a " + transport.channelType().getName()
+            throw new IllegalStateException("cannot create a " + transport.socketChannel().getName()
                     + " to read its default allocator", e);
         }
         try {

@@ -16,6 +16,7 @@ import io.github.nettyucx.grpc.kv.PutRequest;
 import io.github.nettyucx.grpc.kv.ScanRequest;
 import io.github.nettyucx.grpc.kv.WatchEvent;
 import io.github.nettyucx.grpc.kv.WatchRequest;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -50,11 +51,11 @@ public final class ExampleClient {
 
     public static void main(String[] args) throws Exception {
         CommandLine cl;
-        GrpcTransport transport;
+        NettyTransport transport;
         AllocatorChoice allocator;
         try {
             cl = new CommandLine(args, Set.of("transport", "target", "allocator"), Set.of(), USAGE);
-            transport = GrpcTransport.of(cl.get("transport", "ucx"));
+            transport = NettyTransport.of(cl.get("transport", "ucx"));
             allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
@@ -29,14 +30,14 @@ public final class ExampleServer {
 
     public static void main(String[] args) throws Exception {
         CommandLine cl;
-        GrpcTransport transport;
+        NettyTransport transport;
         AllocatorChoice allocator;
         int port;
         int threads;
         try {
             cl = new CommandLine(args, Set.of("transport", "host", "port", "allocator", "threads"), Set.of(),
                     USAGE);
-            transport = GrpcTransport.of(cl.get("transport", "ucx"));
+            transport = NettyTransport.of(cl.get("transport", "ucx"));
             allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
             port = cl.intValue("port", 50051);
             threads = cl.intValue("threads", 1);
@@ -71,7 +72,7 @@ public final class ExampleServer {
         stopped.await(10, TimeUnit.SECONDS);
     }
 
-    static Server start(InetSocketAddress address, GrpcTransport transport, AllocatorChoice allocator,
+    static Server start(InetSocketAddress address, NettyTransport transport, AllocatorChoice allocator,
                         EventLoopGroup boss, EventLoopGroup worker) throws IOException {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(address);
         GrpcWiring.onTransport(builder, transport, boss, worker, allocator);

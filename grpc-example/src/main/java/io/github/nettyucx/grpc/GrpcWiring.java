@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.buffer.ByteBufAllocator;
@@ -21,10 +22,10 @@ public final class GrpcWiring {
      * The server side: {@code channelType} plus the boss and worker groups, which gRPC wants all together.
      * The groups stay the caller's to shut down, after the server has terminated.
      */
-    public static NettyServerBuilder onTransport(NettyServerBuilder builder, GrpcTransport transport,
+    public static NettyServerBuilder onTransport(NettyServerBuilder builder, NettyTransport transport,
                                                  EventLoopGroup boss, EventLoopGroup worker,
                                                  AllocatorChoice allocator) {
-        builder.channelType(transport.serverChannelType())
+        builder.channelType(transport.serverSocketChannel())
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(worker);
         ByteBufAllocator chosen = allocator.allocatorFor(transport);
@@ -35,9 +36,9 @@ public final class GrpcWiring {
     }
 
     /** The client side: {@code channelType} plus the event loop group, which stays the caller's to shut down. */
-    public static NettyChannelBuilder onTransport(NettyChannelBuilder builder, GrpcTransport transport,
+    public static NettyChannelBuilder onTransport(NettyChannelBuilder builder, NettyTransport transport,
                                                   EventLoopGroup group, AllocatorChoice allocator) {
-        builder.channelType(transport.channelType()).eventLoopGroup(group);
+        builder.channelType(transport.socketChannel()).eventLoopGroup(group);
         ByteBufAllocator chosen = allocator.allocatorFor(transport);
         if (chosen != null) {
             builder.withOption(ChannelOption.ALLOCATOR, chosen);

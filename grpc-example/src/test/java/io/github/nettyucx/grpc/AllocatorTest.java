@@ -5,6 +5,7 @@ package io.github.nettyucx.grpc;
 
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -32,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AllocatorTest {
 
     @OverTransports
-    void grpcInstallsItsOwnPooledAllocatorAndCallsWork(GrpcTransport transport) throws Exception {
+    void grpcInstallsItsOwnPooledAllocatorAndCallsWork(NettyTransport transport) throws Exception {
         List<Channel> created = new CopyOnWriteArrayList<>();
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService())
                 .channel(b -> b.channelFactory(() -> record(transport, created))).start()) {
@@ -45,7 +46,7 @@ class AllocatorTest {
     }
 
     @OverTransports
-    void channelChoiceKeepsTheTransportsDefaultAllocator(GrpcTransport transport) throws Exception {
+    void channelChoiceKeepsTheTransportsDefaultAllocator(NettyTransport transport) throws Exception {
         List<Channel> created = new CopyOnWriteArrayList<>();
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).allocator(AllocatorChoice.CHANNEL)
                 .channel(b -> b.channelFactory(() -> record(transport, created))).start()) {
@@ -56,7 +57,7 @@ class AllocatorTest {
 
     /** The server's accepted channels really allocate from the allocator given to them through the option. */
     @OverTransports
-    void acceptedChannelsAllocateFromTheAllocatorOption(GrpcTransport transport) throws Exception {
+    void acceptedChannelsAllocateFromTheAllocatorOption(NettyTransport transport) throws Exception {
         CountingAllocator counting = new CountingAllocator();
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService())
                 .server(b -> b.withChildOption(ChannelOption.ALLOCATOR, counting)).start()) {
@@ -66,9 +67,9 @@ class AllocatorTest {
         }
     }
 
-    private static Channel record(GrpcTransport transport, List<Channel> created) {
+    private static Channel record(NettyTransport transport, List<Channel> created) {
         try {
-            Channel c = transport.channelType().getConstructor().newInstance();
+            Channel c = transport.socketChannel().getConstructor().newInstance();
             created.add(c);
             return c;
         } catch (ReflectiveOperationException e) {

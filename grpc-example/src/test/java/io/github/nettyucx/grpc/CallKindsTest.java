@@ -9,6 +9,7 @@ import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
 import io.github.nettyucx.grpc.echo.StreamRequest;
 import io.github.nettyucx.grpc.echo.StreamSummary;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.stub.StreamObserver;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class CallKindsTest {
 
     @OverTransports
-    void unary(GrpcTransport transport) throws Exception {
+    void unary(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
             EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel());
             for (int size : new int[] {0, 1, 16, 1024, 65536, 300_000}) {
@@ -42,7 +43,7 @@ class CallKindsTest {
     }
 
     @OverTransports
-    void serverStreaming(GrpcTransport transport) throws Exception {
+    void serverStreaming(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
             Iterator<EchoResponse> stream = EchoGrpc.newBlockingStub(h.channel())
                     .withDeadlineAfter(60, TimeUnit.SECONDS)
@@ -57,7 +58,7 @@ class CallKindsTest {
     }
 
     @OverTransports
-    void clientStreaming(GrpcTransport transport) throws Exception {
+    void clientStreaming(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
             Answers<StreamSummary> answer = new Answers<>();
             StreamObserver<EchoRequest> upload = EchoGrpc.newStub(h.channel()).withDeadlineAfter(60, TimeUnit.SECONDS)
@@ -76,7 +77,7 @@ class CallKindsTest {
     }
 
     @OverTransports
-    void bidirectionalStreamingAnswersInOrder(GrpcTransport transport) throws Exception {
+    void bidirectionalStreamingAnswersInOrder(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
             Answers<EchoResponse> answers = new Answers<>();
             StreamObserver<EchoRequest> requests = EchoGrpc.newStub(h.channel()).withDeadlineAfter(60, TimeUnit.SECONDS)

@@ -8,6 +8,7 @@ import com.google.protobuf.ByteString;
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,7 @@ class ConcurrentCallsTest {
     private static final int CALLS = 1000;
 
     @OverTransports
-    void thousandConcurrentCallsOnOneChannel(GrpcTransport transport) throws Exception {
+    void thousandConcurrentCallsOnOneChannel(NettyTransport transport) throws Exception {
         HoldingEchoService service = new HoldingEchoService();
         try (GrpcHarness h = GrpcHarness.on(transport).service(service).start()) {
             EchoGrpc.EchoFutureStub echo = EchoGrpc.newFutureStub(h.channel()).withDeadlineAfter(120, TimeUnit.SECONDS);

@@ -7,6 +7,7 @@ import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
 import io.github.nettyucx.grpc.echo.StreamRequest;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
@@ -31,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DeadlineAndCancellationTest {
 
     @OverTransports
-    void expiredDeadlineFailsTheClientAndCancelsTheServerCall(GrpcTransport transport) throws Exception {
+    void expiredDeadlineFailsTheClientAndCancelsTheServerCall(NettyTransport transport) throws Exception {
         HoldingEchoService service = new HoldingEchoService();
         try (GrpcHarness h = GrpcHarness.on(transport).service(service).start()) {
             EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel());
@@ -48,7 +49,7 @@ class DeadlineAndCancellationTest {
     }
 
     @OverTransports
-    void clientCancellationReachesTheServer(GrpcTransport transport) throws Exception {
+    void clientCancellationReachesTheServer(NettyTransport transport) throws Exception {
         HoldingEchoService service = new HoldingEchoService();
         try (GrpcHarness h = GrpcHarness.on(transport).service(service).start()) {
             AtomicReference<ClientCallStreamObserver<StreamRequest>> request = new AtomicReference<>();
@@ -93,7 +94,7 @@ class DeadlineAndCancellationTest {
     }
 
     @OverTransports
-    void serverCancellationReachesTheClient(GrpcTransport transport) throws Exception {
+    void serverCancellationReachesTheClient(NettyTransport transport) throws Exception {
         HoldingEchoService service = new HoldingEchoService();
         try (GrpcHarness h = GrpcHarness.on(transport).service(service).start()) {
             Answers<EchoResponse> answers = new Answers<>();

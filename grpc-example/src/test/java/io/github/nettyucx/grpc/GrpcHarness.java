@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.BindableService;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -24,7 +25,7 @@ import java.util.function.Consumer;
  * processes would. {@link #close()} shuts everything down and waits for it.
  */
 final class GrpcHarness implements AutoCloseable {
-    private final GrpcTransport transport;
+    private final NettyTransport transport;
     private final AllocatorChoice allocator;
     private final List<ServerServiceDefinition> services;
     private final Consumer<NettyServerBuilder> serverConfig;
@@ -47,12 +48,12 @@ final class GrpcHarness implements AutoCloseable {
         this.clientGroup = transport.newEventLoopGroup(1, "test-client");
     }
 
-    static Builder on(GrpcTransport transport) {
+    static Builder on(NettyTransport transport) {
         TestTransports.assumeAvailable(transport);
         return new Builder(transport);
     }
 
-    GrpcTransport transport() {
+    NettyTransport transport() {
         return transport;
     }
 
@@ -132,13 +133,13 @@ final class GrpcHarness implements AutoCloseable {
     }
 
     static final class Builder {
-        private final GrpcTransport transport;
+        private final NettyTransport transport;
         private AllocatorChoice allocator = AllocatorChoice.GRPC;
         private final List<ServerServiceDefinition> services = new ArrayList<>();
         private Consumer<NettyServerBuilder> serverConfig = b -> { };
         private Consumer<NettyChannelBuilder> channelConfig = b -> { };
 
-        private Builder(GrpcTransport transport) {
+        private Builder(NettyTransport transport) {
             this.transport = transport;
         }
 

@@ -6,6 +6,7 @@ package io.github.nettyucx.grpc;
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.InternalChannelz;
 import io.grpc.InternalInstrumented;
 import io.grpc.InternalWithLogId;
@@ -28,7 +29,7 @@ class KeepaliveTest {
     private static final long KEEPALIVE_SECONDS = 10;
 
     @OverTransports
-    void pingsAreSentAndAcknowledgedWhileACallWaits(GrpcTransport transport) throws Exception {
+    void pingsAreSentAndAcknowledgedWhileACallWaits(NettyTransport transport) throws Exception {
         HoldingEchoService service = new HoldingEchoService();
         try (GrpcHarness h = GrpcHarness.on(transport).service(service)
                 .server(b -> b.keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS).keepAliveTimeout(1, TimeUnit.SECONDS))

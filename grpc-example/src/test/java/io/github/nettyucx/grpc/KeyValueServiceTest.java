@@ -13,6 +13,7 @@ import io.github.nettyucx.grpc.kv.PutRequest;
 import io.github.nettyucx.grpc.kv.ScanRequest;
 import io.github.nettyucx.grpc.kv.WatchEvent;
 import io.github.nettyucx.grpc.kv.WatchRequest;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -34,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KeyValueServiceTest {
 
     @OverTransports
-    void getPutDeleteAndErrors(GrpcTransport transport) throws Exception {
+    void getPutDeleteAndErrors(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new KeyValueService()).start()) {
             KeyValueGrpc.KeyValueBlockingStub kv = KeyValueGrpc.newBlockingStub(h.channel())
                     .withDeadlineAfter(30, TimeUnit.SECONDS);
@@ -56,7 +57,7 @@ class KeyValueServiceTest {
     }
 
     @OverTransports
-    void batchPutThenScanInKeyOrder(GrpcTransport transport) throws Exception {
+    void batchPutThenScanInKeyOrder(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new KeyValueService()).start()) {
             Answers<BatchPutResponse> answer = new Answers<>();
             StreamObserver<PutRequest> batch = KeyValueGrpc.newStub(h.channel()).withDeadlineAfter(30, TimeUnit.SECONDS)
@@ -84,7 +85,7 @@ class KeyValueServiceTest {
     }
 
     @OverTransports
-    void watchSeesLaterChangesUnderItsPrefixOnly(GrpcTransport transport) throws Exception {
+    void watchSeesLaterChangesUnderItsPrefixOnly(NettyTransport transport) throws Exception {
         KeyValueService service = new KeyValueService();
         try (GrpcHarness h = GrpcHarness.on(transport).service(service).start()) {
             KeyValueGrpc.KeyValueBlockingStub kv = KeyValueGrpc.newBlockingStub(h.channel())

@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -26,7 +27,7 @@ class LargeMessageTest {
     private static final int MAX_MESSAGE = SIXTEEN_MIB + 1024;
 
     @OverTransports
-    void sixteenMebibyteMessagesBothWays(GrpcTransport transport) throws Exception {
+    void sixteenMebibyteMessagesBothWays(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService())
                 .server(b -> b.maxInboundMessageSize(MAX_MESSAGE))
                 .channel(b -> b.maxInboundMessageSize(MAX_MESSAGE)).start()) {
@@ -50,7 +51,7 @@ class LargeMessageTest {
     }
 
     @OverTransports
-    void aMessageOverTheLimitFailsTheCallNotTheConnection(GrpcTransport transport) throws Exception {
+    void aMessageOverTheLimitFailsTheCallNotTheConnection(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
             EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel())
                     .withDeadlineAfter(60, TimeUnit.SECONDS);

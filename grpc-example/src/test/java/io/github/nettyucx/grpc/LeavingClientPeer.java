@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -24,13 +25,13 @@ public final class LeavingClientPeer {
     }
 
     public static void main(String[] args) throws Exception {
-        GrpcTransport transport = GrpcTransport.valueOf(args[0]);
+        NettyTransport transport = NettyTransport.valueOf(args[0]);
         int port = Integer.parseInt(args[1]);
         EventLoopGroup group = transport.newEventLoopGroup(1, "leaving-client");
         boolean arrived;
         try {
             CountDownLatch enough = new CountDownLatch(1);
-            Channel channel = new Bootstrap().group(group).channel(transport.channelType())
+            Channel channel = new Bootstrap().group(group).channel(transport.socketChannel())
                     .handler(new ChannelInboundHandlerAdapter() {
                         private long received;
 

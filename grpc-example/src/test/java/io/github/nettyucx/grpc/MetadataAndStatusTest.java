@@ -8,6 +8,7 @@ import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
 import io.github.nettyucx.grpc.kv.GetRequest;
 import io.github.nettyucx.grpc.kv.KeyValueGrpc;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.ClientInterceptors;
 import io.grpc.ForwardingServerCall;
 import io.grpc.Metadata;
@@ -42,7 +43,7 @@ class MetadataAndStatusTest {
     private static final Metadata.Key<String> REASON = Metadata.Key.of("x-reason", Metadata.ASCII_STRING_MARSHALLER);
 
     @OverTransports
-    void headersAndTrailersBothWays(GrpcTransport transport) throws Exception {
+    void headersAndTrailersBothWays(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport)
                 .service(ServerInterceptors.intercept(new EchoService(), new EchoingMetadata())).start()) {
             byte[] blob = Payloads.pattern(3000);
@@ -64,7 +65,7 @@ class MetadataAndStatusTest {
     }
 
     @OverTransports
-    void errorStatusWithDescriptionAndTrailers(GrpcTransport transport) throws Exception {
+    void errorStatusWithDescriptionAndTrailers(NettyTransport transport) throws Exception {
         EchoService failing = new EchoService() {
             @Override
             public void unary(EchoRequest request, StreamObserver<EchoResponse> responseObserver) {
@@ -85,7 +86,7 @@ class MetadataAndStatusTest {
     }
 
     @OverTransports
-    void anExceptionInTheServiceIsUnknownAndAMissingServiceUnimplemented(GrpcTransport transport) throws Exception {
+    void anExceptionInTheServiceIsUnknownAndAMissingServiceUnimplemented(NettyTransport transport) throws Exception {
         EchoService throwing = new EchoService() {
             @Override
             public void unary(EchoRequest request, StreamObserver<EchoResponse> responseObserver) {

@@ -3,9 +3,10 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,8 +31,8 @@ class ServerShutdownAfterPeerLeftTest {
     private static final int ATTEMPTS = 3;
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = GrpcTransport.class, names = {"EPOLL", "NIO"})
-    void bothSidesStopCleanlyAfterTheClientLeftMidStream(GrpcTransport transport) throws Exception {
+    @ValueSource(strings = {"EPOLL", "NIO"})
+    void bothSidesStopCleanlyAfterTheClientLeftMidStream(NettyTransport transport) throws Exception {
         TestTransports.assumeAvailable(transport);
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             runOnce(transport, attempt);
@@ -40,13 +41,13 @@ class ServerShutdownAfterPeerLeftTest {
 
     @Test
     void bothSidesStopCleanlyAfterTheClientLeftMidStreamOnUcx() throws Exception {
-        TestTransports.assumeAvailable(GrpcTransport.UCX);
+        TestTransports.assumeAvailable(NettyTransport.UCX);
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            runOnce(GrpcTransport.UCX, attempt);
+            runOnce(NettyTransport.UCX, attempt);
         }
     }
 
-    private static void runOnce(GrpcTransport transport, int attempt) throws Exception {
+    private static void runOnce(NettyTransport transport, int attempt) throws Exception {
         Process server = start(StreamingServerPeer.class, transport.name());
         Process client = null;
         try {

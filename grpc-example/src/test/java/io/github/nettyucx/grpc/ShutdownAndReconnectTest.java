@@ -6,6 +6,7 @@ package io.github.nettyucx.grpc;
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,7 +26,7 @@ class ShutdownAndReconnectTest {
     private static final int IN_FLIGHT = 5;
 
     @OverTransports
-    void gracefulShutdownFinishesCallsInFlightAndRefusesNewOnes(GrpcTransport transport) throws Exception {
+    void gracefulShutdownFinishesCallsInFlightAndRefusesNewOnes(NettyTransport transport) throws Exception {
         HoldingEchoService service = new HoldingEchoService();
         try (GrpcHarness h = GrpcHarness.on(transport).service(service).start()) {
             List<Answers<EchoResponse>> answers = new ArrayList<>();
@@ -60,7 +61,7 @@ class ShutdownAndReconnectTest {
     }
 
     @OverTransports
-    void clientReconnectsAfterServerRestartOnTheSamePort(GrpcTransport transport) throws Exception {
+    void clientReconnectsAfterServerRestartOnTheSamePort(NettyTransport transport) throws Exception {
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService()).start()) {
             EchoGrpc.EchoBlockingStub echo = EchoGrpc.newBlockingStub(h.channel());
             EchoRequest request = EchoRequest.newBuilder().setPayload(Payloads.of(256)).build();

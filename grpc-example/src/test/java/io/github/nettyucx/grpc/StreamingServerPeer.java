@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -24,10 +25,10 @@ public final class StreamingServerPeer {
     }
 
     public static void main(String[] args) throws Exception {
-        GrpcTransport transport = GrpcTransport.valueOf(args[0]);
+        NettyTransport transport = NettyTransport.valueOf(args[0]);
         EventLoopGroup boss = transport.newEventLoopGroup(1, "peer-boss");
         EventLoopGroup worker = transport.newEventLoopGroup(1, "peer-worker");
-        Channel server = new ServerBootstrap().group(boss, worker).channel(transport.serverChannelType())
+        Channel server = new ServerBootstrap().group(boss, worker).channel(transport.serverSocketChannel())
                 .childHandler(new Streamer()).bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
         System.out.println("LISTENING " + ((InetSocketAddress) server.localAddress()).getPort());
         System.out.flush();

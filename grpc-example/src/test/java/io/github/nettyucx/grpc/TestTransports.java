@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -16,12 +17,12 @@ final class TestTransports {
     private TestTransports() {
     }
 
-    static void assumeAvailable(GrpcTransport transport) {
+    static void assumeAvailable(NettyTransport transport) {
         Throwable cause = transport.unavailabilityCause();
         if (cause == null) {
             return;
         }
-        if (transport == GrpcTransport.UCX && Boolean.getBoolean(REQUIRE_UCX_PROPERTY)) {
+        if (transport == NettyTransport.UCX && Boolean.getBoolean(REQUIRE_UCX_PROPERTY)) {
             throw new AssertionError("UCX is required (-D" + REQUIRE_UCX_PROPERTY + "=true) but unavailable: "
                     + cause, cause);
         }

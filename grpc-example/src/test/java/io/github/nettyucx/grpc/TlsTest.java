@@ -7,6 +7,7 @@ import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
 import io.github.nettyucx.grpc.echo.StreamRequest;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -49,7 +50,7 @@ class TlsTest {
     }
 
     @OverTransports
-    void callsOverTls(GrpcTransport transport) throws Exception {
+    void callsOverTls(NettyTransport transport) throws Exception {
         SslContext server = GrpcSslContexts.configure(SslContextBuilder.forServer(certificate.toKeyManagerFactory()),
                 SslProvider.JDK).build();
         SslContext client = GrpcSslContexts.configure(SslContextBuilder.forClient()
@@ -81,7 +82,7 @@ class TlsTest {
     }
 
     @OverTransports
-    void aPlaintextClientCannotCallATlsServer(GrpcTransport transport) throws Exception {
+    void aPlaintextClientCannotCallATlsServer(NettyTransport transport) throws Exception {
         SslContext server = GrpcSslContexts.configure(SslContextBuilder.forServer(certificate.toKeyManagerFactory()),
                 SslProvider.JDK).build();
         try (GrpcHarness h = GrpcHarness.on(transport).service(new EchoService())

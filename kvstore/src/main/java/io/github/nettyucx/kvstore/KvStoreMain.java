@@ -7,6 +7,7 @@ import io.github.nettyucx.kvstore.client.KvClient;
 import io.github.nettyucx.kvstore.client.KvClientConfig;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 
 import java.util.concurrent.CountDownLatch;
 
@@ -64,7 +65,7 @@ public final class KvStoreMain {
                     config.host(need(args[i], value));
                     break;
                 case "--transport":
-                    config.transport(KvTransport.of(need(args[i], value)));
+                    config.transport(NettyTransport.of(need(args[i], value)));
                     break;
                 case "--threads":
                     config.ioThreads(Integer.parseInt(need(args[i], value)));
@@ -104,7 +105,7 @@ public final class KvStoreMain {
                     hosts = need(args[i], value);
                     break;
                 case "--transport":
-                    config.transport(KvTransport.of(need(args[i], value)));
+                    config.transport(NettyTransport.of(need(args[i], value)));
                     break;
                 case "--timeout-ms":
                     config.requestTimeoutMillis(Long.parseLong(need(args[i], value)));

@@ -13,6 +13,7 @@ import io.github.nettyucx.kvstore.protocol.Request;
 import io.github.nettyucx.kvstore.protocol.Status;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoopGroup;
@@ -38,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BadInputTest {
     private static final int MAX_FRAME = 1024;
     private static final long MAX_MEMORY = 8192;
-    private static final KvTransport TRANSPORT = KvTransport.UCX;
+    private static final NettyTransport TRANSPORT = NettyTransport.UCX;
 
     private static LeakWatch leaks;
     private static EventLoopGroup group;
@@ -48,7 +49,7 @@ class BadInputTest {
     static void start() throws Exception {
         TestTransports.assumeAvailable(TRANSPORT);
         leaks = LeakWatch.install();
-        group = TRANSPORT.newGroup(1);
+        group = TRANSPORT.newEventLoopGroup(1);
         server = KvServer.start(new KvServerConfig().port(0).transport(TRANSPORT).ioThreads(2)
                 .maxFrameLength(MAX_FRAME).maxMemoryBytes(MAX_MEMORY));
     }

@@ -7,6 +7,7 @@ import io.github.nettyucx.kvstore.client.KvClient;
 import io.github.nettyucx.kvstore.client.KvClientConfig;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -36,8 +37,8 @@ class KvShellTest {
                 "quit",
                 "get user1") + "\n";
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (KvServer server = KvServer.start(new KvServerConfig().port(0).transport(KvTransport.NIO).ioThreads(1));
-             KvClient client = new KvClient(new KvClientConfig().server(server.address()).transport(KvTransport.NIO)
+        try (KvServer server = KvServer.start(new KvServerConfig().port(0).transport(NettyTransport.NIO).ioThreads(1));
+             KvClient client = new KvClient(new KvClientConfig().server(server.address()).transport(NettyTransport.NIO)
                      .ioThreads(1).connectionsPerServer(1))) {
             new KvShell(client, new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8)),
                     new PrintStream(out, true, StandardCharsets.UTF_8)).run();

@@ -8,9 +8,10 @@ import io.github.nettyucx.kvstore.client.KvClient;
 import io.github.nettyucx.kvstore.client.KvClientConfig;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -39,8 +40,10 @@ class KvStoreTransportTest {
     }
 
     @ParameterizedTest
-    @EnumSource(KvTransport.class)
-    void operationsAndPipeliningFromManyThreads(KvTransport transport) throws Exception {
+    // NettyTransport names, in the order this test always ran them. ucx-tcp is left out: it runs only in a JVM
+    // started with UCX_TLS=tcp, which the test JVM is not.
+    @ValueSource(strings = {"UCX", "EPOLL", "IO_URING", "NIO"})
+    void operationsAndPipeliningFromManyThreads(NettyTransport transport) throws Exception {
         TestTransports.assumeAvailable(transport);
         try (KvServer server = KvServer.start(new KvServerConfig().port(0).transport(transport).ioThreads(2));
              KvClient client = new KvClient(new KvClientConfig().server(server.address()).transport(transport)

@@ -9,6 +9,7 @@ import io.github.nettyucx.kvstore.client.KvTimeoutException;
 import io.github.nettyucx.kvstore.client.KvUnavailableException;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,13 +43,13 @@ class MultiServerTest {
 
     @Test
     void keysSpreadOverServersAndADownServerFailsOnlyItsKeysQuickly() throws Exception {
-        TestTransports.assumeAvailable(KvTransport.UCX);
+        TestTransports.assumeAvailable(NettyTransport.UCX);
         List<KvServer> servers = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
-                servers.add(KvServer.start(new KvServerConfig().port(0).transport(KvTransport.UCX).ioThreads(1)));
+                servers.add(KvServer.start(new KvServerConfig().port(0).transport(NettyTransport.UCX).ioThreads(1)));
             }
-            KvClientConfig config = new KvClientConfig().transport(KvTransport.UCX).ioThreads(2)
+            KvClientConfig config = new KvClientConfig().transport(NettyTransport.UCX).ioThreads(2)
                     .connectionsPerServer(1).requestTimeoutMillis(120_000).reconnectDelayMillis(60_000);
             servers.forEach(s -> config.server(s.address()));
             try (KvClient client = new KvClient(config)) {
@@ -135,7 +136,7 @@ class MultiServerTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            try (KvClient client = new KvClient(new KvClientConfig().transport(KvTransport.NIO).ioThreads(1)
+            try (KvClient client = new KvClient(new KvClientConfig().transport(NettyTransport.NIO).ioThreads(1)
                     .server(new InetSocketAddress(InetAddress.getLoopbackAddress(), silent.getLocalPort()))
                     .requestTimeoutMillis(300))) {
                 ExecutionException e = assertThrows(ExecutionException.class,

@@ -8,6 +8,7 @@ import io.github.nettyucx.kvstore.protocol.Frame;
 import io.github.nettyucx.kvstore.protocol.FrameDecoderHandler;
 import io.github.nettyucx.kvstore.protocol.Status;
 import io.github.nettyucx.kvstore.protocol.Wire;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -34,7 +35,8 @@ final class RawConnection implements AutoCloseable {
     private final Channel channel;
     private final BlockingQueue<Response> responses = new LinkedBlockingQueue<>();
 
-    RawConnection(EventLoopGroup group, KvTransport transport, InetSocketAddress server) throws InterruptedException {
+    RawConnection(EventLoopGroup group, NettyTransport transport, InetSocketAddress server)
+            throws InterruptedException {
         channel = new Bootstrap().group(group).channel(transport.socketChannel())
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.kvstore;
 
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.Assumptions;
 
 /** Which transports a test may use on this machine. */
@@ -14,13 +15,13 @@ final class TestTransports {
      * UCX must work (the build installs it; set -Dnettyucx.requireUcx=false to allow skipping). The
      * kernel may forbid io_uring (containers often do): that one is skipped with the reason.
      */
-    static void assumeAvailable(KvTransport transport) {
+    static void assumeAvailable(NettyTransport transport) {
         try {
             transport.ensureAvailable();
         } catch (IllegalStateException e) {
-            boolean required = transport == KvTransport.UCX
+            boolean required = transport == NettyTransport.UCX
                     ? Boolean.parseBoolean(System.getProperty("nettyucx.requireUcx", "true"))
-                    : transport != KvTransport.IO_URING;
+                    : transport != NettyTransport.IO_URING;
             if (required) {
                 throw e;
             }

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.microbench;
 
+import io.github.nettyucx.support.Medians;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -43,7 +44,7 @@ public final class AllocatorReport {
     /** The measurements of one benchmark with one set of parameters. */
     private record Row(String benchmark, String allocator, int size, List<Double> nanos, List<Double> garbage) {
         double median() {
-            return AllocatorReport.median(nanos);
+            return Medians.ofFinite(nanos);
         }
     }
 
@@ -70,16 +71,6 @@ public final class AllocatorReport {
                     JmhReportRun.scores(run), JmhReportRun.garbage(run)));
         }
         return rows;
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        int n = sorted.size();
-        if (n == 0) {
-            return Double.NaN;
-        }
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static double min(List<Double> values) {
@@ -121,7 +112,7 @@ public final class AllocatorReport {
         for (Row r : rows) {
             csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f%n", r.benchmark(), r.allocator(),
                     r.size(), r.nanos().size(), r.median(), min(r.nanos()), max(r.nanos()), ratioToPooled(rows, r),
-                    median(r.garbage())));
+                    Medians.ofFinite(r.garbage())));
         }
         return csv.toString();
     }
@@ -164,7 +155,7 @@ public final class AllocatorReport {
                     }
                     md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f (%.1f–%.1f) | %.2f× | %.2f |%n",
                             scenario.getValue(), bytes(size), allocator, r.median(), min(r.nanos()), max(r.nanos()),
-                            ratioToPooled(rows, r), median(r.garbage())));
+                            ratioToPooled(rows, r), Medians.ofFinite(r.garbage())));
                 }
             }
         }

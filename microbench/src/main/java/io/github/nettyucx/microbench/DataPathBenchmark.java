@@ -3,9 +3,7 @@
  */
 package io.github.nettyucx.microbench;
 
-import io.github.nettyucx.transport.UcxEventLoopGroup;
-import io.github.nettyucx.transport.UcxServerSocketChannel;
-import io.github.nettyucx.transport.UcxSocketChannel;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -16,14 +14,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -72,6 +62,7 @@ public class DataPathBenchmark {
     @Param({"16", "1024", "65536"})
     public int size;
 
+    private NettyTransport chosen;
     private EventLoopGroup serverGroup;
     private EventLoopGroup clientGroup;
     private Channel server;
@@ -83,10 +74,11 @@ public class DataPathBenchmark {
 
     @Setup(Level.Trial)
     public void start() throws InterruptedException {
-        serverGroup = newGroup();
-        clientGroup = newGroup();
+        chosen = NettyTransport.of(transport);
+        serverGroup = chosen.newEventLoopGroup(1);
+        clientGroup = chosen.newEventLoopGroup(1);
         sink = new Sink();
-        server = new ServerBootstrap().group(serverGroup).channel(serverChannel())
+        server = new ServerBootstrap().group(serverGroup).channel(chosen.serverSocketChannel())
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -124,47 +116,12 @@ public class DataPathBenchmark {
     }
 
     private Channel connect(ChannelHandler handler, char role) throws InterruptedException {
-        Channel ch = new Bootstrap().group(clientGroup).channel(clientChannel())
+        Channel ch = new Bootstrap().group(clientGroup).channel(chosen.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(handler)
                 .connect(server.localAddress()).sync().channel();
         ch.writeAndFlush(ch.alloc().buffer(1).writeByte(role)).sync();
         return ch;
-    }
-
-    private EventLoopGroup newGroup() {
-        switch (transport) {
-            case "ucx":
-                return new UcxEventLoopGroup(1);
-            case "epoll":
-                return new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-            case "nio":
-                return new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-            default:
-                throw new IllegalArgumentException("unknown transport " + transport);
-        }
-    }
-
-    private Class<? extends ServerChannel> serverChannel() {
-        switch (transport) {
-            case "ucx":
-                return UcxServerSocketChannel.class;
-            case "epoll":
-                return EpollServerSocketChannel.class;
-            default:
-                return NioServerSocketChannel.class;
-        }
-    }
-
-    private Class<? extends Channel> clientChannel() {
-        switch (transport) {
-            case "ucx":
-                return UcxSocketChannel.class;
-            case "epoll":
-                return EpollSocketChannel.class;
-            default:
-                return NioSocketChannel.class;
-        }
     }
 
     /** The first byte a client sends says what it wants: 'E'cho or 'S'ink. */

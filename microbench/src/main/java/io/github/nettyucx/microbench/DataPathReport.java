@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.microbench;
 
+import io.github.nettyucx.support.Medians;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -29,11 +30,11 @@ public final class DataPathReport {
 
     private record Row(String benchmark, String transport, int size, List<Double> nanos, List<Double> garbage) {
         double median() {
-            return AllocatorReport.median(nanos);
+            return Medians.ofFinite(nanos);
         }
 
         double garbageMedian() {
-            return garbage.isEmpty() ? Double.NaN : AllocatorReport.median(garbage);
+            return garbage.isEmpty() ? Double.NaN : Medians.ofFinite(garbage);
         }
     }
 

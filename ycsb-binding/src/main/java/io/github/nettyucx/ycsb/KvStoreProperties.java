@@ -3,8 +3,8 @@
  */
 package io.github.nettyucx.ycsb;
 
-import io.github.nettyucx.kvstore.KvTransport;
 import io.github.nettyucx.kvstore.client.KvClientConfig;
+import io.github.nettyucx.support.NettyTransport;
 
 import java.util.Properties;
 
@@ -32,7 +32,7 @@ final class KvStoreProperties {
     static KvClientConfig toConfig(Properties p) {
         KvClientConfig c = new KvClientConfig()
                 .servers(KvClientConfig.parseHosts(p.getProperty(HOSTS, DEFAULT_HOSTS)))
-                .transport(KvTransport.of(p.getProperty(TRANSPORT, "ucx")));
+                .transport(NettyTransport.of(p.getProperty(TRANSPORT, "ucx")));
         if (p.getProperty(TIMEOUT_MS) != null) {
             c.requestTimeoutMillis(Long.parseLong(p.getProperty(TIMEOUT_MS).trim()));
         }

@@ -3,9 +3,9 @@
  */
 package io.github.nettyucx.ycsb;
 
-import io.github.nettyucx.kvstore.KvTransport;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.Test;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -43,7 +43,7 @@ class KvStoreClientTest {
 
     @Test
     void statusesForEachOperation() throws Exception {
-        try (KvServer server = KvServer.start(new KvServerConfig().port(0).transport(KvTransport.UCX).ioThreads(1)
+        try (KvServer server = KvServer.start(new KvServerConfig().port(0).transport(NettyTransport.UCX).ioThreads(1)
                 .maxMemoryBytes(4000))) {
             DB db = db(props("127.0.0.1:" + server.port()));
             try {

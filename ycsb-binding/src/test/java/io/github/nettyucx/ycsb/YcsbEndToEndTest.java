@@ -3,11 +3,11 @@
  */
 package io.github.nettyucx.ycsb;
 
-import io.github.nettyucx.kvstore.KvTransport;
 import io.github.nettyucx.kvstore.client.KvClient;
 import io.github.nettyucx.kvstore.client.KvClientConfig;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,9 +42,9 @@ class YcsbEndToEndTest {
 
     @BeforeAll
     static void startServers() throws Exception {
-        KvTransport.UCX.ensureAvailable();
+        NettyTransport.UCX.ensureAvailable();
         for (int i = 0; i < 2; i++) {
-            servers.add(KvServer.start(new KvServerConfig().port(0).transport(KvTransport.UCX).ioThreads(1)));
+            servers.add(KvServer.start(new KvServerConfig().port(0).transport(NettyTransport.UCX).ioThreads(1)));
         }
     }
 
@@ -97,7 +97,7 @@ class YcsbEndToEndTest {
             stored += s.store().recordCount();
         }
         assertEquals(total, stored);
-        KvClientConfig config = new KvClientConfig().transport(KvTransport.UCX).ioThreads(1)
+        KvClientConfig config = new KvClientConfig().transport(NettyTransport.UCX).ioThreads(1)
                 .servers(KvClientConfig.parseHosts(hosts()));
         try (KvClient client = new KvClient(config)) {
             List<io.github.nettyucx.kvstore.client.KeyRecord> rows =

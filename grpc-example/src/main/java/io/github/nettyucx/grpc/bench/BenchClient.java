@@ -5,10 +5,12 @@ package io.github.nettyucx.grpc.bench;
 
 import io.github.nettyucx.grpc.AllocatorChoice;
 import io.github.nettyucx.grpc.CommandLine;
-import io.github.nettyucx.grpc.GrpcTransport;
 import io.github.nettyucx.grpc.GrpcWiring;
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
+import io.github.nettyucx.support.NettyTransport;
+import io.github.nettyucx.support.Percentiles;
+import io.github.nettyucx.support.ResultRow;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.netty.channel.EventLoopGroup;
@@ -31,7 +33,7 @@ public final class BenchClient {
     public static void main(String[] args) throws Exception {
         CommandLine cl = new CommandLine(args, Set.of("transport", "port", "scenarios", "allocator", "executor",
                 "warmup", "measure", "run"), Set.of(), USAGE);
-        GrpcTransport transport = GrpcTransport.of(cl.get("transport", "ucx"));
+        NettyTransport transport = NettyTransport.of(cl.get("transport", "ucx"));
         AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
         boolean direct = ExecutorChoice.isDirect(cl.get("executor", "direct"));
         List<Scenario> scenarios = Scenario.parseList(cl.get("scenarios", ""));
@@ -54,9 +56,9 @@ public final class BenchClient {
             EchoGrpc.newBlockingStub(channel).withWaitForReady().withDeadlineAfter(30, TimeUnit.SECONDS)
                     .unary(EchoRequest.getDefaultInstance());
             for (Scenario s : scenarios) {
-                Result r = new Result().put("transport", transport.id()).put("allocator", allocator.id())
-                        .put("benchmark", s.benchmark()).put("size_bytes", s.size).put("concurrency", s.concurrency)
-                        .put("run", run).put("elapsed_s", measure);
+                ResultRow r = GrpcResults.COLUMNS.newRow().put("transport", transport.id())
+                        .put("allocator", allocator.id()).put("benchmark", s.benchmark()).put("size_bytes", s.size)
+                        .put("concurrency", s.concurrency).put("run", run).put("elapsed_s", measure);
                 try {
                     measure(stub, s, warmup, measure, r);
                 } catch (Exception e) {
@@ -71,14 +73,14 @@ public final class BenchClient {
         }
     }
 
-    private static void measure(EchoGrpc.EchoStub stub, Scenario s, double warmup, double measure, Result r)
+    private static void measure(EchoGrpc.EchoStub stub, Scenario s, double warmup, double measure, ResultRow r)
             throws Exception {
         if (s.kind == Scenario.Kind.UNARY) {
             long[] latencies = new UnaryLoad(stub, s.size, s.concurrency).run(warmup, measure);
             if (latencies.length == 0) {
                 throw new IllegalStateException("no call completed during the measurement");
             }
-            Percentiles p = new Percentiles(latencies, latencies.length);
+            Percentiles p = Percentiles.of(latencies);
             r.put("calls", p.count()).put("p50_us", p.at(50) / 1e3).put("p99_us", p.at(99) / 1e3)
                     .put("p999_us", p.at(99.9) / 1e3).put("mean_us", p.mean() / 1e3)
                     .put("calls_per_s", p.count() / measure);

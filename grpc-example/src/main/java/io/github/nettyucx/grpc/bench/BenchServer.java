@@ -6,8 +6,8 @@ package io.github.nettyucx.grpc.bench;
 import io.github.nettyucx.grpc.AllocatorChoice;
 import io.github.nettyucx.grpc.CommandLine;
 import io.github.nettyucx.grpc.EchoService;
-import io.github.nettyucx.grpc.GrpcTransport;
 import io.github.nettyucx.grpc.GrpcWiring;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
@@ -24,6 +24,8 @@ import java.util.logging.Logger;
  * {@code LISTENING <port>}. It stops when its standard input closes (the coordinator's way to end it).
  */
 public final class BenchServer {
+    /** What the server prints, followed by its port, once it listens. */
+    static final String LISTENING = "LISTENING ";
     private static final String USAGE = "usage: BenchServer --transport T [--allocator grpc|channel] "
             + "[--executor direct|pool] [--threads 1]";
 
@@ -40,7 +42,7 @@ public final class BenchServer {
     public static void main(String[] args) throws Exception {
         CommandLine cl = new CommandLine(args, Set.of("transport", "allocator", "executor", "threads"), Set.of(),
                 USAGE);
-        GrpcTransport transport = GrpcTransport.of(cl.get("transport", "ucx"));
+        NettyTransport transport = NettyTransport.of(cl.get("transport", "ucx"));
         AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
         boolean direct = ExecutorChoice.isDirect(cl.get("executor", "direct"));
         transport.ensureAvailable();
@@ -54,7 +56,7 @@ public final class BenchServer {
             builder.directExecutor();
         }
         Server server = builder.addService(new EchoService()).build().start();
-        System.out.println("LISTENING " + ((InetSocketAddress) server.getListenSockets().get(0)).getPort());
+        System.out.println(LISTENING + ((InetSocketAddress) server.getListenSockets().get(0)).getPort());
         System.out.flush();
 
         InputStream in = System.in;

@@ -3,13 +3,16 @@
  */
 package io.github.nettyucx.grpc.bench;
 
+import io.github.nettyucx.support.ChildProcess;
+import io.github.nettyucx.support.ResultRow;
+
 /**
  * CPU time the client and server JVMs used during one measurement window, read by the coordinator when the
  * client marks the window's ends. A transport that polls shows up here even when its latency looks good.
  */
 final class CpuWindow {
-    private final ChildJvm client;
-    private final ChildJvm server;
+    private final ChildProcess client;
+    private final ChildProcess server;
     private long startNanos;
     private long clientStart;
     private long serverStart;
@@ -17,7 +20,7 @@ final class CpuWindow {
     private long clientUsed = -1;
     private long serverUsed = -1;
 
-    CpuWindow(ChildJvm client, ChildJvm server) {
+    CpuWindow(ChildProcess client, ChildProcess server) {
         this.client = client;
         this.server = server;
     }
@@ -38,7 +41,7 @@ final class CpuWindow {
     }
 
     /** Adds CPU per operation (call or streamed message) and CPU utilisation to the window's result. */
-    void attachTo(Result r) {
+    void attachTo(ResultRow r) {
         if (elapsedNanos <= 0 || !r.ok()) {
             return;
         }

@@ -4,9 +4,10 @@
 package io.github.nettyucx.grpc.bench;
 
 import io.github.nettyucx.grpc.CommandLine;
-import io.github.nettyucx.grpc.GrpcTransport;
+import io.github.nettyucx.support.MachineFacts;
+import io.github.nettyucx.support.NettyTransport;
+import io.github.nettyucx.support.ResultRow;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.ZonedDateTime;
@@ -58,9 +59,9 @@ public final class GrpcBenchmark {
             return;
         }
 
-        String loadBefore = Machine.loadAverage();
+        String loadBefore = MachineFacts.loadAverage();
         ZonedDateTime started = ZonedDateTime.now();
-        List<Result> results = new ArrayList<>();
+        List<ResultRow> results = new ArrayList<>();
         Map<String, String> skipped = new LinkedHashMap<>();
         List<Variant> variants = settings.variants(skipped);
         int total = settings.runs * variants.size();
@@ -74,7 +75,7 @@ public final class GrpcBenchmark {
                 results.addAll(new VariantRun(v, settings, run).execute());
             }
         }
-        String loadAfter = Machine.loadAverage();
+        String loadAfter = MachineFacts.loadAverage();
         String command = System.getProperty("bench.command", "GrpcBenchmark " + String.join(" ", Arrays.asList(args)));
         new GrpcReport(results, skipped, settings, command, started, loadBefore, loadAfter).write(out);
         System.err.println("results: " + out.resolve("results.md"));
@@ -86,8 +87,8 @@ public final class GrpcBenchmark {
 
     /** What one invocation measures. */
     static final class Settings {
-        final List<GrpcTransport> transports = new ArrayList<>();
-        final List<GrpcTransport> channelAllocator = new ArrayList<>();
+        final List<NettyTransport> transports = new ArrayList<>();
+        final List<NettyTransport> channelAllocator = new ArrayList<>();
         final int runs;
         final double warmup;
         final double measure;
@@ -98,11 +99,11 @@ public final class GrpcBenchmark {
         Settings(String transports, String channelAllocator, int runs, double warmup, double measure, String executor,
                  List<Scenario> scenarios, String mode) {
             for (String t : transports.split(",")) {
-                this.transports.add(GrpcTransport.of(t.trim()));
+                this.transports.add(NettyTransport.of(t.trim()));
             }
             for (String t : channelAllocator.split(",")) {
                 if (!t.isBlank()) {
-                    this.channelAllocator.add(GrpcTransport.of(t.trim()));
+                    this.channelAllocator.add(NettyTransport.of(t.trim()));
                 }
             }
             this.runs = runs;
@@ -113,14 +114,17 @@ public final class GrpcBenchmark {
             this.mode = mode;
         }
 
-        /** The transports that can run here, each with gRPC's allocator and, where asked, the channel's. */
+        /**
+         * The transports the server and client JVMs can run here, each with gRPC's allocator and, where asked, the
+         * channel's.
+         */
         List<Variant> variants(Map<String, String> skipped) {
             List<Variant> list = new ArrayList<>();
-            for (GrpcTransport t : transports) {
-                Throwable cause = t.unavailabilityCause();
-                if (cause != null) {
-                    skipped.put(t.id(), String.valueOf(cause).replace('\n', ' '));
-                    System.err.println("skipping " + t.id() + ": not available here: " + cause);
+            for (NettyTransport t : transports) {
+                String reason = t.unavailabilityReasonForChildJvm();
+                if (reason != null) {
+                    skipped.put(t.id(), reason);
+                    System.err.println("skipping " + t.id() + ": not available here: " + reason);
                     continue;
                 }
                 list.add(new Variant(t, "grpc"));
@@ -134,32 +138,16 @@ public final class GrpcBenchmark {
 
     /** A transport with an allocator choice. */
     static final class Variant {
-        final GrpcTransport transport;
+        final NettyTransport transport;
         final String allocator;
 
-        Variant(GrpcTransport transport, String allocator) {
+        Variant(NettyTransport transport, String allocator) {
             this.transport = transport;
             this.allocator = allocator;
         }
 
         String label() {
             return transport.id() + " (" + allocator + " allocator)";
-        }
-    }
-
-    /** Machine facts for the report. */
-    static final class Machine {
-        private Machine() {
-        }
-
-        static String loadAverage() {
-            try {
-                String text = new String(java.nio.file.Files.readAllBytes(Paths.get("/proc/loadavg")));
-                String[] parts = text.trim().split(" ");
-                return parts[0] + " " + parts[1] + " " + parts[2];
-            } catch (IOException | RuntimeException e) {
-                return "unknown";
-            }
         }
     }
 }

@@ -3,7 +3,10 @@
  */
 package io.github.nettyucx.grpc.bench;
 
-import io.github.nettyucx.transport.Ucx;
+import io.github.nettyucx.support.ByteSizes;
+import io.github.nettyucx.support.MachineFacts;
+import io.github.nettyucx.support.Medians;
+import io.github.nettyucx.support.ResultRow;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -14,7 +17,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -30,7 +32,7 @@ final class GrpcReport {
     private static final double UNARY_TARGET = 0.5;
     private static final double STREAM_TARGET = 1.5;
 
-    private final List<Result> results;
+    private final List<ResultRow> results;
     private final Map<String, String> skipped;
     private final GrpcBenchmark.Settings settings;
     private final String command;
@@ -38,7 +40,7 @@ final class GrpcReport {
     private final String loadBefore;
     private final String loadAfter;
 
-    GrpcReport(List<Result> results, Map<String, String> skipped, GrpcBenchmark.Settings settings, String command,
+    GrpcReport(List<ResultRow> results, Map<String, String> skipped, GrpcBenchmark.Settings settings, String command,
                ZonedDateTime started, String loadBefore, String loadAfter) {
         this.results = results;
         this.skipped = skipped;
@@ -51,7 +53,7 @@ final class GrpcReport {
 
     void write(Path dir) throws IOException {
         Files.createDirectories(dir);
-        StringBuilder csv = new StringBuilder(Result.csvHeader()).append('\n');
+        StringBuilder csv = new StringBuilder(GrpcResults.COLUMNS.csvHeader()).append('\n');
         results.forEach(r -> csv.append(r.toCsv()).append('\n'));
         Files.write(dir.resolve("results.csv"), csv.toString().getBytes(StandardCharsets.UTF_8));
         Files.write(dir.resolve("results.md"), markdown().getBytes(StandardCharsets.UTF_8));
@@ -61,7 +63,7 @@ final class GrpcReport {
     // ---------------------------------------------------------------- aggregation
 
     private List<String> variants() {
-        return results.stream().filter(r -> !r.get("benchmark").equals("run")).map(Result::variant).distinct()
+        return results.stream().filter(r -> !r.get("benchmark").equals("run")).map(GrpcResults::variant).distinct()
                 .collect(Collectors.toList());
     }
 
@@ -94,13 +96,13 @@ final class GrpcReport {
     /** Median over the runs of one metric; NaN when no run succeeded. */
     private double median(String variant, String benchmark, int size, int concurrency, String metric) {
         List<Double> values = new ArrayList<>();
-        for (Result r : results) {
-            if (r.ok() && r.variant().equals(variant) && r.get("benchmark").equals(benchmark)
+        for (ResultRow r : results) {
+            if (r.ok() && GrpcResults.variant(r).equals(variant) && r.get("benchmark").equals(benchmark)
                     && (int) r.number("size_bytes") == size && (int) r.number("concurrency") == concurrency) {
                 values.add(r.number(metric));
             }
         }
-        return Percentiles.median(values);
+        return Medians.ofFinite(values);
     }
 
     // ---------------------------------------------------------------- markdown
@@ -110,17 +112,19 @@ final class GrpcReport {
         md.append("# gRPC over UCX: benchmark results\n\n");
         md.append("Command: `").append(command).append("` (").append(settings.mode).append(" mode)  \n");
         md.append("Date: ").append(started.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append("  \n");
-        md.append("Machine: ").append(cpuModel()).append(", ").append(Runtime.getRuntime().availableProcessors())
+        md.append("Machine: ").append(MachineFacts.cpuModel()).append(", ")
+                .append(Runtime.getRuntime().availableProcessors())
                 .append(" cores, ").append(System.getProperty("os.name")).append(' ')
                 .append(System.getProperty("os.version"))
-                .append(", Java ").append(System.getProperty("java.version")).append(", UCX ").append(ucxVersion())
+                .append(", Java ").append(System.getProperty("java.version")).append(", UCX ")
+                .append(MachineFacts.ucxVersion())
                 .append("  \n");
         md.append("Load average (1, 5, 15 min) before: ").append(loadBefore).append(", after: ").append(loadAfter)
                 .append(". **The machine was shared with other work while this ran: absolute numbers are noisy; "
                         + "compare the ratios within this run, and rerun on a quiet machine for figures to "
                         + "quote.**\n\n");
 
-        if (overloaded()) {
+        if (MachineFacts.overloaded(loadBefore, loadAfter)) {
             md.append("The load average was above the number of cores: both JVMs of a pair often waited for a CPU, "
                     + "so latencies include scheduling delays and the met / not met columns below say more about "
                     + "the other work on the machine than about the transports.\n\n");
@@ -167,7 +171,7 @@ final class GrpcReport {
         for (int[] uc : unaryCases()) {
             int size = uc[0];
             int c = uc[1];
-            md.append("| ").append(Scenario.sizeLabel(size)).append(" | ").append(c).append(" |");
+            md.append("| ").append(ByteSizes.label(size)).append(" | ").append(c).append(" |");
             for (String v : vs) {
                 md.append(' ').append(fmt(median(v, "unary", size, c, "p50_us"))).append(" / ")
                         .append(fmt(median(v, "unary", size, c, "p99_us"))).append(" / ")
@@ -185,7 +189,7 @@ final class GrpcReport {
         for (int[] uc : unaryCases()) {
             int size = uc[0];
             int c = uc[1];
-            md.append("| ").append(Scenario.sizeLabel(size)).append(" | ").append(c).append(" |");
+            md.append("| ").append(ByteSizes.label(size)).append(" | ").append(c).append(" |");
             vs.forEach(v -> md.append(' ').append(fmt(median(v, "unary", size, c, "calls_per_s"))).append(" |"));
             md.append('\n');
         }
@@ -198,7 +202,7 @@ final class GrpcReport {
         vs.forEach(v -> md.append("---:|"));
         md.append("---:|---|\n");
         for (int size : sizes("stream")) {
-            md.append("| ").append(Scenario.sizeLabel(size)).append(" |");
+            md.append("| ").append(ByteSizes.label(size)).append(" |");
             for (String v : vs) {
                 md.append(' ').append(fmt(median(v, "stream", size, 1, "mb_per_s"))).append(" (")
                         .append(fmt(median(v, "stream", size, 1, "msgs_per_s"))).append(") |");
@@ -218,12 +222,12 @@ final class GrpcReport {
         vs.forEach(v -> md.append("---:|"));
         md.append('\n');
         for (int[] uc : unaryCases()) {
-            md.append("| unary ").append(Scenario.sizeLabel(uc[0])).append(" x").append(uc[1]).append(" |");
+            md.append("| unary ").append(ByteSizes.label(uc[0])).append(" x").append(uc[1]).append(" |");
             vs.forEach(v -> md.append(' ').append(cpuCell(v, "unary", uc[0], uc[1])).append(" |"));
             md.append('\n');
         }
         for (int size : sizes("stream")) {
-            md.append("| stream ").append(Scenario.sizeLabel(size)).append(" |");
+            md.append("| stream ").append(ByteSizes.label(size)).append(" |");
             vs.forEach(v -> md.append(' ').append(cpuCell(v, "stream", size, 1)).append(" |"));
             md.append('\n');
         }
@@ -235,26 +239,26 @@ final class GrpcReport {
             for (int[] uc : unaryCases()) {
                 int size = uc[0];
                 int c = uc[1];
-                md.append("| unary ").append(Scenario.sizeLabel(size)).append(" x").append(c).append(" p50 | ")
+                md.append("| unary ").append(ByteSizes.label(size)).append(" x").append(c).append(" p50 | ")
                         .append(ratio(median("ucx+channel-alloc", "unary", size, c, "p50_us")
                                 / median("ucx", "unary", size, c, "p50_us"))).append(" |\n");
             }
             for (int size : sizes("stream")) {
-                md.append("| stream ").append(Scenario.sizeLabel(size)).append(" MB/s | ")
+                md.append("| stream ").append(ByteSizes.label(size)).append(" MB/s | ")
                         .append(ratio(median("ucx+channel-alloc", "stream", size, 1, "mb_per_s")
                                 / median("ucx", "stream", size, 1, "mb_per_s"))).append(" |\n");
             }
         }
 
-        List<Result> bad = results.stream().filter(r -> !r.ok()).collect(Collectors.toList());
+        List<ResultRow> bad = results.stream().filter(r -> !r.ok()).collect(Collectors.toList());
         if (!bad.isEmpty()) {
             md.append("\n## Problems\n\n");
-            for (Result r : bad) {
+            for (ResultRow r : bad) {
                 String what = r.get("benchmark").equals("run") ? ""
-                        : " " + r.get("benchmark") + " " + Scenario.sizeLabel((long) r.number("size_bytes"))
+                        : " " + r.get("benchmark") + " " + ByteSizes.label((long) r.number("size_bytes"))
                         + (r.get("benchmark").equals("unary") ? " x" + r.get("concurrency") : "");
-                md.append("- ").append(r.variant()).append(what).append(", run ").append(r.get("run")).append(": ")
-                        .append(r.get("note").replace("|", "\\|")).append('\n');
+                md.append("- ").append(GrpcResults.variant(r)).append(what).append(", run ").append(r.get("run"))
+                        .append(": ").append(r.get("note").replace("|", "\\|")).append('\n');
             }
         }
         md.append("\nCharts: `unary-p50-concurrency-1.png`, `unary-p50-concurrency-64.png`, `streaming-mb-per-s.png`; "
@@ -274,21 +278,6 @@ final class GrpcReport {
         return fmt(c) + " + " + fmt(s) + " (" + fmt(cp) + "% / " + fmt(sp) + "%)";
     }
 
-    /** Whether the 1-minute load average before or after the run exceeded the number of cores. */
-    private boolean overloaded() {
-        int cores = Runtime.getRuntime().availableProcessors();
-        for (String load : new String[] {loadBefore, loadAfter}) {
-            try {
-                if (Double.parseDouble(load.split(" ")[0]) > cores) {
-                    return true;
-                }
-            } catch (NumberFormatException e) {
-                // unknown load: say nothing
-            }
-        }
-        return false;
-    }
-
     private static String verdict(double ratio, boolean met) {
         return Double.isFinite(ratio) ? (met ? "met" : "not met") : "n/a";
     }
@@ -305,27 +294,6 @@ final class GrpcReport {
             return String.format(Locale.ROOT, "%.0f", v);
         }
         return String.format(Locale.ROOT, v >= 100 ? "%.0f" : "%.1f", v);
-    }
-
-    private static String cpuModel() {
-        try {
-            for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // not Linux
-        }
-        return System.getProperty("os.arch");
-    }
-
-    private static String ucxVersion() {
-        try {
-            return Ucx.isAvailable() ? Ucx.ucxVersion() : "unavailable";
-        } catch (Throwable t) {
-            return "unknown";
-        }
     }
 
     // ---------------------------------------------------------------- charts
@@ -366,7 +334,7 @@ final class GrpcReport {
         List<String> xs = new ArrayList<>();
         List<Double> ys = new ArrayList<>();
         for (int s : new LinkedHashSet<>(sizes)) {
-            xs.add(Scenario.sizeLabel(s));
+            xs.add(ByteSizes.label(s));
             double v = value.applyAsDouble(s);
             ys.add(Double.isFinite(v) ? v : 0.0);
         }

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.grpc.bench;
 
+import io.github.nettyucx.support.ByteSizes;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,16 +64,7 @@ final class Scenario {
     }
 
     String label() {
-        return kind == Kind.UNARY ? "unary " + sizeLabel(size) + " x" + concurrency : "stream " + sizeLabel(size);
-    }
-
-    static String sizeLabel(long bytes) {
-        if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) {
-            return (bytes >> 20) + " MiB";
-        }
-        if (bytes >= 1024 && bytes % 1024 == 0) {
-            return (bytes >> 10) + " KiB";
-        }
-        return bytes + " B";
+        return kind == Kind.UNARY ? "unary " + ByteSizes.label(size) + " x" + concurrency
+                : "stream " + ByteSizes.label(size);
     }
 }

@@ -3,17 +3,25 @@
  */
 package io.github.nettyucx.grpc.bench;
 
+import io.github.nettyucx.support.ByteSizes;
+import io.github.nettyucx.support.ChildProcess;
+import io.github.nettyucx.support.JavaCommand;
+import io.github.nettyucx.support.ResultRow;
+
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /** One server JVM and one client JVM running every scenario for one transport and allocator. */
 final class VariantRun {
-    private static final List<String> JVM_OPTIONS = jvmOptions();
+    /** Fixed heap, so that GC sizing does not differ between transports. */
+    private static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g");
+    /** How long the client may take per scenario beyond its warm-up and measurement before it counts as hung. */
+    private static final long SCENARIO_SLACK_SECONDS = 60;
 
     private final GrpcBenchmark.Variant variant;
     private final GrpcBenchmark.Settings settings;
@@ -25,26 +33,28 @@ final class VariantRun {
         this.run = run;
     }
 
-    List<Result> execute() throws Exception {
-        List<Result> results = new ArrayList<>();
-        try (ChildJvm server = new ChildJvm(BenchServer.class, JVM_OPTIONS, List.of("--transport",
-                variant.transport.id(), "--allocator", variant.allocator, "--executor", settings.executor))) {
+    List<ResultRow> execute() throws Exception {
+        List<ResultRow> results = new ArrayList<>();
+        try (ChildProcess server = start(BenchServer.class, List.of("--transport", variant.transport.id(),
+                "--allocator", variant.allocator, "--executor", settings.executor))) {
             int port = awaitPort(server);
             String scenarios = settings.scenarios.stream().map(Scenario::toString).collect(Collectors.joining(","));
-            try (ChildJvm client = new ChildJvm(BenchClient.class, JVM_OPTIONS, List.of("--transport",
-                    variant.transport.id(), "--allocator", variant.allocator, "--executor", settings.executor,
+            try (ChildProcess client = start(BenchClient.class, List.of("--transport", variant.transport.id(),
+                    "--allocator", variant.allocator, "--executor", settings.executor,
                     "--port", String.valueOf(port), "--scenarios", scenarios,
                     "--warmup", String.valueOf(settings.warmup), "--measure", String.valueOf(settings.measure),
                     "--run", String.valueOf(run)))) {
                 CpuWindow cpu = new CpuWindow(client, server);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(clientTimeLimitSeconds());
                 String line;
-                while ((line = client.readLine()) != null) {
+                while ((line = client.lines().next(Math.max(0, deadline - System.nanoTime()),
+                        TimeUnit.NANOSECONDS)) != null) {
                     if (line.equals(MeasurementWindow.START)) {
                         cpu.start();
                     } else if (line.equals(MeasurementWindow.END)) {
                         cpu.end();
-                    } else if (line.startsWith("RESULT\t")) {
-                        Result r = Result.fromLine(line);
+                    } else if (ResultRow.isLine(line)) {
+                        ResultRow r = GrpcResults.COLUMNS.fromLine(line);
                         cpu.attachTo(r);
                         results.add(r);
                         System.err.println("    " + summary(r));
@@ -55,6 +65,9 @@ final class VariantRun {
                             : "did not exit") + " after " + results.size() + " of " + settings.scenarios.size()
                             + " scenarios"));
                 }
+            } catch (TimeoutException e) {
+                results.add(failure("the client JVM did not finish within " + clientTimeLimitSeconds() + " s, after "
+                        + results.size() + " of " + settings.scenarios.size() + " scenarios; killed"));
             }
             Integer exit = server.stop(10);
             if (exit == null || exit != 0) {
@@ -68,53 +81,53 @@ final class VariantRun {
         return results;
     }
 
+    private long clientTimeLimitSeconds() {
+        return (long) (settings.scenarios.size() * (settings.warmup + settings.measure + SCENARIO_SLACK_SECONDS));
+    }
+
     /**
-     * Fixed heap, plus the transport's, gRPC's and Netty's system properties given to the coordinator
-     * (BENCH_JAVA_OPTS), so that e.g. {@code -Dio.github.nettyucx.waitStrategy=busy_poll} reaches both JVMs.
+     * A server or client JVM of this class path. Standard error goes to ours (so its warnings show); standard
+     * output carries its port or results. The transport's environment ({@code UCX_TLS=tcp} for ucx-tcp) is set.
      */
-    static List<String> jvmOptions() {
-        List<String> options = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
-        options.addAll(forwardedProperties());
-        return options;
+    private ChildProcess start(Class<?> mainClass, List<String> args) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(javaCommand(mainClass).jvmOptions(JVM_OPTIONS).args(args)
+                .toList()).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().putAll(variant.transport.environment());
+        return ChildProcess.start(builder);
     }
 
+    /**
+     * Besides the transport's settings, gRPC's and Netty's system properties given to the coordinator
+     * (BENCH_JAVA_OPTS) reach both JVMs, e.g. {@code -Dio.github.nettyucx.waitStrategy=busy_poll}.
+     */
+    private static JavaCommand javaCommand(Class<?> mainClass) {
+        return JavaCommand.of(mainClass).forwardProperties("io.grpc.").forwardProperties("io.netty.");
+    }
+
+    /** The {@code -D} options every child JVM gets from the coordinator, for the report. */
     static List<String> forwardedProperties() {
-        List<String> forwarded = new ArrayList<>();
-        for (String name : new java.util.TreeSet<>(System.getProperties().stringPropertyNames())) {
-            if (name.startsWith("io.github.nettyucx.") || name.startsWith("io.grpc.") || name.startsWith("io.netty.")) {
-                forwarded.add("-D" + name + "=" + System.getProperty(name));
-            }
+        return javaCommand(BenchServer.class).forwardedProperties();
+    }
+
+    private static int awaitPort(ChildProcess server) throws Exception {
+        String line = server.lines().awaitPrefix(BenchServer.LISTENING, 60, TimeUnit.SECONDS);
+        if (line == null) {
+            throw new IllegalStateException("the server JVM ended without listening (its errors are above)");
         }
-        return forwarded;
+        return Integer.parseInt(line.substring(BenchServer.LISTENING.length()).trim());
     }
 
-    private static int awaitPort(ChildJvm server) throws Exception {
-        CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> {
-            try {
-                String line;
-                while ((line = server.readLine()) != null) {
-                    if (line.startsWith("LISTENING ")) {
-                        return Integer.parseInt(line.substring("LISTENING ".length()).trim());
-                    }
-                }
-                throw new IllegalStateException("the server JVM ended without listening (its errors are above)");
-            } catch (java.io.IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return port.get(60, TimeUnit.SECONDS);
-    }
-
-    private Result failure(String note) {
+    private ResultRow failure(String note) {
         System.err.println("    FAILED: " + note);
-        return new Result().put("transport", variant.transport.id()).put("allocator", variant.allocator)
-                .put("benchmark", "run").put("run", run).put("status", "failed").put("note", note);
+        return GrpcResults.COLUMNS.newRow().put("transport", variant.transport.id())
+                .put("allocator", variant.allocator).put("benchmark", "run").put("run", run).put("status", "failed")
+                .put("note", note);
     }
 
-    private static String summary(Result r) {
+    private static String summary(ResultRow r) {
         String scenario = r.get("benchmark").equals("unary")
-                ? "unary " + Scenario.sizeLabel((long) r.number("size_bytes")) + " x" + r.get("concurrency")
-                : "stream " + Scenario.sizeLabel((long) r.number("size_bytes"));
+                ? "unary " + ByteSizes.label((long) r.number("size_bytes")) + " x" + r.get("concurrency")
+                : "stream " + ByteSizes.label((long) r.number("size_bytes"));
         if (!r.ok()) {
             return scenario + ": FAILED " + r.get("note");
         }
@@ -127,7 +140,7 @@ final class VariantRun {
                 r.number("mb_per_s"), cpu(r));
     }
 
-    private static String cpu(Result r) {
+    private static String cpu(ResultRow r) {
         if (r.get("client_cpu_percent").isEmpty() || r.get("server_cpu_percent").isEmpty()) {
             return "";
         }

@@ -58,7 +58,7 @@ public final class KvClient implements AutoCloseable {
             throw new IllegalArgumentException("a server is listed twice in " + config.servers());
         }
         this.ownsGroup = config.group() == null;
-        this.group = ownsGroup ? config.transport().newGroup(config.ioThreads()) : config.group();
+        this.group = ownsGroup ? config.transport().newEventLoopGroup(config.ioThreads()) : config.group();
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.requestTimeoutMillis());
         List<String> names = new ArrayList<>();
         for (InetSocketAddress server : config.servers()) {

@@ -3,8 +3,8 @@
  */
 package io.github.nettyucx.kvstore.client;
 
-import io.github.nettyucx.kvstore.KvTransport;
 import io.github.nettyucx.kvstore.protocol.Frame;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.internal.ObjectUtil;
 
@@ -15,7 +15,7 @@ import java.util.List;
 /** Settings of a {@link KvClient}. */
 public final class KvClientConfig {
     private final List<InetSocketAddress> servers = new ArrayList<>();
-    private KvTransport transport = KvTransport.UCX;
+    private NettyTransport transport = NettyTransport.UCX;
     private EventLoopGroup group;
     private int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
     private int connectionsPerServer = 2;
@@ -66,11 +66,11 @@ public final class KvClientConfig {
         return this;
     }
 
-    public KvTransport transport() {
+    public NettyTransport transport() {
         return transport;
     }
 
-    public KvClientConfig transport(KvTransport transport) {
+    public KvClientConfig transport(NettyTransport transport) {
         this.transport = ObjectUtil.checkNotNull(transport, "transport");
         return this;
     }

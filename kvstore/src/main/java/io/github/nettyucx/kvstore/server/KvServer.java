@@ -29,7 +29,7 @@ public final class KvServer implements AutoCloseable {
     private KvServer(KvServerConfig config) throws InterruptedException {
         this.config = config;
         this.store = new RecordStore(config.maxMemoryBytes());
-        this.group = config.transport().newGroup(config.ioThreads());
+        this.group = config.transport().newEventLoopGroup(config.ioThreads());
         try {
             ServerBootstrap b = new ServerBootstrap()
                     .group(group)

@@ -3,15 +3,15 @@
  */
 package io.github.nettyucx.kvstore.server;
 
-import io.github.nettyucx.kvstore.KvTransport;
 import io.github.nettyucx.kvstore.protocol.Frame;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.util.internal.ObjectUtil;
 
 /** Settings of one server; the defaults are those of {@code kvstore server} without flags. */
 public final class KvServerConfig {
     private String host = "127.0.0.1";
     private int port = 7379;
-    private KvTransport transport = KvTransport.UCX;
+    private NettyTransport transport = NettyTransport.UCX;
     private int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
     // Only key and value bytes are counted; Java's per-record and per-field objects roughly double
     // that for YCSB-sized records, so a quarter of the heap leaves room for them.
@@ -37,11 +37,11 @@ public final class KvServerConfig {
         return this;
     }
 
-    public KvTransport transport() {
+    public NettyTransport transport() {
         return transport;
     }
 
-    public KvServerConfig transport(KvTransport transport) {
+    public KvServerConfig transport(NettyTransport transport) {
         this.transport = ObjectUtil.checkNotNull(transport, "transport");
         return this;
     }

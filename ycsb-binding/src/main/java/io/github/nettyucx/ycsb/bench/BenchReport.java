@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.ycsb.bench;
 
-import io.github.nettyucx.transport.Ucx;
+import io.github.nettyucx.support.MachineFacts;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -119,9 +118,11 @@ final class BenchReport {
         md.append("Produced by `").append(command).append("` on ")
           .append(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)).append(" in ")
           .append(String.format(Locale.ROOT, "%.0f", seconds)).append(" s.\n\n");
-        md.append("Machine: ").append(cpuModel()).append(", ").append(Runtime.getRuntime().availableProcessors())
+        md.append("Machine: ").append(MachineFacts.cpuModel()).append(", ")
+          .append(Runtime.getRuntime().availableProcessors())
           .append(" CPUs, ").append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
-          .append(", Java ").append(System.getProperty("java.version")).append(", UCX ").append(ucxVersion())
+          .append(", Java ").append(System.getProperty("java.version")).append(", UCX ")
+          .append(MachineFacts.ucxVersion())
           .append(".\nLoad average (1/5/15 min) before: ").append(loadBefore).append("; after: ").append(loadAfter)
           .append(".\n\n");
         md.append("Method: one kvstore server JVM per transport (`--threads ").append(o.serverThreads)
@@ -138,8 +139,9 @@ final class BenchReport {
           .append("\"vs epoll\" columns divide by epoll's figure in this run. `ucx-sleep` is UCX with `-Dio.github.nettyucx.waitStrategy=sleep` in server and client ")
           .append("(idle event loops sleep at once instead of spinning first).\n\n");
         md.append("The machine is shared with other work: compare ratios within this table, not absolute numbers ")
-          .append("across runs; ").append(highLoad() ? "this run was made while the machine was heavily loaded "
-                + "(see the load average), so expect large run-to-run swings.\n\n" : "check the load average above.\n\n");
+          .append("across runs; ").append(MachineFacts.overloaded(loadBefore, loadAfter)
+                ? "this run was made while the machine was heavily loaded (see the load average), so expect large "
+                + "run-to-run swings.\n\n" : "check the load average above.\n\n");
 
         for (String w : o.workloads) {
             md.append("## Workload ").append(w.toUpperCase(Locale.ROOT)).append("\n\n");
@@ -192,51 +194,11 @@ final class BenchReport {
         Files.write(file, md.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    private boolean highLoad() {
-        try {
-            return Double.parseDouble(loadBefore.split(" ")[0]) > Runtime.getRuntime().availableProcessors()
-                    || Double.parseDouble(loadAfter.split(" ")[0]) > Runtime.getRuntime().availableProcessors();
-        } catch (RuntimeException e) {
-            return true;
-        }
-    }
-
     private static String fmt(double v) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
     }
 
     private static String ratio(double a, double b) {
         return Double.isNaN(a) || Double.isNaN(b) || b == 0 ? "-" : String.format(Locale.ROOT, "%.2fx", a / b);
-    }
-
-    static String loadAverage() {
-        try {
-            String[] parts = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.US_ASCII)
-                    .trim().split(" ");
-            return parts[0] + " " + parts[1] + " " + parts[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
-    }
-
-    private static String cpuModel() {
-        try {
-            for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // fall through
-        }
-        return System.getProperty("os.arch");
-    }
-
-    private static String ucxVersion() {
-        try {
-            return Ucx.isAvailable() ? Ucx.ucxVersion() : "not available";
-        } catch (RuntimeException | LinkageError e) {
-            return "unknown";
-        }
     }
 }

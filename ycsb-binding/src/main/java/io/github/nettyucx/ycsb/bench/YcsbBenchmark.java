@@ -4,6 +4,9 @@
 package io.github.nettyucx.ycsb.bench;
 
 import io.github.nettyucx.kvstore.KvStoreMain;
+import io.github.nettyucx.support.ChildProcess;
+import io.github.nettyucx.support.JavaCommand;
+import io.github.nettyucx.support.MachineFacts;
 import io.github.nettyucx.ycsb.KvStoreClient;
 import io.github.nettyucx.ycsb.YcsbOutput;
 
@@ -28,6 +31,8 @@ import java.util.regex.Pattern;
  */
 public final class YcsbBenchmark {
     private static final Pattern LISTENING = Pattern.compile("listening on [^ ]*:(\\d+) over");
+    /** How long a server or YCSB client gets to end after SIGTERM before it is killed. */
+    private static final long STOP_SECONDS = 10;
 
     private YcsbBenchmark() {
     }
@@ -43,7 +48,7 @@ public final class YcsbBenchmark {
             return;
         }
         String command = System.getProperty("bench.command", "YcsbBenchmark " + String.join(" ", args));
-        String loadBefore = BenchReport.loadAverage();
+        String loadBefore = MachineFacts.loadAverage();
         long started = System.nanoTime();
         int total = o.runs * o.workloads.size() * o.threads.size() * o.transports.size();
         System.out.printf(Locale.ROOT, "YCSB benchmark (%s): workloads %s, threads %s, transports %s, %d s per run, "
@@ -51,15 +56,15 @@ public final class YcsbBenchmark {
                 o.seconds, o.records, o.runs, total);
 
         Map<String, Integer> ports = new LinkedHashMap<>();
-        List<Process> servers = new ArrayList<>();
+        List<ChildProcess> servers = new ArrayList<>();
         File tmp = Files.createTempDirectory("bench-ycsb").toFile();
         List<RunResult> results = new ArrayList<>();
         try {
             for (String t : o.transports) {
                 File log = new File(tmp, "server-" + t + ".log");
                 TransportVariant v = TransportVariant.of(t);
-                Process p = ChildJvm.start(jvmOptions(v), KvStoreMain.class.getName(), List.of("server", "--port",
-                        "0", "--transport", v.transport().id(), "--threads", String.valueOf(o.serverThreads)), log);
+                ChildProcess p = startJvm(v, KvStoreMain.class.getName(), List.of("server", "--port", "0",
+                        "--transport", v.transport().id(), "--threads", String.valueOf(o.serverThreads)), log);
                 servers.add(p);
                 ports.put(t, awaitPort(p, log, t));
                 System.out.printf(Locale.ROOT, "  %-8s server on port %d; loading %,d records ...%n", t, ports.get(t),
@@ -87,9 +92,9 @@ public final class YcsbBenchmark {
                 }
             }
         } finally {
-            servers.forEach(ChildJvm::stop);
+            servers.forEach(server -> server.terminate(STOP_SECONDS));
         }
-        String loadAfter = BenchReport.loadAverage();
+        String loadAfter = MachineFacts.loadAverage();
         new BenchReport(o, command, results, loadBefore, loadAfter,
                 (System.nanoTime() - started) / 1e9).write(o.out);
         System.out.println("results: " + o.out.resolve("results.md") + " (CSV and PNG charts beside it)");
@@ -113,9 +118,35 @@ public final class YcsbBenchmark {
         return options;
     }
 
-    private static int awaitPort(Process p, File log, String transport) throws Exception {
+    /**
+     * A JVM of this class path for the variant, its standard output and error going to {@code output}. The
+     * transport's environment ({@code UCX_TLS=tcp} for ucx-tcp) is set in the child.
+     */
+    private static ChildProcess startJvm(TransportVariant v, String mainClass, List<String> args, File output)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(JavaCommand.of(mainClass).jvmOptions(jvmOptions(v)).args(args)
+                .toList()).redirectErrorStream(true).redirectOutput(output);
+        builder.environment().putAll(v.transport().environment());
+        return ChildProcess.start(builder);
+    }
+
+    /** Waits for the child to end (up to the bound) and returns its output. */
+    private static String finish(ChildProcess p, File output, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        if (!p.waitFor(timeoutSeconds)) {
+            p.terminate(STOP_SECONDS);
+            throw new IOException("child did not finish within " + timeoutSeconds + " s: " + read(output));
+        }
+        return read(output);
+    }
+
+    private static String read(File file) throws IOException {
+        return new String(Files.readAllBytes(file.toPath()), StandardCharsets.UTF_8);
+    }
+
+    private static int awaitPort(ChildProcess p, File log, String transport) throws Exception {
         for (int i = 0; i < 600; i++) {
-            String text = new String(Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8);
+            String text = read(log);
             Matcher m = LISTENING.matcher(text);
             if (m.find()) {
                 return Integer.parseInt(m.group(1));
@@ -144,8 +175,8 @@ public final class YcsbBenchmark {
                     "-s", "-p", "status.interval=1"));
         }
         File out = new File(tmp, "ycsb-" + transport + "-" + workload + phase + ".txt");
-        Process p = ChildJvm.start(jvmOptions(v), "site.ycsb.Client", args, out);
-        String text = ChildJvm.finish(p, out, o.seconds + 300L);
+        ChildProcess p = startJvm(v, "site.ycsb.Client", args, out);
+        String text = finish(p, out, o.seconds + 300L);
         YcsbOutput parsed = YcsbOutput.parse(text);
         if (p.exitValue() != 0 || parsed.isEmpty()) {
             throw new IllegalStateException("YCSB " + phase + " workload " + workload + " over " + transport

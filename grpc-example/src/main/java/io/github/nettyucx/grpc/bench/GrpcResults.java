@@ -1,0 +1,28 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.grpc.bench;
+
+import io.github.nettyucx.support.ResultColumns;
+import io.github.nettyucx.support.ResultRow;
+
+/**
+ * The columns of the gRPC benchmark's results: one row per measured scenario of one variant (transport and
+ * allocator) in one run, sent by the client JVM as a {@code RESULT} line and written to results.csv. Metrics
+ * that do not apply stay empty.
+ */
+final class GrpcResults {
+    static final ResultColumns COLUMNS = new ResultColumns("transport", "allocator", "benchmark", "size_bytes",
+            "concurrency", "run", "status", "calls", "elapsed_s", "p50_us", "p99_us", "p999_us", "mean_us",
+            "calls_per_s", "msgs_per_s", "mb_per_s", "client_cpu_us_per_op", "server_cpu_us_per_op",
+            "client_cpu_percent", "server_cpu_percent", "note");
+
+    private GrpcResults() {
+    }
+
+    /** transport, or transport+allocator when the allocator is not gRPC's default. */
+    static String variant(ResultRow r) {
+        return "grpc".equals(r.get("allocator")) || r.get("allocator").isEmpty() ? r.get("transport")
+                : r.get("transport") + "+" + r.get("allocator") + "-alloc";
+    }
+}
