@@ -1,5 +1,8 @@
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.kvstore.KvTransport;
+import io.github.nettyucx.kvstore.server.KvServer;
+import io.github.nettyucx.kvstore.server.KvServerConfig;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -35,7 +38,10 @@ import java.util.concurrent.TimeUnit;
  *   echo-client HOST PORT           echo round trips of checked 16 KiB messages      prints ECHOED n, INACTIVE ms cause
  *   half-hello HOST PORT            plain TCP: sends 20 bytes of a hello, then waits  prints SENT
  *   ucx-probe [HOST PORT]           see {@link UcxProbe}
- * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections)
+ *   grpc-server HOST, grpc-client HOST PORT   see {@link GrpcPeer}
+ *   kv-server HOST                  a kvstore server over UCX                       prints PORT n
+ * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections),
+ * RECORDS (prints RECORDS n, the kv-server's record count)
  * </pre>
  * Every channel prints ACTIVE, EXCEPTION cause and INACTIVE lines. The process halts when its standard input
  * ends (the test JVM went away) or after -Dpeer.lifetimeSeconds (default 900).
@@ -51,7 +57,9 @@ public final class ReliabilityPeer {
     static final String SENT = "SENT";
     static final String RSS = "RSS ";
     static final String CONNECTIONS = "CONNECTIONS ";
+    static final String RECORDS = "RECORDS ";
     private static final int CHUNK = 64 * 1024;
+    private static volatile KvServer kvServer;
 
     private ReliabilityPeer() {
     }
@@ -68,6 +76,24 @@ public final class ReliabilityPeer {
         if (mode.equals("ucx-probe")) {
             UcxProbe.run(args);
             return;
+        }
+        switch (mode) {
+            case "grpc-server":
+                GrpcPeer.serve(args[1]);
+                Thread.sleep(Long.MAX_VALUE);
+                return;
+            case "grpc-client":
+                GrpcPeer.call(args[1], Integer.parseInt(args[2]));
+                Thread.sleep(Long.MAX_VALUE);
+                return;
+            case "kv-server":
+                kvServer = KvServer.start(new KvServerConfig().host(args[1]).port(0).transport(KvTransport.UCX)
+                        .ioThreads(1));
+                print(PORT + kvServer.port());
+                Thread.sleep(Long.MAX_VALUE);
+                return;
+            default:
+                break;
         }
         EventLoopGroup group = transport.newGroup(1);
         switch (mode) {
@@ -156,6 +182,9 @@ public final class ReliabilityPeer {
                             break;
                         case "CONNECTIONS":
                             print(CONNECTIONS + UcxNative.connectionsAllocated());
+                            break;
+                        case "RECORDS":
+                            print(RECORDS + (kvServer == null ? -1 : kvServer.store().recordCount()));
                             break;
                         default:
                             print("UNKNOWN " + command);
