@@ -27,11 +27,12 @@ final class ChildJvm implements AutoCloseable {
     private final String name;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final StringBuffer output = new StringBuffer();
+    private final Thread reader;
 
     private ChildJvm(Process process, String name) {
         this.process = process;
         this.name = name;
-        Thread reader = new Thread(this::collectOutput, name + "-output");
+        reader = new Thread(this::collectOutput, name + "-output");
         reader.setDaemon(true);
         reader.start();
     }
@@ -209,11 +210,12 @@ final class ChildJvm implements AutoCloseable {
         assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name + " failed");
     }
 
-    /** Waits for the process to exit by itself; returns its exit code, or fails. */
+    /** Waits for the process to exit by itself; returns its exit code, or fails. Its whole output is read then. */
     int awaitExit(long seconds) throws InterruptedException {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
             fail(name + " did not exit within " + seconds + " s; output:\n" + output);
         }
+        reader.join(TimeUnit.SECONDS.toMillis(10));
         return process.exitValue();
     }
 

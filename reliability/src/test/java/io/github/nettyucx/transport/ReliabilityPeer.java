@@ -1,5 +1,8 @@
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.kvstore.KvTransport;
+import io.github.nettyucx.kvstore.server.KvServer;
+import io.github.nettyucx.kvstore.server.KvServerConfig;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -12,6 +15,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 
 import java.io.BufferedReader;
@@ -33,11 +37,16 @@ import java.util.concurrent.TimeUnit;
  *   sink-server HOST SEED           checks a {@link DataStream}, reports at its end  prints PORT n, RECEIVED bytes crc
  *   paused-server HOST              accepts but never reads (auto-read off)          prints PORT n
  *   stream-server HOST              streams 64 KiB chunks while writable            prints PORT n
+ *   closing-server HOST BYTES       echoes, closes a connection once it read BYTES  prints PORT n, CLOSING after n bytes
  *   idle-client HOST PORT           connects and does nothing                        prints CONNECTED
  *   echo-client HOST PORT           echo round trips of checked 16 KiB messages      prints ECHOED n, INACTIVE ms cause
  *   half-hello HOST PORT            plain TCP: sends 20 bytes of a hello, then waits  prints SENT
  *   ucx-probe [HOST PORT]           see {@link UcxProbe}
- * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections)
+ *   grpc-server HOST, grpc-client HOST PORT   see {@link GrpcPeer}
+ *   kv-server HOST                  a kvstore server over UCX                       prints PORT n
+ *   registered-echo-server HOST     see {@link RegisteredMemoryPeer} (also its ALLOC and MEMORY commands)
+ * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections),
+ * RECORDS (prints RECORDS n, the kv-server's record count)
  * </pre>
  * Every channel prints ACTIVE, EXCEPTION cause and INACTIVE lines. The process halts when its standard input
  * ends (the test JVM went away) or after -Dpeer.lifetimeSeconds (default 900).
@@ -53,7 +62,10 @@ public final class ReliabilityPeer {
     static final String SENT = "SENT";
     static final String RSS = "RSS ";
     static final String CONNECTIONS = "CONNECTIONS ";
+    static final String RECORDS = "RECORDS ";
     private static final int CHUNK = 64 * 1024;
+    private static volatile KvServer kvServer;
+    private static final AttributeKey<Long> READ_BYTES = AttributeKey.valueOf("reliabilityPeerReadBytes");
 
     private ReliabilityPeer() {
     }
@@ -71,6 +83,28 @@ public final class ReliabilityPeer {
             UcxProbe.run(args);
             return;
         }
+        switch (mode) {
+            case "grpc-server":
+                GrpcPeer.serve(args[1]);
+                Thread.sleep(Long.MAX_VALUE);
+                return;
+            case "grpc-client":
+                GrpcPeer.call(args[1], Integer.parseInt(args[2]));
+                Thread.sleep(Long.MAX_VALUE);
+                return;
+            case "registered-echo-server":
+                RegisteredMemoryPeer.serve(args[1]);
+                Thread.sleep(Long.MAX_VALUE);
+                return;
+            case "kv-server":
+                kvServer = KvServer.start(new KvServerConfig().host(args[1]).port(0).transport(KvTransport.UCX)
+                        .ioThreads(1));
+                print(PORT + kvServer.port());
+                Thread.sleep(Long.MAX_VALUE);
+                return;
+            default:
+                break;
+        }
         EventLoopGroup group = transport.newGroup(1);
         switch (mode) {
             case "echo-server":
@@ -84,6 +118,9 @@ public final class ReliabilityPeer {
                 break;
             case "stream-server":
                 serve(group, transport, args[1], new Streamer());
+                break;
+            case "closing-server":
+                serve(group, transport, args[1], new ClosingAfter(Long.parseLong(args[2])));
                 break;
             case "idle-client":
                 connect(group, transport, args[1], Integer.parseInt(args[2]), new Reporter());
@@ -159,8 +196,12 @@ public final class ReliabilityPeer {
                         case "CONNECTIONS":
                             print(CONNECTIONS + UcxNative.connectionsAllocated());
                             break;
+                        case "RECORDS":
+                            print(RECORDS + (kvServer == null ? -1 : kvServer.store().recordCount()));
+                            break;
                         default:
-                            print("UNKNOWN " + command);
+                            String answer = RegisteredMemoryPeer.command(command.trim());
+                            print(answer != null ? answer : "UNKNOWN " + command);
                     }
                 }
             } catch (IOException e) {
@@ -254,6 +295,28 @@ public final class ReliabilityPeer {
                 ByteBuf chunk = ctx.alloc().directBuffer(CHUNK);
                 chunk.writerIndex(CHUNK);
                 ctx.writeAndFlush(chunk);
+            }
+        }
+    }
+
+    /** Echoes, and closes each connection once it has read {@code limit} bytes from it (the rest stays unread). */
+    @ChannelHandler.Sharable
+    private static final class ClosingAfter extends Reporter {
+        private final long limit;
+
+        ClosingAfter(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Long before = ctx.channel().attr(READ_BYTES).get();
+            long read = (before == null ? 0 : before) + ((ByteBuf) msg).readableBytes();
+            ctx.writeAndFlush(msg);
+            ctx.channel().attr(READ_BYTES).set(read);
+            if (read >= limit && ctx.channel().isOpen()) {
+                print("CLOSING after " + read + " bytes");
+                ctx.close();
             }
         }
     }

@@ -47,12 +47,13 @@ final class SoakDriver {
     }
 
     List<Sample> run(Path csv) throws Exception {
-        for (SoakWorkload w : workloads) {
-            w.start();
-        }
         List<Sample> samples = new ArrayList<>();
-        long start = System.nanoTime();
         try {
+            // Inside the try: a workload that fails to start must not leave the others running.
+            for (SoakWorkload w : workloads) {
+                w.start();
+            }
+            long start = System.nanoTime();
             for (long t = sampleSeconds; t <= durationSeconds; t += sampleSeconds) {
                 long wakeAt = start + TimeUnit.SECONDS.toNanos(t);
                 Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(wakeAt - System.nanoTime())));
@@ -67,8 +68,10 @@ final class SoakDriver {
                 System.out.println(line);
             }
         } finally {
-            for (SoakWorkload w : workloads) {
-                w.close();
+            // In reverse order, like try-with-resources: the echo load, first, waits for every native connection
+            // of the process to be freed before it shuts its groups down.
+            for (int i = workloads.size() - 1; i >= 0; i--) {
+                workloads.get(i).close();
             }
         }
         write(csv, samples);

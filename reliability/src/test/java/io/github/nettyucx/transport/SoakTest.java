@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The mixed soak: 1 minute in CI, 10 minutes in the long suite, heap and RSS sampled (see {@link SoakDriver}).
- * Today's load is UCX echo over 8 connections; gRPC streaming and YCSB workload A join as further
- * {@link SoakWorkload}s once those modules exist.
+ * Three loads over UCX share the process: checked echo over 8 connections, gRPC bidirectional streams of
+ * checked messages, and YCSB workload A with 8 client threads and data-integrity checks against a kvstore
+ * server.
  */
 class SoakTest {
 
@@ -19,8 +20,8 @@ class SoakTest {
     void mixedSoak() throws Exception {
         TestTransport.UCX.assumeAvailable();
         long seconds = LongSuite.choose(60, 600);
-        SoakDriver driver = new SoakDriver(List.of(new EchoSoakWorkload(8, true)), seconds, LongSuite.choose(5, 20),
-                32L << 20);
+        SoakDriver driver = new SoakDriver(List.of(new EchoSoakWorkload(8, true), new GrpcStreamSoakWorkload(2),
+                new YcsbSoakWorkload(8, 1_000)), seconds, LongSuite.choose(5, 20), 32L << 20);
         List<SoakDriver.Sample> samples = driver.run(Paths.get("target", "soak-" + seconds + "s.csv"));
         driver.check(samples);
     }

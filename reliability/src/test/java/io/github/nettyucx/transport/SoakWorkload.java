@@ -1,8 +1,9 @@
 package io.github.nettyucx.transport;
 
 /**
- * Something the soak runs for its whole duration, in threads or event loops of its own: an echo load over the
- * transport today; gRPC streaming and YCSB over the key-value store plug in the same way.
+ * Something the soak runs for its whole duration, in threads or event loops of its own: checked echo
+ * ({@link EchoSoakWorkload}), gRPC streaming ({@link GrpcStreamSoakWorkload}) and YCSB over the key-value store
+ * ({@link YcsbSoakWorkload}), all over UCX.
  */
 interface SoakWorkload extends AutoCloseable {
     String name();

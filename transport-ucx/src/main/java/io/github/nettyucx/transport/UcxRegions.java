@@ -145,7 +145,14 @@ final class UcxRegions {
             mappedBytes.addAndGet(-length);
             throw new UcxOutOfMemoryError("failed to allocate " + requestedCapacity
                     + " byte(s) of UCX-registered memory: mapping a " + length + "-byte region failed (" + e.getMessage()
-                    + "; mapped: " + (mappedBytes.get()) + ", max: " + config.maxMemory + ')', e);
+                    + "; mapped: " + (mappedBytes.get()) + ", max: " + config.maxMemory + "): the operating system "
+                    + "refused more memory (the machine's memory, or the process's address-space limit, ulimit -v); "
+                    + "set -D" + UcxAllocatorConfig.MAX_MEMORY_PROPERTY + "=<bytes> below what the process may map, "
+                    + "or release buffers sooner", e);
+        } catch (Throwable t) {
+            // An Error (say, no heap for the region's view) must not keep the reservation for ever.
+            mappedBytes.addAndGet(-length);
+            throw t;
         }
         synchronized (this) {
             if (closed) {

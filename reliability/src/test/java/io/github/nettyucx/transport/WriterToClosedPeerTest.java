@@ -1,0 +1,100 @@
+package io.github.nettyucx.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A client that does not read (auto-read off) writes to a server that closes the connection after 1 MiB, with
+ * the rest of the client's data unread. Over TCP the server's kernel answers with a reset and the client's
+ * pending writes fail at once; the client's channel must close the same way over UCX.
+ */
+class WriterToClosedPeerTest {
+    /** A liveness bound: TCP notices within a round trip. */
+    private static final long DETECTION_SECONDS = 20;
+
+    /** The reference: what Netty's NIO transport does. */
+    @Test
+    @Timeout(60)
+    void nioWriterNoticesThatThePeerClosed() throws Exception {
+        writerNoticesThatThePeerClosed(TestTransport.NIO);
+    }
+
+    @Test
+    @Timeout(60)
+    @Disabled("transport bug 10: writes waiting for a closed peer's credits wait for ever while the channel does "
+            + "not read; the close record on the side channel is only acted on by a read (see docs/reliability.md)")
+    void ucxWriterNoticesThatThePeerClosed() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        writerNoticesThatThePeerClosed(TestTransport.UCX);
+    }
+
+    private static void writerNoticesThatThePeerClosed(TestTransport transport) throws Exception {
+        EventLoopGroup group = transport.newGroup(1);
+        try (ChildJvm peer = ChildJvm.builder(ReliabilityPeer.class).jvmOption("-Dpeer.transport=" + transport.name())
+                .args("closing-server", "127.0.0.1", Integer.toString(1 << 20)).start()) {
+            int port = Integer.parseInt(peer.awaitValue(ReliabilityPeer.PORT));
+            Flood flood = new Flood();
+            Channel ch = new Bootstrap().group(group).channel(transport.clientChannelClass())
+                    .option(ChannelOption.AUTO_READ, false).handler(flood)
+                    .connect(new InetSocketAddress("127.0.0.1", port)).sync().channel();
+            peer.awaitLine("CLOSING", 30);
+            long closedAt = System.nanoTime();
+            boolean noticed = ch.closeFuture().await(DETECTION_SECONDS, TimeUnit.SECONDS);
+            System.out.println(transport + ": the peer closed after reading 1 MiB of " + (flood.written.get() >> 20)
+                    + " MiB written; the writer " + (noticed ? "closed after "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closedAt) + " ms (" + flood.failure + ")"
+                    : "was still open after " + DETECTION_SECONDS + " s, writable " + ch.isWritable()));
+            assertTrue(noticed, "the writer did not notice that its peer closed");
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Writes 64 KiB chunks whenever the channel is writable, and never reads. */
+    private static final class Flood extends ChannelInboundHandlerAdapter {
+        final AtomicLong written = new AtomicLong();
+        volatile Throwable failure;
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            pump(ctx);
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            pump(ctx);
+        }
+
+        private void pump(ChannelHandlerContext ctx) {
+            while (ctx.channel().isActive() && ctx.channel().isWritable()) {
+                ByteBuf chunk = ctx.alloc().directBuffer(64 * 1024);
+                chunk.writerIndex(chunk.capacity());
+                written.addAndGet(chunk.capacity());
+                ctx.writeAndFlush(chunk).addListener(f -> {
+                    if (!f.isSuccess() && failure == null) {
+                        failure = f.cause();
+                    }
+                });
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}
