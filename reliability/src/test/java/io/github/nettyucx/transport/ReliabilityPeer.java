@@ -1,8 +1,8 @@
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.kvstore.KvTransport;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -97,7 +97,7 @@ public final class ReliabilityPeer {
                 Thread.sleep(Long.MAX_VALUE);
                 return;
             case "kv-server":
-                kvServer = KvServer.start(new KvServerConfig().host(args[1]).port(0).transport(KvTransport.UCX)
+                kvServer = KvServer.start(new KvServerConfig().host(args[1]).port(0).transport(NettyTransport.UCX)
                         .ioThreads(1));
                 print(PORT + kvServer.port());
                 Thread.sleep(Long.MAX_VALUE);

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,8 +34,6 @@ class WriterToClosedPeerTest {
 
     @Test
     @Timeout(60)
-    @Disabled("transport bug 10: writes waiting for a closed peer's credits wait for ever while the channel does "
-            + "not read; the close record on the side channel is only acted on by a read (see docs/reliability.md)")
     void ucxWriterNoticesThatThePeerClosed() throws Exception {
         TestTransport.UCX.assumeAvailable();
         writerNoticesThatThePeerClosed(TestTransport.UCX);

@@ -1,8 +1,8 @@
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.kvstore.KvTransport;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
+import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.ycsb.KvStoreClient;
 import org.apache.htrace.core.HTraceConfiguration;
 import org.apache.htrace.core.Tracer;
@@ -59,7 +59,7 @@ final class YcsbSoakWorkload implements SoakWorkload {
 
     @Override
     public void start() throws Exception {
-        server = KvServer.start(new KvServerConfig().host("127.0.0.1").port(0).transport(KvTransport.UCX)
+        server = KvServer.start(new KvServerConfig().host("127.0.0.1").port(0).transport(NettyTransport.UCX)
                 .ioThreads(1));
         properties = workloadA();
         properties.setProperty("recordcount", Integer.toString(records));

@@ -687,6 +687,12 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 peerFinalSeq = messages;
                 scheduleReadIfNeeded();
             }
+            if (peerClosed && writePending && isOpen()) {
+                // Our waiting writes need credits the peer will never return. Over TCP its kernel
+                // would answer them with a reset; without reading to the end we would never notice.
+                peerVanished(new IOException("Connection reset by peer: it closed while our writes waited for it "
+                        + "to read"));
+            }
         }
 
         /** End of the side channel: normal after a close record, otherwise the peer died or reset. */
