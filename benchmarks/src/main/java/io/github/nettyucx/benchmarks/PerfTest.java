@@ -11,9 +11,9 @@ import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -47,11 +47,15 @@ final class PerfTest {
         return ChildProcess.start(builder);
     }
 
-    /** Tries {@code UCX_TLS=sm,self} first, then UCX's default selection. */
-    static ResultRow run(String exe, String test, int size, int iterations, int timeoutSeconds) {
+    /**
+     * Tries {@code UCX_TLS=sm,self} first, then UCX's default selection; {@code settings} are further
+     * UCX variables for both processes (for example the transport's own choices), or empty.
+     */
+    static ResultRow run(String exe, String test, int size, int iterations, int timeoutSeconds,
+                         Map<String, String> settings) {
         ResultRow r = null;
         for (String tls : new String[] {"sm,self", null}) {
-            r = runOnce(exe, test, size, iterations, timeoutSeconds, tls);
+            r = runOnce(exe, test, size, iterations, timeoutSeconds, tls, settings);
             if (r.ok()) {
                 return r;
             }
@@ -60,10 +64,15 @@ final class PerfTest {
     }
 
     private static ResultRow runOnce(String exe, String test, int size, int iterations, int timeoutSeconds,
-                                  String tls) {
+                                  String tls, Map<String, String> settings) {
         ResultRow r = BenchResults.row("ucx_perftest", test, size, 1, 1);
-        String tlsText = tls == null ? "UCX_TLS default" : "UCX_TLS=" + tls;
-        Map<String, String> env = tls == null ? Collections.emptyMap() : Map.of("UCX_TLS", tls);
+        Map<String, String> env = new TreeMap<>(settings);
+        if (tls != null) {
+            env.put("UCX_TLS", tls);
+        }
+        StringBuilder described = new StringBuilder(tls == null ? "UCX_TLS default" : "UCX_TLS=" + tls);
+        settings.forEach((name, value) -> described.append(", ").append(name).append('=').append(value));
+        String tlsText = described.toString();
         ChildProcess server = null;
         ChildProcess client = null;
         try {
