@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -157,35 +156,6 @@ class RegisteredMemoryFailureTest {
             done.get(30, TimeUnit.SECONDS);
         } finally {
             ch.pipeline().remove("check");
-        }
-    }
-
-    /** Writes 64 KiB chunks whenever the channel is writable, and never reads. */
-    private static final class Flood extends ChannelInboundHandlerAdapter {
-        final AtomicLong written = new AtomicLong();
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            pump(ctx);
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            pump(ctx);
-        }
-
-        private void pump(ChannelHandlerContext ctx) {
-            while (ctx.channel().isActive() && ctx.channel().isWritable()) {
-                ByteBuf chunk = ctx.alloc().directBuffer(CHUNK);
-                chunk.writerIndex(CHUNK);
-                written.addAndGet(CHUNK);
-                ctx.writeAndFlush(chunk);
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
         }
     }
 

@@ -1,10 +1,7 @@
 package io.github.nettyucx.transport;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.Test;
@@ -12,7 +9,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,40 +54,6 @@ class WriterToClosedPeerTest {
             assertTrue(noticed, "the writer did not notice that its peer closed");
         } finally {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
-        }
-    }
-
-    /** Writes 64 KiB chunks whenever the channel is writable, and never reads. */
-    private static final class Flood extends ChannelInboundHandlerAdapter {
-        final AtomicLong written = new AtomicLong();
-        volatile Throwable failure;
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            pump(ctx);
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            pump(ctx);
-        }
-
-        private void pump(ChannelHandlerContext ctx) {
-            while (ctx.channel().isActive() && ctx.channel().isWritable()) {
-                ByteBuf chunk = ctx.alloc().directBuffer(64 * 1024);
-                chunk.writerIndex(chunk.capacity());
-                written.addAndGet(chunk.capacity());
-                ctx.writeAndFlush(chunk).addListener(f -> {
-                    if (!f.isSuccess() && failure == null) {
-                        failure = f.cause();
-                    }
-                });
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
         }
     }
 }
