@@ -151,9 +151,8 @@ final class GrpcReport {
                 .append(" run(s); tables show the median over runs.\n");
         md.append("- Allocator: `ucx` and the other transports use gRPC's own pooled allocator (gRPC's default). "
                 + "`ucx+channel-alloc` gives the channels back the allocator the UCX channel has by default "
-                + "(`--allocator channel`: `withOption`/`withChildOption(ChannelOption.ALLOCATOR, ...)`), today "
-                + "Netty's default allocator; it will be the registered-memory UCX allocator once the channel uses "
-                + "one.\n\n");
+                + "(`--allocator channel`: `withOption`/`withChildOption(ChannelOption.ALLOCATOR, ...)`), the "
+                + "registered-memory `UcxByteBufAllocator`.\n\n");
         if (!skipped.isEmpty()) {
             md.append("Not run here: ");
             skipped.forEach((t, why) -> md.append('`').append(t).append("` (").append(why).append("); "));
