@@ -131,8 +131,6 @@ struct nucx_worker {
     int freed_count;
     int freed_capacity;
     void *stray_buffer;    /* NUCX_STRAY_BUFFER_BYTES that stray messages are received into and dropped */
-    int strays_receiving;  /* stray receives UCX has not completed */
-    int64_t strays_dropped;
 };
 
 /* ucx_context.c */
