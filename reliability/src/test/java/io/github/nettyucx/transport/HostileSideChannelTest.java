@@ -1,8 +1,5 @@
 package io.github.nettyucx.transport;
 
-import io.netty.channel.EventLoopGroup;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,7 +12,6 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,27 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * records after a valid hello. Each must be refused with a logged reason, its connection only closed, and the
  * server (a child JVM) must keep serving its other connection and hold no native state for the refused one.
  */
-class HostileSideChannelTest {
-    private static EventLoopGroup group;
-    private static ProbedEchoServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        TestTransport.UCX.assumeAvailable();
-        group = TestTransport.UCX.newGroup(1);
-        server = new ProbedEchoServer(group);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
-        }
-    }
-
+class HostileSideChannelTest extends AbstractProbedServerTest {
     @Test
     void randomBytes() throws Exception {
         byte[] garbage = new byte[4096];
@@ -224,10 +200,5 @@ class HostileSideChannelTest {
         } catch (SocketException e) {
             return true; // reset
         }
-    }
-
-    private static void assertServerUnharmed(String after) throws Exception {
-        server.assertStillServing();
-        server.assertOnlyHealthyConnectionLeft("after " + after);
     }
 }

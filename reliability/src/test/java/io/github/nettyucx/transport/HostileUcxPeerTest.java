@@ -5,14 +5,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,27 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * credit window, impossible credits, messages aimed at another connection. The server (a child JVM, see
  * {@link ProbedEchoServer}) must close that connection only, say why, and keep serving the others intact.
  */
-class HostileUcxPeerTest {
-    private static EventLoopGroup group;
-    private static ProbedEchoServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        TestTransport.UCX.assumeAvailable();
-        group = TestTransport.UCX.newGroup(1);
-        server = new ProbedEchoServer(group);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
-        }
-    }
-
+class HostileUcxPeerTest extends AbstractProbedServerTest {
     @Test
     void messageLongerThanAReceiveSlot() throws Exception {
         try (RawUcxPeer peer = RawUcxPeer.connect(server.address()).handshake()) {
@@ -132,10 +108,5 @@ class HostileUcxPeerTest {
         }
         assertEquals("", victimReceived.toString(), "bytes the victim never sent were echoed to it");
         assertServerUnharmed("messages aimed at another connection");
-    }
-
-    private static void assertServerUnharmed(String after) throws Exception {
-        server.assertStillServing();
-        server.assertOnlyHealthyConnectionLeft("after " + after);
     }
 }

@@ -8,14 +8,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,26 +30,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * limit (the channel turns unwritable, nothing piles up), every byte must arrive intact once the peer runs
  * again (SIGCONT), and with an idle timeout configured the frozen peer must be detected and closed.
  */
-class PeerFreezeTest {
+class PeerFreezeTest extends AbstractWarmGroupTest {
     private static final int CHUNK = 64 * 1024;
     private static final int HIGH_WATER_MARK = 1 << 20;
     private static final long SEED = 11;
-    private static EventLoopGroup group;
-
-    @BeforeAll
-    static void startGroup() throws Exception {
-        TestTransport.UCX.assumeAvailable();
-        group = TestTransport.UCX.newGroup(1);
-        LeakChecks.warmUp(group);
-    }
-
-    @AfterAll
-    static void stopGroup() throws InterruptedException {
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
-        }
-    }
-
     @Test
     @Timeout(120)
     void writesStopAtTheFlowControlLimitAndResumeIntact() throws Exception {

@@ -10,10 +10,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,26 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * descriptors and buffers. PeerDeathTest in transport-ucx covers the kill during continuous streaming on all
  * transports; this adds the other moments and the resource accounting.
  */
-class PeerKillTest {
+class PeerKillTest extends AbstractWarmGroupTest {
     private static final long DETECTION_MILLIS = 2_000;
     private static final long ALLOCATOR_SLACK = 8L << 20;
     private static final long RSS_SLACK = 64L << 20;
-    private static EventLoopGroup group;
-
-    @BeforeAll
-    static void startGroup() throws Exception {
-        TestTransport.UCX.assumeAvailable();
-        group = TestTransport.UCX.newGroup(1);
-        LeakChecks.warmUp(group);
-    }
-
-    @AfterAll
-    static void stopGroup() throws InterruptedException {
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
-        }
-    }
-
     @BeforeEach
     void clearLog() {
         LogRecorder.install().clear();
