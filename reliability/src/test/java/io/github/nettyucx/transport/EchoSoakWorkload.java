@@ -13,23 +13,17 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code connections} UCX connections, each sending a message of a varying size (up to 64 KiB) and waiting
  * for its echo before the next, with every echoed byte checked: one operation per echo.
  */
-final class EchoSoakWorkload implements SoakWorkload {
+final class EchoSoakWorkload extends CountingSoakWorkload {
     private final int connections;
     private final EventLoopGroup serverGroup;
     private final EventLoopGroup clientGroup;
-    private final AtomicLong operations = new AtomicLong();
-    private final AtomicLong errors = new AtomicLong();
-    private final AtomicReference<String> firstError = new AtomicReference<>();
     private final List<Channel> channels = new ArrayList<>();
     private final boolean awaitNativeRelease;
-    private volatile boolean stopping;
 
     /**
      * {@code awaitNativeRelease}: after closing the channels, wait until their native connections are freed
@@ -62,30 +56,8 @@ final class EchoSoakWorkload implements SoakWorkload {
     }
 
     @Override
-    public long operations() {
-        return operations.get();
-    }
-
-    @Override
-    public long errors() {
-        return errors.get();
-    }
-
-    @Override
-    public String firstError() {
-        return firstError.get();
-    }
-
-    void error(String what) {
-        if (!stopping) {
-            errors.incrementAndGet();
-            firstError.compareAndSet(null, what);
-        }
-    }
-
-    @Override
     public void close() throws InterruptedException {
-        stopping = true;
+        stop();
         for (Channel ch : channels) {
             ch.close().await(10, TimeUnit.SECONDS);
         }
@@ -135,7 +107,7 @@ final class EchoSoakWorkload implements SoakWorkload {
                 buf.release();
             }
             if (outstanding == 0) {
-                operations.incrementAndGet();
+                operationDone();
                 next(ctx);
             }
         }

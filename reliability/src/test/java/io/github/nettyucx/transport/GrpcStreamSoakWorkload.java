@@ -18,7 +18,6 @@ import java.util.ArrayDeque;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * gRPC bidirectional streaming over UCX: {@code streams} concurrent calls to the echo service of the
@@ -27,20 +26,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * (half-close, the server completes) and the next one starts, so call set-up and tear-down are part of the
  * load too. One operation per checked answer.
  */
-final class GrpcStreamSoakWorkload implements SoakWorkload {
+final class GrpcStreamSoakWorkload extends CountingSoakWorkload {
     private static final int IN_FLIGHT = 4;
     private static final int MESSAGES_PER_CALL = 1_000;
     private static final int MAX_PAYLOAD = 64 * 1024;
     private final int streams;
     private final EventLoopGroup serverGroup = TestTransport.UCX.newGroup(1);
     private final EventLoopGroup clientGroup = TestTransport.UCX.newGroup(1);
-    private final AtomicLong operations = new AtomicLong();
     private final AtomicLong calls = new AtomicLong();
-    private final AtomicLong errors = new AtomicLong();
-    private final AtomicReference<String> firstError = new AtomicReference<>();
     private Server server;
     private ManagedChannel channel;
-    private volatile boolean stopping;
 
     GrpcStreamSoakWorkload(int streams) {
         this.streams = streams;
@@ -71,31 +66,9 @@ final class GrpcStreamSoakWorkload implements SoakWorkload {
     }
 
     @Override
-    public long operations() {
-        return operations.get();
-    }
-
-    @Override
-    public long errors() {
-        return errors.get();
-    }
-
-    @Override
-    public String firstError() {
-        return firstError.get();
-    }
-
-    private void error(String what) {
-        if (!stopping) {
-            errors.incrementAndGet();
-            firstError.compareAndSet(null, what);
-        }
-    }
-
-    @Override
     public void close() throws InterruptedException {
-        stopping = true;
-        System.out.println("grpc soak: " + calls.get() + " calls, " + operations.get() + " checked answers");
+        stop();
+        System.out.println("grpc soak: " + calls.get() + " calls, " + operations() + " checked answers");
         if (channel != null) {
             channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         }
@@ -124,7 +97,7 @@ final class GrpcStreamSoakWorkload implements SoakWorkload {
         }
 
         void startCall() {
-            if (stopping) {
+            if (stopping()) {
                 return;
             }
             calls.incrementAndGet();
@@ -167,7 +140,7 @@ final class GrpcStreamSoakWorkload implements SoakWorkload {
                 return;
             }
             answered++;
-            operations.incrementAndGet();
+            operationDone();
             sendNext();
         }
 
