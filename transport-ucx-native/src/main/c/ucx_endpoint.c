@@ -373,12 +373,8 @@ void nucx_conn_cancel_receives(nucx_conn *conn) {
  * registration the sends still work.
  */
 static void register_send_area(nucx_conn *conn) {
-    ucp_mem_map_params_t params = {
-        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
-        .address = conn->send_area,
-        .length = (size_t) conn->send_slots * (size_t) conn->send_slot_bytes,
-    };
-    if (ucp_mem_map(nucx_context(), &params, &conn->send_memh) != UCS_OK) {
+    size_t length = (size_t) conn->send_slots * (size_t) conn->send_slot_bytes;
+    if (nucx_mem_register(conn->send_area, length, &conn->send_memh) != UCS_OK) {
         conn->send_memh = NULL;
     }
 }

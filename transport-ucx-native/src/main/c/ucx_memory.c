@@ -17,7 +17,8 @@
 #define NUCX_MAP_STATUS 2
 #define NUCX_MAP_WORDS 3
 
-static ucs_status_t register_region(void *address, size_t length, ucp_mem_h *memh) {
+/* Registers memory we mapped ourselves with the process-wide context (regions, send slots). */
+ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh) {
     ucs_status_t status = nucx_context_init();
     if (status != UCS_OK) {
         return status;
@@ -47,7 +48,7 @@ static void java_memory_map(JNIEnv *env, jclass cls, jlong length, jlongArray ou
         return;
     }
     ucp_mem_h memh = NULL;
-    ucs_status_t status = register_region(address, (size_t) length, &memh);
+    ucs_status_t status = nucx_mem_register(address, (size_t) length, &memh);
     if (status != UCS_OK) {
         memh = NULL;
     }

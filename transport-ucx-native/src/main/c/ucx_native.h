@@ -171,6 +171,9 @@ NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
 NUCX_HIDDEN void nucx_abandon_closing(nucx_worker *w);
 NUCX_HIDDEN int nucx_close_live(nucx_worker *w);
 
+/* ucx_memory.c */
+NUCX_HIDDEN ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh);
+
 /* Registration tables: each file registers its own natives. */
 NUCX_HIDDEN int nucx_register_context(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
