@@ -5,6 +5,7 @@ package io.github.nettyucx.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelMetadata;
@@ -174,6 +175,12 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         interest(side.flush(fd) ? UcxIoOps.IN : UcxIoOps.IN_OUT);
     }
 
+    /** True while messages the peer sent before its close are still to arrive or to be read. */
+    private boolean peerHasUnreadMessages() {
+        return connection != null && !inputShutdown
+                && (connection.hasReadable() || connection.messagesReceived() < peerFinalSeq);
+    }
+
     private boolean atEndOfInput() {
         return peerFinalSeq >= 0 && connection != null && connection.messagesReceived() == peerFinalSeq;
     }
@@ -230,6 +237,9 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         if (!registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
             ((UcxSocketUnsafe) unsafe()).readSideChannelNow();
         }
+        if (peerClosed && !peerGone && peerHasUnreadMessages()) {
+            throw new PeerClosedBeforeReadException(connection.messagesReceived(), peerFinalSeq);
+        }
         if (peerGone || peerClosed) {
             throw new IOException("Connection reset by peer: the peer closed the connection");
         }
@@ -243,7 +253,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
     @Override
     protected void doShutdownOutput() throws Exception {
-        if (connection != null && fd >= 0 && !sideEof) {
+        if (connection != null && fd >= 0 && !sideEof && !peerClosed) {
             side.queueRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, connection.messagesSent());
             flushSideChannel();
         }
@@ -690,6 +700,11 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             if (peerClosed && writePending && isOpen()) {
                 // Our waiting writes need credits the peer will never return. Over TCP its kernel
                 // would answer them with a reset; without reading to the end we would never notice.
+                if (peerHasUnreadMessages()) {
+                    // doWrite fails them and shuts the output down; the peer's last messages stay readable.
+                    resumeWriting();
+                    return;
+                }
                 peerVanished(new IOException("Connection reset by peer: it closed while our writes waited for it "
                         + "to read"));
             }
@@ -885,6 +900,21 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 inputClosedSeenErrorOnRead = true;
                 pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
             }
+        }
+    }
+
+    /**
+     * A write to a peer that has closed while its last messages are still unread. Deliberately not an
+     * {@link IOException}: Netty then shuts the output down (failing the writes) instead of closing the
+     * channel, so those messages can still be read, as they can be from a TCP socket the peer reset.
+     */
+    private static final class PeerClosedBeforeReadException extends ChannelException {
+        private static final long serialVersionUID = 1L;
+
+        PeerClosedBeforeReadException(int messagesReceived, int peerFinalSeq) {
+            super("the peer closed the connection and will not read this write; the output is shut down so that "
+                    + "the peer's last messages can still be read (" + messagesReceived + " of its "
+                    + peerFinalSeq + " messages arrived)");
         }
     }
 }

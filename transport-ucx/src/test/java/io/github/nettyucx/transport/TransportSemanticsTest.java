@@ -801,6 +801,61 @@ class TransportSemanticsTest {
         }
     }
 
+    /**
+     * The peer answers and closes while our side has not read the answers yet and then writes (gRPC's
+     * client does so after a server's graceful shutdown). The write may be lost, as over TCP, but the
+     * answers must not be: they are read, and then the channel closes. Over UCX the write fails (the
+     * peer's close record is already known) and only the output shuts down.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestTransport.class)
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void lastMessagesOfAClosedPeerSurviveAWriteToIt(TestTransport transport) throws Throwable {
+        try (Env env = new Env(transport, 1, 1)) {
+            Recorder serverChild = new Recorder();
+            Recorder clientRec = new Recorder();
+            Channel server = env.serverBootstrap().childHandler(serverChild)
+                    .bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+            Channel client = env.clientBootstrap().option(ChannelOption.AUTO_READ, false).handler(clientRec)
+                    .connect(server.localAddress()).sync().channel();
+            assertTrue(serverChild.active.await(5, TimeUnit.SECONDS));
+            Channel child = serverChild.channel;
+            for (String answer : new String[] {"one", "two", "three"}) {
+                child.writeAndFlush(ascii(answer)).sync();
+            }
+            child.close().sync();
+
+            ChannelFuture write = null;
+            for (int attempt = 0; attempt < 50; attempt++) {
+                Thread.sleep(100); // the peer's close travels to us while we do not read
+                write = client.writeAndFlush(ascii("late"));
+                assertTrue(write.await(5, TimeUnit.SECONDS), "write did not complete");
+                if (!write.isSuccess() || transport != TestTransport.UCX) {
+                    break;
+                }
+            }
+            if (transport == TestTransport.UCX) {
+                assertFalse(write.isSuccess(), "a write to a peer known to have closed must fail");
+                assertTrue(client.isOpen(), "the failed write must not close the channel before its input is read");
+                assertTrue(((SocketChannel) client).isOutputShutdown());
+            }
+
+            client.config().setAutoRead(true);
+            StringBuilder answers = new StringBuilder();
+            while (answers.length() < "onetwothree".length()) {
+                String read = clientRec.reads.poll(5, TimeUnit.SECONDS);
+                assertNotNull(read, () -> "answers lost after a write to the closed peer; got only " + answers);
+                answers.append(read);
+            }
+            assertEquals("onetwothree", answers.toString());
+            assertTrue(client.closeFuture().await(5, TimeUnit.SECONDS), "the channel did not close after its input");
+            for (Throwable t : clientRec.errors) {
+                assertInstanceOf(IOException.class, t, "unexpected error after the peer closed");
+            }
+            server.close().sync();
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // Connect failures
 
