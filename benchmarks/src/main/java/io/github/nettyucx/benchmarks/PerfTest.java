@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -48,13 +49,15 @@ final class PerfTest {
     }
 
     /**
-     * Tries {@code UCX_TLS=sm,self} first, then UCX's default selection; {@code settings} are further
-     * UCX variables for both processes (for example the transport's own choices), or empty.
+     * Tries {@code UCX_TLS=sm,self} first, then UCX's default selection, unless {@code settings} choose
+     * {@code UCX_TLS} themselves; {@code settings} are UCX variables for both processes (for example the
+     * transport's own choices), or empty.
      */
     static ResultRow run(String exe, String test, int size, int iterations, int timeoutSeconds,
                          Map<String, String> settings) {
         ResultRow r = null;
-        for (String tls : new String[] {"sm,self", null}) {
+        String[] choices = settings.containsKey("UCX_TLS") ? new String[] {null} : new String[] {"sm,self", null};
+        for (String tls : choices) {
             r = runOnce(exe, test, size, iterations, timeoutSeconds, tls, settings);
             if (r.ok()) {
                 return r;
@@ -70,8 +73,11 @@ final class PerfTest {
         if (tls != null) {
             env.put("UCX_TLS", tls);
         }
-        StringBuilder described = new StringBuilder(tls == null ? "UCX_TLS default" : "UCX_TLS=" + tls);
-        settings.forEach((name, value) -> described.append(", ").append(name).append('=').append(value));
+        StringJoiner described = new StringJoiner(", ");
+        if (!env.containsKey("UCX_TLS")) {
+            described.add("UCX_TLS default");
+        }
+        env.forEach((name, value) -> described.add(name + '=' + value));
         String tlsText = described.toString();
         ChildProcess server = null;
         ChildProcess client = null;

@@ -131,8 +131,10 @@ public final class SystemBenchmark {
                 report.results.add(lat);
                 // UCX's defaults send 64 KiB by rendezvous; without RDMA devices the transport sets
                 // UCX_RNDV_THRESH=inf (eager only), so the raw limit of its own protocol is the second run.
+                // The third is the raw limit of ucx-tcp, with the transport's settings (ucx_context.c).
                 for (Map<String, String> settings : List.of(Map.<String, String>of(),
-                        Map.of("UCX_RNDV_THRESH", "inf"))) {
+                        Map.of("UCX_RNDV_THRESH", "inf"),
+                        Map.of("UCX_TLS", "tcp", "UCX_RNDV_THRESH", "inf", "UCX_TCP_RX_SEG_SIZE", "256k"))) {
                     progress("ucx_perftest: tag_bw 64 KiB, " + bwIters + " iterations " + settings);
                     ResultRow bw = PerfTest.run(exe, "tag_bw", 65536, bwIters, 20, settings);
                     progress("ucx_perftest: tag_bw -> " + describe(bw));
