@@ -175,9 +175,13 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         interest(side.flush(fd) ? UcxIoOps.IN : UcxIoOps.IN_OUT);
     }
 
-    /** True while messages the peer sent before its close are still to arrive or to be read. */
-    private boolean peerHasUnreadMessages() {
-        return connection != null && !inputShutdown
+    /**
+     * True while messages the peer sent before its close are still to arrive or to be read, and this channel
+     * reads: a write to the closed peer then shuts the output down, keeping them readable. A channel that
+     * does not read would never reach the close and would stay open; it is reset instead, as over TCP.
+     */
+    private boolean peerHasMessagesToBeRead() {
+        return connection != null && !inputShutdown && readWanted()
                 && (connection.hasReadable() || connection.messagesReceived() < peerFinalSeq);
     }
 
@@ -237,7 +241,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         if (!registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
             ((UcxSocketUnsafe) unsafe()).readSideChannelNow();
         }
-        if (peerClosed && !peerGone && peerHasUnreadMessages()) {
+        if (peerClosed && !peerGone && peerHasMessagesToBeRead()) {
             throw new PeerClosedBeforeReadException(connection.messagesReceived(), peerFinalSeq);
         }
         if (peerGone || peerClosed) {
@@ -700,7 +704,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             if (peerClosed && writePending && isOpen()) {
                 // Our waiting writes need credits the peer will never return. Over TCP its kernel
                 // would answer them with a reset; without reading to the end we would never notice.
-                if (peerHasUnreadMessages()) {
+                if (peerHasMessagesToBeRead()) {
                     // doWrite fails them and shuts the output down; the peer's last messages stay readable.
                     resumeWriting();
                     return;

@@ -50,6 +50,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -802,10 +803,10 @@ class TransportSemanticsTest {
     }
 
     /**
-     * The peer answers and closes while our side has not read the answers yet and then writes (gRPC's
-     * client does so after a server's graceful shutdown). The write may be lost, as over TCP, but the
-     * answers must not be: they are read, and then the channel closes. Over UCX the write fails (the
-     * peer's close record is already known) and only the output shuts down.
+     * The peer answers and closes; our side, reading, writes in reaction to the first answer while the others
+     * are still unread (gRPC's client does so after a server's graceful shutdown). The write may be lost, as
+     * over TCP, but the answers must not be: they are read, and then the channel closes. Over UCX the peer's
+     * close record is already known, so the write fails and only the output shuts down.
      */
     @ParameterizedTest(name = "{0}")
     @EnumSource(TestTransport.class)
@@ -814,31 +815,37 @@ class TransportSemanticsTest {
         try (Env env = new Env(transport, 1, 1)) {
             Recorder serverChild = new Recorder();
             Recorder clientRec = new Recorder();
+            CompletableFuture<Boolean> openWhenWriteFailed = new CompletableFuture<>();
+            CompletableFuture<ChannelFuture> lateWrite = new CompletableFuture<>();
+            ChannelInboundHandlerAdapter answerWithAWrite = new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    if (!lateWrite.isDone()) {
+                        ChannelFuture write = ctx.writeAndFlush(ascii("late")).addListener(f -> {
+                            if (!f.isSuccess()) {
+                                openWhenWriteFailed.complete(ctx.channel().isOpen());
+                            }
+                        });
+                        lateWrite.complete(write);
+                    }
+                    ctx.fireChannelRead(msg);
+                }
+            };
             Channel server = env.serverBootstrap().childHandler(serverChild)
                     .bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
-            Channel client = env.clientBootstrap().option(ChannelOption.AUTO_READ, false).handler(clientRec)
-                    .connect(server.localAddress()).sync().channel();
+            Channel client = env.clientBootstrap().option(ChannelOption.AUTO_READ, false)
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(answerWithAWrite, clientRec);
+                        }
+                    }).connect(server.localAddress()).sync().channel();
             assertTrue(serverChild.active.await(5, TimeUnit.SECONDS));
-            Channel child = serverChild.channel;
             for (String answer : new String[] {"one", "two", "three"}) {
-                child.writeAndFlush(ascii(answer)).sync();
+                serverChild.channel.writeAndFlush(ascii(answer)).sync();
             }
-            child.close().sync();
-
-            ChannelFuture write = null;
-            for (int attempt = 0; attempt < 50; attempt++) {
-                Thread.sleep(100); // the peer's close travels to us while we do not read
-                write = client.writeAndFlush(ascii("late"));
-                assertTrue(write.await(5, TimeUnit.SECONDS), "write did not complete");
-                if (!write.isSuccess() || transport != TestTransport.UCX) {
-                    break;
-                }
-            }
-            if (transport == TestTransport.UCX) {
-                assertFalse(write.isSuccess(), "a write to a peer known to have closed must fail");
-                assertTrue(client.isOpen(), "the failed write must not close the channel before its input is read");
-                assertTrue(((SocketChannel) client).isOutputShutdown());
-            }
+            serverChild.channel.close().sync();
+            Thread.sleep(300); // the peer's close travels to us while we do not read
 
             client.config().setAutoRead(true);
             StringBuilder answers = new StringBuilder();
@@ -849,6 +856,13 @@ class TransportSemanticsTest {
             }
             assertEquals("onetwothree", answers.toString());
             assertTrue(client.closeFuture().await(5, TimeUnit.SECONDS), "the channel did not close after its input");
+            ChannelFuture write = lateWrite.get(5, TimeUnit.SECONDS);
+            assertTrue(write.await(5, TimeUnit.SECONDS), "the late write did not complete");
+            if (transport == TestTransport.UCX) {
+                assertFalse(write.isSuccess(), "a write to a peer known to have closed must fail");
+                assertTrue(openWhenWriteFailed.get(5, TimeUnit.SECONDS),
+                        "the failed write must not close the channel before its input is read");
+            }
             for (Throwable t : clientRec.errors) {
                 assertInstanceOf(IOException.class, t, "unexpected error after the peer closed");
             }
