@@ -78,7 +78,8 @@ final class LeakChecks {
         String report = what + ": before {" + before + "}, after {" + after + "}";
         System.out.println(report);
         assertEquals(before.nativeConnections, after.nativeConnections, "native connections left: " + report);
-        assertTrue(after.openFds <= before.openFds + fdSlack, "file descriptors left open: " + report);
+        assertTrue(after.openFds <= before.openFds + fdSlack, () -> "file descriptors left open: " + report
+                + "; opened since: " + after.fdsOpenedSince(before));
         assertTrue(after.allocatorUsedBytes <= before.allocatorUsedBytes + allocatorSlackBytes,
                 "allocator memory still in use: " + report);
         assertTrue(after.rssBytes <= before.rssBytes + rssSlackBytes, "RSS grew by more than "

@@ -10,6 +10,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -21,12 +23,15 @@ import java.util.function.BooleanSupplier;
  */
 final class ResourceSnapshot {
     final int openFds;
+    /** What the counted descriptors point at ("socket:[123]", "anon_inode:[eventfd]", a path), sorted. */
+    final List<String> fdTargets;
     final long nativeConnections;
     final long allocatorUsedBytes;
     final long rssBytes;
 
-    private ResourceSnapshot(int openFds, long nativeConnections, long allocatorUsedBytes, long rssBytes) {
-        this.openFds = openFds;
+    private ResourceSnapshot(List<String> fdTargets, long nativeConnections, long allocatorUsedBytes, long rssBytes) {
+        this.openFds = fdTargets.size();
+        this.fdTargets = fdTargets;
         this.nativeConnections = nativeConnections;
         this.allocatorUsedBytes = allocatorUsedBytes;
         this.rssBytes = rssBytes;
@@ -38,20 +43,48 @@ final class ResourceSnapshot {
      * use it).
      */
     static ResourceSnapshot take(ByteBufAllocator allocator) {
-        return new ResourceSnapshot(openFds(), UcxNative.connectionsAllocated(), usedBytes(allocator), rssBytes());
+        return new ResourceSnapshot(fdTargets(), UcxNative.connectionsAllocated(), usedBytes(allocator), rssBytes());
     }
 
-    /** Open file descriptors of this process. */
+    /** Open file descriptors of this process, as counted by {@link #fdTargets()}. */
     static int openFds() {
-        int count = 0;
-        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Paths.get("/proc/self/fd"))) {
-            for (Path ignored : fds) {
-                count++;
+        return fdTargets().size();
+    }
+
+    /**
+     * The targets of this process's open descriptors, except class path jars: the class loader opens a jar
+     * the first time it loads a class from it and keeps it open, which is not a leak of the code under test.
+     */
+    static List<String> fdTargets() {
+        List<String> targets = new ArrayList<>();
+        Path dir = Paths.get("/proc/self/fd");
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(dir)) {
+            for (Path fd : fds) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(fd).toString();
+                } catch (IOException e) {
+                    continue; // closed meanwhile
+                }
+                boolean ownStream = target.startsWith("/proc/") && target.endsWith("/fd");
+                if (!target.endsWith(".jar") && !ownStream) {
+                    targets.add(target);
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return count - 1; // the directory stream's own descriptor
+        Collections.sort(targets);
+        return targets;
+    }
+
+    /** The descriptor targets open now that were not in {@code before} (counting duplicates). */
+    List<String> fdsOpenedSince(ResourceSnapshot before) {
+        List<String> opened = new ArrayList<>(fdTargets);
+        for (String target : before.fdTargets) {
+            opened.remove(target);
+        }
+        return opened;
     }
 
     /** Resident set size of this process, from /proc/self/status. */
