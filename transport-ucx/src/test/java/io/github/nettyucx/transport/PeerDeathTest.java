@@ -58,6 +58,8 @@ class PeerDeathTest {
     private static final int ROUNDS = 3;
     /** Kills in the opt-in test of one worker outliving many peers. */
     private static final int WEDGE_ROUNDS = 40;
+    /** Freezes of one sender in the opt-in test of another sender to the same worker. */
+    private static final int FREEZES = 100;
 
     /** Counts received bytes and records the channel's end. */
     private static final class Watcher extends ChannelInboundHandlerAdapter {
@@ -214,6 +216,58 @@ class PeerDeathTest {
         }
     }
 
+    /**
+     * The same limitation, observed without killing anyone: two same-host peers stream to one worker, and
+     * one of them is frozen (SIGSTOP) again and again for 200 ms. When it is frozen in the middle of writing
+     * into the worker's shared-memory receive queue, the other peer's data must still arrive. Opt-in like
+     * {@link #oneWorkerKeepsReceivingAfterManyKilledPeers}.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "nettyucx.sharedMemoryWedge", matches = "true")
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aFrozenSenderDoesNotStopAnotherSenderToTheSameWorker() throws Exception {
+        TestTransport transport = TestTransport.UCX;
+        transport.assumeAvailable();
+        EventLoopGroup group = transport.newGroup(1);
+        try (Child frozen = Child.start(transport, "server"); Child other = Child.start(transport, "server")) {
+            Watcher frozenWatcher = connectTo(group, frozen);
+            Watcher otherWatcher = connectTo(group, other);
+            frozenWatcher.awaitFlowing(frozen, 0);
+            otherWatcher.awaitFlowing(other, 0);
+            int stalls = 0;
+            java.util.Random random = new java.util.Random(42);
+            for (int freeze = 1; freeze <= FREEZES; freeze++) {
+                Thread.sleep(random.nextInt(20));
+                frozen.signal("STOP");
+                Thread.sleep(20);
+                long before = otherWatcher.received.get();
+                Thread.sleep(200);
+                long during = otherWatcher.received.get() - before;
+                frozen.signal("CONT");
+                if (during == 0) {
+                    stalls++;
+                    System.out.println("freeze " + freeze + ": the other peer's data stopped too");
+                }
+            }
+            System.out.println("UCX: " + stalls + " of " + FREEZES + " freezes of one peer stopped the other's data");
+            assertTrue(stalls == 0, stalls + " of " + FREEZES + " freezes of one sender stopped another sender's "
+                    + "data to the same worker");
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Watcher connectTo(EventLoopGroup group, Child child) throws Exception {
+        int port = Integer.parseInt(child.awaitLine(PeerDeathPeer.PORT_LINE).substring(
+                PeerDeathPeer.PORT_LINE.length()).trim());
+        Watcher watcher = new Watcher();
+        new Bootstrap().group(group).channel(TestTransport.UCX.clientChannelClass())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+                .handler(watcher)
+                .connect(new InetSocketAddress(LOOPBACK, port)).sync();
+        return watcher;
+    }
+
     private static Channel startWatchedServer(TestTransport transport, EventLoopGroup group,
                                               BlockingQueue<Watcher> watchers) throws InterruptedException {
         return new ServerBootstrap().group(group).channel(transport.serverChannelClass())
@@ -323,6 +377,12 @@ class PeerDeathTest {
         }
 
         /** Sends SIGKILL and waits for the process to be gone; returns the time of the kill. */
+        /** Sends {@code signal} (for example "STOP" or "CONT") to the process. */
+        void signal(String signal) throws IOException, InterruptedException {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+            assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " failed");
+        }
+
         long kill() throws InterruptedException {
             long at = System.nanoTime();
             process.destroyForcibly();
