@@ -109,13 +109,8 @@ class PeerDeathTest {
             // A group per round: see the class comment.
             EventLoopGroup group = transport.newGroup(1);
             try (Child child = Child.start(transport, "server")) {
-                int port = Integer.parseInt(child.awaitLine(PeerDeathPeer.PORT_LINE).substring(
-                        PeerDeathPeer.PORT_LINE.length()).trim());
-                Watcher watcher = new Watcher();
-                Channel client = new Bootstrap().group(group).channel(transport.clientChannelClass())
-                        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                        .handler(watcher)
-                        .connect(new InetSocketAddress(LOOPBACK, port)).sync().channel();
+                Watcher watcher = connectTo(transport, group, child);
+                Channel client = watcher.active.get(10, TimeUnit.SECONDS);
                 watcher.awaitFlowing(child, round);
 
                 long killedAt = child.kill();
@@ -197,13 +192,7 @@ class PeerDeathTest {
         try {
             for (int round = 1; round <= WEDGE_ROUNDS; round++) {
                 try (Child child = Child.start(transport, "server")) {
-                    int port = Integer.parseInt(child.awaitLine(PeerDeathPeer.PORT_LINE).substring(
-                            PeerDeathPeer.PORT_LINE.length()).trim());
-                    Watcher watcher = new Watcher();
-                    new Bootstrap().group(group).channel(transport.clientChannelClass())
-                            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                            .handler(watcher)
-                            .connect(new InetSocketAddress(LOOPBACK, port)).sync();
+                    Watcher watcher = connectTo(transport, group, child);
                     watcher.awaitFlowing(child, round);
                     long killedAt = child.kill();
                     assertTrue(watcher.inactive.await(remainingMillis(killedAt), TimeUnit.MILLISECONDS),
@@ -230,8 +219,8 @@ class PeerDeathTest {
         transport.assumeAvailable();
         EventLoopGroup group = transport.newGroup(1);
         try (Child frozen = Child.start(transport, "server"); Child other = Child.start(transport, "server")) {
-            Watcher frozenWatcher = connectTo(group, frozen);
-            Watcher otherWatcher = connectTo(group, other);
+            Watcher frozenWatcher = connectTo(transport, group, frozen);
+            Watcher otherWatcher = connectTo(transport, group, other);
             frozenWatcher.awaitFlowing(frozen, 0);
             otherWatcher.awaitFlowing(other, 0);
             int stalls = 0;
@@ -257,11 +246,12 @@ class PeerDeathTest {
         }
     }
 
-    private static Watcher connectTo(EventLoopGroup group, Child child) throws Exception {
+    /** Connects a watched client on {@code group} to a child running as a server. */
+    private static Watcher connectTo(TestTransport transport, EventLoopGroup group, Child child) throws Exception {
         int port = Integer.parseInt(child.awaitLine(PeerDeathPeer.PORT_LINE).substring(
                 PeerDeathPeer.PORT_LINE.length()).trim());
         Watcher watcher = new Watcher();
-        new Bootstrap().group(group).channel(TestTransport.UCX.clientChannelClass())
+        new Bootstrap().group(group).channel(transport.clientChannelClass())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
                 .handler(watcher)
                 .connect(new InetSocketAddress(LOOPBACK, port)).sync();
