@@ -178,9 +178,9 @@ class PeerDeathTest {
      * Known limitation, opt-in ({@code -Dnettyucx.sharedMemoryWedge=true}): one worker outlives many killed
      * peers, as a long-running server's does. A peer killed between claiming an element of this worker's
      * shared-memory receive queue and marking it written (UCX 1.13's mm transport) blocks the queue for good:
-     * from then on no same-host peer's data reaches any connection of that event loop. Fails when that
-     * happens (in CI, about one run in ten of the 3-round tests above hit it before they got a group per
-     * round). See docs/reliability.md, bug 12.
+     * from then on no same-host peer's data reaches any connection of that event loop (the suspected cause of
+     * two CI failures of the 3-round tests above, before they got a group per round). Fails when that happens.
+     * See docs/reliability.md, bug 12.
      */
     @Test
     @EnabledIfSystemProperty(named = "nettyucx.sharedMemoryWedge", matches = "true")
