@@ -37,11 +37,11 @@ final class UcxConnection {
     /**
      * Readable bytes from which a buffer with a memory address is sent in place rather than copied
      * (16384 is a good value: below it, copying into the slot costs less than UCX gathering another
-     * I/O vector entry). Off by default: a stream of 64 KiB direct chunks over a new connection
-     * occasionally never started under load (about one PeerDeathTest run in four), also after I/O
-     * vectors were held back until the endpoint's first flush completed (see
-     * {@link #wiredUp()}); UCX 1.13 replaying I/O-vector sends queued during wire-up
-     * (openucx/ucx#6872) is the suspect.
+     * I/O vector entry). Off by default: they were switched off after a stream over a new connection
+     * never started, a stall later seen with them off too (bug 12 in docs/reliability.md), and over
+     * shared memory or TCP they bring nothing measurable; their gain, zero-copy rendezvous over RDMA,
+     * is untested. They wait for the endpoint's first flush (see {@link #wiredUp()}): UCX 1.13 can
+     * stall I/O-vector sends queued during wire-up (openucx/ucx#6872).
      */
     static final int ZERO_COPY_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", Integer.MAX_VALUE));
