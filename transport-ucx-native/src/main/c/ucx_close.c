@@ -77,6 +77,21 @@ void nucx_abandon_closing(nucx_worker *w) {
     }
 }
 
+/*
+ * Leaves the connections still closing allocated with their UCP worker, which nothing will
+ * progress any more (their requests never call back): only their side channels are closed, so
+ * that their peers see the end.
+ */
+void nucx_leave_closing(nucx_worker *w) {
+    for (nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
+        if (conn->side_fd >= 0) {
+            close(conn->side_fd);
+            conn->side_fd = -1;
+        }
+    }
+    w->closing = NULL;
+}
+
 static void ep_close_callback(void *request, ucs_status_t status, void *user_data) {
     (void) status;
     nucx_conn *conn = user_data;

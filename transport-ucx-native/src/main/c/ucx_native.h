@@ -75,6 +75,7 @@
 
 typedef struct nucx_worker nucx_worker;
 typedef struct nucx_conn nucx_conn;
+typedef struct nucx_probe nucx_probe;
 
 typedef struct {
     nucx_conn *conn;
@@ -131,6 +132,7 @@ struct nucx_worker {
     int freed_count;
     int freed_capacity;
     void *stray_buffer;    /* NUCX_STRAY_BUFFER_BYTES that stray messages are received into and dropped */
+    nucx_probe *probe;     /* shared-memory probe (ucx_probe.c), once a same-host peer vanished */
 };
 
 /* ucx_context.c */
@@ -169,7 +171,11 @@ NUCX_HIDDEN void nucx_sweep_strays(nucx_worker *w);
 NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);
 NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
 NUCX_HIDDEN void nucx_abandon_closing(nucx_worker *w);
+NUCX_HIDDEN void nucx_leave_closing(nucx_worker *w);
 NUCX_HIDDEN int nucx_close_live(nucx_worker *w);
+
+/* ucx_probe.c */
+NUCX_HIDDEN void nucx_probe_free(nucx_worker *w);
 
 /* ucx_memory.c */
 NUCX_HIDDEN ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh);
@@ -181,6 +187,7 @@ NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_close(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_memory(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_probe(JNIEnv *env, jclass cls);
 
 #define NUCX_ARRAY_LEN(a) ((int) (sizeof(a) / sizeof((a)[0])))
 

@@ -78,6 +78,7 @@ static void close_fd(int fd) {
 /* Frees whatever part of the worker was created; the single release path for all its resources. */
 static void worker_free(nucx_worker *w) {
     if (w->worker != NULL) {
+        nucx_probe_free(w);
         ucp_worker_destroy(w->worker);
     }
     /* Connections whose requests never finished: their memory outlived the worker's callbacks. */
@@ -95,24 +96,35 @@ static void worker_free(nucx_worker *w) {
     free(w);
 }
 
-static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t *status) {
-    *status = nucx_context_init();
-    if (*status != UCS_OK) {
-        return "ucp_init";
-    }
+/* Creates a UCP worker and its event fd; on failure returns what failed and leaves *worker NULL. */
+static const char *ucp_worker_new(ucp_worker_h *worker, int *event_fd, ucs_status_t *status) {
     ucp_worker_params_t params = {
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
         /* Created by the thread that builds the event loop group, then used by the loop thread only. */
         .thread_mode = UCS_THREAD_MODE_SERIALIZED,
     };
-    *status = ucp_worker_create(nucx_context(), &params, &w->worker);
+    *status = ucp_worker_create(nucx_context(), &params, worker);
     if (*status != UCS_OK) {
-        w->worker = NULL;
+        *worker = NULL;
         return "ucp_worker_create";
     }
-    *status = ucp_worker_get_efd(w->worker, &w->ucx_fd);
+    *status = ucp_worker_get_efd(*worker, event_fd);
     if (*status != UCS_OK) {
+        ucp_worker_destroy(*worker);
+        *worker = NULL;
         return "ucp_worker_get_efd";
+    }
+    return NULL;
+}
+
+static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t *status) {
+    *status = nucx_context_init();
+    if (*status != UCS_OK) {
+        return "ucp_init";
+    }
+    const char *failed = ucp_worker_new(&w->worker, &w->ucx_fd, status);
+    if (failed != NULL) {
+        return failed;
     }
     w->ready = calloc((size_t) NUCX_READY_HEADER_WORDS + (size_t) max_connections, sizeof(int32_t));
     if (w->ready == NULL) {
@@ -163,6 +175,12 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
 
 /* How long a destroyed worker keeps progressing so that closing endpoints finish their flush. */
 #define NUCX_DESTROY_DRAIN_NANOS (3ull * 1000000000ull)
+/*
+ * The same for a worker being replaced, shorter: the loop waits meanwhile, and a stuck queue
+ * usually leaves a receive that never finishes (it took the first fragments of the dead peer's
+ * last message), so the old worker is left allocated anyway.
+ */
+#define NUCX_RENEW_DRAIN_NANOS (1000000000ull)
 
 static int count_closing(const nucx_worker *w) {
     int count = 0;
@@ -174,9 +192,27 @@ static int count_closing(const nucx_worker *w) {
 
 /* Frees our own descriptors and memory of a worker whose UCP worker cannot be destroyed safely. */
 static void worker_leak_ucx(nucx_worker *w) {
+    nucx_leave_closing(w);
     close_fd(w->epoll_fd);
     close_fd(w->event_fd);
     close_fd(w->timer_fd);
+}
+
+/*
+ * Closes every connection of the UCP worker without flushing and progresses it until they are
+ * freed or drain_nanos passed. Returns how many were still open, or -1 - the number still
+ * closing at the deadline.
+ */
+static int close_all_connections(nucx_worker *w, uint64_t drain_nanos) {
+    nucx_probe_free(w);
+    int left_open = nucx_close_live(w);
+    nucx_abandon_closing(w);
+    uint64_t deadline = nucx_now_nanos() + drain_nanos;
+    while (w->closing != NULL && nucx_now_nanos() < deadline) {
+        ucp_worker_progress(w->worker);
+        nucx_reap_closed(w);
+    }
+    return w->closing == NULL ? left_open : -1 - count_closing(w);
 }
 
 /*
@@ -188,20 +224,46 @@ static void worker_leak_ucx(nucx_worker *w) {
 static jint java_worker_destroy(JNIEnv *env, jclass cls, jlong worker_ptr) {
     (void) env; (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
-    int left_open = nucx_close_live(w);
-    nucx_abandon_closing(w);
-    uint64_t deadline = nucx_now_nanos() + NUCX_DESTROY_DRAIN_NANOS;
-    while (w->closing != NULL && nucx_now_nanos() < deadline) {
-        ucp_worker_progress(w->worker);
-        nucx_reap_closed(w);
-    }
-    if (w->closing != NULL) {
-        int stuck = count_closing(w);
+    int result = close_all_connections(w, NUCX_DESTROY_DRAIN_NANOS);
+    if (result < 0) {
         worker_leak_ucx(w);
-        return -1 - stuck;
+        return result;
     }
     worker_free(w);
-    return left_open;
+    return result;
+}
+
+/*
+ * Gives the loop a new UCP worker in place of one whose shared-memory receive queue is stuck
+ * (ucx_probe.c); the loop keeps its epoll set, eventfd, timerfd and ready list. Every connection
+ * of the old UCP worker is closed without flushing; returns as java_worker_destroy does. When some
+ * did not finish closing, the old UCP worker is left allocated with them, as destroy does.
+ */
+static jint java_worker_renew(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    ucp_worker_h fresh;
+    int fresh_fd;
+    ucs_status_t status;
+    const char *failed = ucp_worker_new(&fresh, &fresh_fd, &status);
+    if (failed != NULL) {
+        nucx_throw_ucs(env, failed, status);
+        return 0;
+    }
+    int result = close_all_connections(w, NUCX_RENEW_DRAIN_NANOS);
+    epoll_ctl(w->epoll_fd, EPOLL_CTL_DEL, w->ucx_fd, NULL);
+    if (result >= 0) {
+        ucp_worker_destroy(w->worker);
+    } else {
+        nucx_leave_closing(w);
+    }
+    w->worker = fresh;
+    w->ucx_fd = fresh_fd;
+    w->ready[0] = 0;
+    if (add_to_epoll(w->epoll_fd, fresh_fd) != 0) {
+        nucx_throw_errno(env, "epoll_ctl(ADD) of the new worker's event fd", errno);
+    }
+    return result;
 }
 
 static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
@@ -347,6 +409,7 @@ static jlong java_worker_ready_list(JNIEnv *env, jclass cls, jlong worker_ptr) {
 static const JNINativeMethod methods[] = {
     {"workerCreate", "(I)J", (void *) java_worker_create},
     {"workerDestroy", "(J)I", (void *) java_worker_destroy},
+    {"workerRenew", "(J)I", (void *) java_worker_renew},
     {"workerProgress", "(J)I", (void *) java_worker_progress},
     {"workerWait", "(JJIJ)I", (void *) java_worker_wait},
     {"eventFdWrite", "(I)V", (void *) java_eventfd_write},

@@ -97,6 +97,14 @@ abstract class AbstractUcxChannel extends AbstractChannel {
 
     /** The unsafe of every UCX channel is the handle its event loop dispatches to. */
     protected abstract class UcxUnsafe extends AbstractUnsafe implements UcxIoHandle {
+        /**
+         * The event loop's UCP worker is about to be replaced (see {@link UcxIoHandler#replaceWorker()}):
+         * a channel with a connection on it fails with {@code cause} and closes. Returns whether it did.
+         */
+        boolean workerLost(IOException cause) {
+            return false;
+        }
+
         @Override
         public int fd() {
             return fd;

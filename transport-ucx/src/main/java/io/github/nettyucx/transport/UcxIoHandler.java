@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The {@link IoHandler} of a UCX event loop: one UCP worker per loop thread. {@link #run} makes UCX
  * progress, hands completions to channels, and when idle spins and/or arms the worker and sleeps
  * in epoll (over the worker's event fd, an eventfd for {@link #wakeup()}, a timerfd for scheduled
- * tasks and the connections' side-channel sockets).
+ * tasks and the connections' side-channel sockets). After a same-host peer vanished, it checks that
+ * the worker's shared-memory receive queue still delivers and replaces a worker whose queue is stuck
+ * ({@link #probeSharedMemory()}).
  */
 public final class UcxIoHandler implements IoHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
@@ -48,6 +50,18 @@ public final class UcxIoHandler implements IoHandler {
             SystemPropertyUtil.getLong("io.github.nettyucx.spinYieldAfterMicros", 10));
     /** Then the thread yields once every this many (a power of two) empty progress rounds. */
     private static final int SPIN_ROUNDS_PER_YIELD_MASK = 4 - 1;
+    private static final long NO_PROBE = Long.MIN_VALUE;
+    /**
+     * How long the shared-memory probe may take before the worker's receive queue counts as stuck:
+     * {@code -Dio.github.nettyucx.sharedMemoryProbeMillis}, default 1000. It arrives within
+     * microseconds on a working queue; a same-host peer that is merely descheduled (or stopped) in
+     * the middle of a send holds the queue just as long, so a short timeout would close the loop's
+     * connections for a pause.
+     */
+    private static final long PROBE_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(
+            Math.max(1, SystemPropertyUtil.getLong("io.github.nettyucx.sharedMemoryProbeMillis", 1000)));
+    /** While a probe is in flight, a sleeping loop wakes this often to judge it. */
+    private static final long PROBE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final ThreadAwareExecutor executor;
     private final UcxIoHandlerConfig config;
@@ -56,6 +70,10 @@ public final class UcxIoHandler implements IoHandler {
     private final UcxIoEvent event = new UcxIoEvent();
     private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
     private UcxWorker worker;
+    /** When the shared-memory probe in flight was sent, or {@link #NO_PROBE}. */
+    private long probeSentNanos = NO_PROBE;
+    private long probesArrived;
+    private long workersReplaced;
 
     /**
      * Creates the loop's UCP worker at once (on the thread that builds the group), so that a worker
@@ -99,6 +117,9 @@ public final class UcxIoHandler implements IoHandler {
     @Override
     public int run(IoHandlerContext context) {
         try {
+            if (probeSentNanos != NO_PROBE) {
+                judgeProbe();
+            }
             int handled = processCompletions();
             if (handled > 0 || !context.canBlock()) {
                 return handled + pollSocketsIfDue();
@@ -186,12 +207,91 @@ public final class UcxIoHandler implements IoHandler {
         try {
             if (context.canBlock()) {
                 long timeout = deadline == -1 ? -1 : Math.max(1, context.delayNanos(System.nanoTime()));
+                if (probeSentNanos != NO_PROBE && (timeout < 0 || timeout > PROBE_CHECK_NANOS)) {
+                    timeout = PROBE_CHECK_NANOS;
+                }
                 events = worker.waitAndDispatch(timeout, this);
             }
         } finally {
             nextWakeupNanos.set(AWAKE);
         }
         return Math.max(0, events) + processCompletions();
+    }
+
+    /**
+     * A same-host peer vanished without closing (killed, crashed): it may have died in the middle
+     * of writing into this worker's shared-memory receive queue, which then delivers nothing more
+     * (UCX 1.13; docs/reliability.md, bug 12). Sends a probe through the queue;
+     * {@link #judgeProbe()} replaces the worker when it does not arrive.
+     */
+    void probeSharedMemory() {
+        if (probeSentNanos != NO_PROBE) {
+            return;
+        }
+        try {
+            worker.probeStart();
+            probeSentNanos = System.nanoTime();
+        } catch (IOException e) {
+            logger.warn("Could not check UCX's shared-memory receive queue after a same-host peer vanished: {}",
+                    e.getMessage());
+        }
+    }
+
+    private void judgeProbe() {
+        if (worker.probeArrived()) {
+            probeSentNanos = NO_PROBE;
+            probesArrived++;
+            return;
+        }
+        if (System.nanoTime() - probeSentNanos < PROBE_TIMEOUT_NANOS) {
+            return;
+        }
+        // A loop that could not run for a while (the machine was busy) looks once more first.
+        processCompletions();
+        if (worker.probeArrived()) {
+            probeSentNanos = NO_PROBE;
+            probesArrived++;
+            return;
+        }
+        replaceWorker();
+        probeSentNanos = NO_PROBE;
+    }
+
+    /**
+     * Closes every connection of this loop (their peers see a reset) and gives the loop a new UCP
+     * worker: with its receive queue stuck, none of them would receive from a same-host peer again,
+     * and neither would a new one. The server channels and their sockets stay.
+     */
+    void replaceWorker() {
+        IOException cause = new IOException("UCX's shared-memory receive queue of this event loop stopped "
+                + "delivering after a same-host peer died in the middle of a send (UCX 1.13 limitation, "
+                + "docs/reliability.md bug 12): the loop's connections are closed and new ones use a new UCP worker");
+        int closed = 0;
+        for (Registration registration : registrations.toArray(new Registration[0])) {
+            if (((AbstractUcxChannel.UcxUnsafe) registration.handle).workerLost(cause)) {
+                closed++;
+            }
+        }
+        try {
+            int leftOpen = worker.renew();
+            workersReplaced++;
+            logger.warn("UCX's shared-memory receive queue of an event loop stopped after a same-host peer died "
+                    + "in the middle of a send (the probe did not arrive in {} ms): closed its {} connection(s) "
+                    + "and replaced its UCP worker{}", TimeUnit.NANOSECONDS.toMillis(PROBE_TIMEOUT_NANOS), closed,
+                    leftOpen > 0 ? " (" + leftOpen + " left open by their channels)" : "");
+        } catch (IOException e) {
+            logger.error("The event loop's shared-memory receive queue is stuck and a new UCP worker could not be "
+                    + "created; same-host connections of this loop will not receive", e);
+        }
+    }
+
+    /** Probes that arrived: the queue worked after a same-host peer vanished. */
+    long probesArrived() {
+        return probesArrived;
+    }
+
+    long workersReplaced() {
+        return workersReplaced;
     }
 
     void dispatchSocket(int fd, int ops) {
@@ -336,6 +436,10 @@ public final class UcxIoHandler implements IoHandler {
 
         UcxWorker worker() {
             return worker;
+        }
+
+        UcxIoHandler handler() {
+            return UcxIoHandler.this;
         }
 
         @Override

@@ -54,6 +54,9 @@ final class UcxNative {
 
     static native int workerDestroy(long worker);
 
+    /** Replaces the UCP worker, closing its connections; returns like {@link #workerDestroy}. */
+    static native int workerRenew(long worker) throws IOException;
+
     static native int workerProgress(long worker);
 
     static native int workerWait(long worker, long eventsAddress, int maxEvents, long timeoutNanos)
@@ -71,6 +74,11 @@ final class UcxNative {
 
     /** Moves ids of connections freed since the last call (those closed with reportFree) into out. */
     static native int workerTakeFreed(long worker, int[] out);
+
+    // ucx_probe.c
+    static native void workerProbeStart(long worker) throws IOException;
+
+    static native boolean workerProbeArrived(long worker);
 
     // ucx_endpoint.c
     static native ByteBuffer directBuffer(long address, int length);

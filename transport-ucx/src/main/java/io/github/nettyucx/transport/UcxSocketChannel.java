@@ -739,6 +739,10 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         }
 
         private void peerVanished(IOException cause) {
+            UcxIoHandler.Registration registration = registration();
+            if (peer != null && peer.sameHost() && !peerGone && !peerClosed && registration != null) {
+                registration.handler().probeSharedMemory();
+            }
             peerGone = true;
             if (connectPromise != null) {
                 ConnectException connectFailure = new ConnectException("connection to " + requestedRemote
@@ -749,6 +753,17 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 pipeline().fireExceptionCaught(cause);
                 close(voidPromise());
             }
+        }
+
+        @Override
+        boolean workerLost(IOException cause) {
+            if (connection == null || !isOpen()) {
+                return false;
+            }
+            // Nothing of ours can be flushed, and the peer must not take our end for an orderly close.
+            peerGone = true;
+            peerVanished(cause);
+            return true;
         }
 
         private void completionsReady() {

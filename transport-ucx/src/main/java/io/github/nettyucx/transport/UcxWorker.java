@@ -173,20 +173,53 @@ final class UcxWorker {
      * then aborts the process in UCX 1.13), and so are the buffers its sends may still read.
      */
     int destroy() {
-        int leftOpen = UcxNative.workerDestroy(address);
-        if (leftOpen < 0) {
-            logger.warn("{} UCX connection(s) were still closing when the event loop stopped; their UCP worker "
-                    + "is left allocated, because UCX cannot destroy it with requests in flight", -1 - leftOpen);
-            // UCX may still write into these: they stay allocated (and reachable) with the worker.
+        return releaseHeldAfter(UcxNative.workerDestroy(address), "the event loop stopped");
+    }
+
+    /**
+     * Gives the loop a new UCP worker, closing every connection of the old one without flushing
+     * (see {@link #probeStart()}); the loop's epoll set, eventfd and timerfd stay. Returns how
+     * many connections were still open.
+     */
+    int renew() throws IOException {
+        int result = UcxNative.workerRenew(address);
+        workerAddress = null;
+        // Empties the native list of freed ids too: a new connection may get one of them again.
+        releaseFreed();
+        return releaseHeldAfter(result, "the event loop replaced its UCP worker");
+    }
+
+    /**
+     * Releases the buffers held for connections of a destroyed UCP worker: none of their requests
+     * is alive any more, unless {@code result} (from workerDestroy/workerRenew) says some were
+     * still closing, in which case UCX may still write into them and they stay allocated.
+     */
+    private int releaseHeldAfter(int result, String when) {
+        if (result < 0) {
+            logger.warn("{} UCX connection(s) were still closing when {}; their UCP worker is left allocated, "
+                    + "because UCX cannot destroy it with requests in flight", -1 - result, when);
             LEFT_WITH_LEAKED_WORKERS.add(new ArrayList<>(heldUntilFreed.values()));
             heldUntilFreed.clear();
             return 0;
         }
-        // No request of any connection is alive once the worker is gone.
         for (List<ByteBuf> buffers : heldUntilFreed.values()) {
             release(buffers);
         }
         heldUntilFreed.clear();
-        return leftOpen;
+        return result;
+    }
+
+    /**
+     * Sends one message to this worker from another worker of the process over shared memory
+     * (ucx_probe.c): when it does not arrive, a same-host peer that died in the middle of a send
+     * left UCX's shared-memory receive queue of this worker stuck (docs/reliability.md, bug 12).
+     */
+    void probeStart() throws IOException {
+        UcxNative.workerProbeStart(address);
+    }
+
+    /** Whether the probe arrived; also makes the probe's own worker progress. */
+    boolean probeArrived() {
+        return UcxNative.workerProbeArrived(address);
     }
 }

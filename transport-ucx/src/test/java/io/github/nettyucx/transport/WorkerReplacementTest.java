@@ -1,0 +1,234 @@
+package io.github.nettyucx.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.netty.util.concurrent.Promise;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The loop's side of bug 12 (docs/reliability.md): the shared-memory probe a loop sends after a same-host peer
+ * vanished, and the replacement of a UCP worker whose receive queue is stuck. A real stuck queue needs a peer
+ * killed at the wrong moment ({@link PeerDeathTest#aLoopWhoseQueueAKilledSenderBlockedGetsANewWorker}, opt-in);
+ * here the loop is told to probe and to replace its worker directly, and everything around it is checked.
+ */
+class WorkerReplacementTest {
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+    private static final int ECHO_BYTES = 1 << 20;
+    private static LogRecorder log;
+
+    @BeforeAll
+    static void installLogRecorder() {
+        log = LogRecorder.install();
+    }
+
+    @AfterAll
+    static void noLeaks() throws InterruptedException {
+        LogRecorder.provokeLeakReports();
+        List<String> leaks = log.leaks();
+        assertTrue(leaks.isEmpty(), "buffer leaks reported:\n" + String.join("\n", leaks));
+    }
+
+    /** Echoes everything back. */
+    private static final class Echo extends ChannelInboundHandlerAdapter {
+        final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ctx.write(msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            exceptions.add(cause);
+            ctx.close();
+        }
+    }
+
+    /** Checks that what comes back is the stream it sent, and records exceptions. */
+    private static final class EchoChecker extends ChannelInboundHandlerAdapter {
+        private final DataStream expected = new DataStream(7);
+        final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
+        final Promise<Long> echoed = ImmediateEventExecutor.INSTANCE.newPromise();
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            ByteBuf data = ctx.alloc().directBuffer(ECHO_BYTES);
+            new DataStream(7).writeTo(data, ECHO_BYTES);
+            ctx.writeAndFlush(data);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf buf = (ByteBuf) msg;
+            try {
+                String mismatch = expected.check(buf);
+                if (mismatch != null) {
+                    echoed.tryFailure(new AssertionError(mismatch));
+                } else if (expected.position() == ECHO_BYTES) {
+                    echoed.trySuccess(expected.position());
+                }
+            } finally {
+                buf.release();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            exceptions.add(cause);
+            ctx.close();
+        }
+    }
+
+    private static final class Env implements AutoCloseable {
+        final EventLoopGroup serverGroup = TestTransport.UCX.newGroup(1);
+        final EventLoopGroup clientGroup = TestTransport.UCX.newGroup(1);
+        final BlockingQueue<Echo> accepted = new LinkedBlockingQueue<>();
+        final Channel server;
+
+        Env() throws InterruptedException {
+            server = new ServerBootstrap().group(serverGroup).channel(UcxServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            Echo echo = new Echo();
+                            accepted.add(echo);
+                            ch.pipeline().addLast(echo);
+                        }
+                    })
+                    .bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+        }
+
+        /** A client connection that has echoed {@link #ECHO_BYTES} intact. */
+        Channel echoingClient(EchoChecker checker) throws Exception {
+            Channel client = new Bootstrap().group(clientGroup).channel(UcxSocketChannel.class).handler(checker)
+                    .connect(server.localAddress()).sync().channel();
+            assertEquals(ECHO_BYTES, checker.echoed.get(20, TimeUnit.SECONDS));
+            return client;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            server.close().await(5, TimeUnit.SECONDS);
+            clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
+            serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
+        }
+    }
+
+    private static UcxIoHandler handlerOf(Channel channel) {
+        return ((AbstractUcxChannel) channel).registration().handler();
+    }
+
+    /** Reads a counter of {@code channel}'s loop on that loop (the channel may be closed by then). */
+    private static long onLoop(Channel channel, UcxIoHandler handler, ToLongFunction<UcxIoHandler> counter)
+            throws Exception {
+        return channel.eventLoop().submit(() -> counter.applyAsLong(handler)).get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aWorkingQueuePassesTheProbeAndTheConnectionsStay() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        try (Env env = new Env()) {
+            EchoChecker checker = new EchoChecker();
+            Channel client = env.echoingClient(checker);
+            UcxIoHandler handler = handlerOf(client);
+            // The loop is idle, so it judges the probe from its sleep.
+            client.eventLoop().submit(handler::probeSharedMemory).sync();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (onLoop(client, handler, UcxIoHandler::probesArrived) == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, onLoop(client, handler, UcxIoHandler::probesArrived), "the probe did not arrive");
+            assertEquals(0, onLoop(client, handler, UcxIoHandler::workersReplaced));
+            assertTrue(client.isActive(), "a passed probe closed a connection");
+            // A second probe reuses the first's worker and endpoint.
+            client.eventLoop().submit(handler::probeSharedMemory).sync();
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (onLoop(client, handler, UcxIoHandler::probesArrived) == 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(2, onLoop(client, handler, UcxIoHandler::probesArrived), "the second probe did not arrive");
+            assertTrue(checker.exceptions.isEmpty(), "exceptions: " + checker.exceptions);
+            client.close().sync();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aReplacedWorkerTakesItsConnectionsAlongAndTheLoopGoesOn() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        long connectionsBefore = UcxNative.connectionsAllocated();
+        try (Env env = new Env()) {
+            EchoChecker firstChecker = new EchoChecker();
+            EchoChecker secondChecker = new EchoChecker();
+            Channel first = env.echoingClient(firstChecker);
+            Channel second = env.echoingClient(secondChecker);
+            Echo firstAccepted = env.accepted.poll(5, TimeUnit.SECONDS);
+            assertNotNull(firstAccepted);
+            UcxIoHandler handler = handlerOf(first);
+            // With a probe in flight, as after a real stuck queue.
+            first.eventLoop().submit(() -> {
+                handler.probeSharedMemory();
+                handler.replaceWorker();
+            }).sync();
+
+            for (Channel client : new Channel[] {first, second}) {
+                assertTrue(client.closeFuture().await(5, TimeUnit.SECONDS), client + " still open");
+            }
+            for (EchoChecker checker : new EchoChecker[] {firstChecker, secondChecker}) {
+                assertTrue(checker.exceptions.stream().anyMatch(e -> e instanceof IOException
+                        && e.getMessage().contains("shared-memory receive queue")), "cause: " + checker.exceptions);
+            }
+            assertEquals(1, onLoop(first, handler, UcxIoHandler::workersReplaced));
+            // The server's side sees a reset, not an orderly close.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (firstAccepted.exceptions.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(firstAccepted.exceptions.stream().anyMatch(e -> e instanceof IOException),
+                    "server side: " + firstAccepted.exceptions);
+
+            // The same loop connects and echoes again, on its new worker.
+            EchoChecker againChecker = new EchoChecker();
+            Channel again = env.echoingClient(againChecker);
+            assertTrue(again.eventLoop() == first.eventLoop());
+            assertTrue(againChecker.exceptions.isEmpty(), "exceptions: " + againChecker.exceptions);
+            again.close().sync();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (UcxNative.connectionsAllocated() != connectionsBefore && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(connectionsBefore, UcxNative.connectionsAllocated(), "native connections left allocated");
+    }
+}
