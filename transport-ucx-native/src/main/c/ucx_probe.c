@@ -7,13 +7,14 @@
  * leaves an element that is never marked: the worker receives nothing more from any same-host
  * peer, and UCX reports no error. So after a same-host peer vanished, Java sends one message to the
  * loop's worker from a second worker of this process, over the same shared-memory transport the
- * peers use; when it does not arrive, the loop replaces its UCP worker (ucx_worker.c).
+ * peers use; when it does not arrive, the loop replaces its UCP worker (ucx_worker.c). Each probe
+ * has a worker of its own, freed with it: a UCP worker holds a dozen descriptors and shared memory.
  */
 #include <stdlib.h>
 #include "ucx_native.h"
 
 /* Connection id 0 is never given out (ucx_endpoint.c), so no connection's receive can take the probe. */
-#define NUCX_PROBE_TAG_BASE NUCX_TAG_CTRL_BIT
+#define NUCX_PROBE_TAG NUCX_TAG_CTRL_BIT
 #define NUCX_PROBE_TAG_MASK 0xFFFFFFFFFFFFFFFFull
 /* How long freeing the probe waits for its force-closed endpoint. */
 #define NUCX_PROBE_CLOSE_NANOS 100000000ull
@@ -23,7 +24,6 @@ struct nucx_probe {
     ucp_ep_h ep;           /* from it to the loop's worker */
     void *recv_req;        /* posted on the loop's worker, until it completes */
     int in_flight;         /* requests whose callbacks have not run: they write into this struct */
-    uint32_t seq;
     int arrived;
     uint64_t recv_buf;
     uint64_t send_buf;
@@ -131,8 +131,6 @@ static ucs_status_t probe_create(nucx_worker *w, nucx_probe **out) {
 
 /* Posts the receive on the loop's worker, then sends from the probe worker. */
 static ucs_status_t probe_send(nucx_worker *w, nucx_probe *probe) {
-    uint64_t tag = NUCX_PROBE_TAG_BASE | (++probe->seq & NUCX_TAG_SEQ_MASK);
-    probe->arrived = 0;
     ucp_request_param_t recv_param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
         .cb.recv = probe_recv_callback,
@@ -140,7 +138,7 @@ static ucs_status_t probe_send(nucx_worker *w, nucx_probe *probe) {
     };
     probe->recv_req = NUCX_REQ_POSTING;
     probe->in_flight++;
-    void *recv = ucp_tag_recv_nbx(w->worker, &probe->recv_buf, sizeof(probe->recv_buf), tag,
+    void *recv = ucp_tag_recv_nbx(w->worker, &probe->recv_buf, sizeof(probe->recv_buf), NUCX_PROBE_TAG,
                                   NUCX_PROBE_TAG_MASK, &recv_param);
     if (recv == NULL || UCS_PTR_IS_ERR(recv)) {
         probe->recv_req = NULL;
@@ -157,7 +155,8 @@ static ucs_status_t probe_send(nucx_worker *w, nucx_probe *probe) {
         .user_data = probe,
     };
     probe->in_flight++;
-    void *send = ucp_tag_send_nbx(probe->ep, &probe->send_buf, sizeof(probe->send_buf), tag, &send_param);
+    void *send = ucp_tag_send_nbx(probe->ep, &probe->send_buf, sizeof(probe->send_buf), NUCX_PROBE_TAG,
+                                  &send_param);
     if (send == NULL || UCS_PTR_IS_ERR(send)) {
         probe->in_flight--;
         return UCS_PTR_STATUS(send);
@@ -165,18 +164,18 @@ static ucs_status_t probe_send(nucx_worker *w, nucx_probe *probe) {
     return UCS_OK;
 }
 
-/* Starts a probe; the loop's progress delivers it, and java_worker_probe_arrived tells. */
+/*
+ * Starts a probe: the loop's progress delivers it, java_worker_probe_arrived tells, and
+ * java_worker_probe_free ends it (or replacing the loop's worker does).
+ */
 static void java_worker_probe_start(JNIEnv *env, jclass cls, jlong worker_ptr) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
-    if (w->probe != NULL && w->probe->recv_req != NULL) {
+    if (w->probe != NULL) {
         nucx_throw_io(env, "shared-memory probe", "a probe is already in flight");
         return;
     }
-    ucs_status_t status = UCS_OK;
-    if (w->probe == NULL) {
-        status = probe_create(w, &w->probe);
-    }
+    ucs_status_t status = probe_create(w, &w->probe);
     if (status == UCS_OK) {
         status = probe_send(w, w->probe);
     }
@@ -184,6 +183,11 @@ static void java_worker_probe_start(JNIEnv *env, jclass cls, jlong worker_ptr) {
         nucx_probe_free(w);
         nucx_throw_ucs(env, "shared-memory probe", status);
     }
+}
+
+static void java_worker_probe_free(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) env; (void) cls;
+    nucx_probe_free((nucx_worker *) (intptr_t) worker_ptr);
 }
 
 /* Makes the probe worker progress (its send may wait for wire-up); true once the probe arrived. */
@@ -200,6 +204,7 @@ static jboolean java_worker_probe_arrived(JNIEnv *env, jclass cls, jlong worker_
 static const JNINativeMethod methods[] = {
     {"workerProbeStart", "(J)V", (void *) java_worker_probe_start},
     {"workerProbeArrived", "(J)Z", (void *) java_worker_probe_arrived},
+    {"workerProbeFree", "(J)V", (void *) java_worker_probe_free},
 };
 
 int nucx_register_probe(JNIEnv *env, jclass cls) {

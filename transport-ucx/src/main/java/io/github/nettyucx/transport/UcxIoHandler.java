@@ -238,9 +238,7 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     private void judgeProbe() {
-        if (worker.probeArrived()) {
-            probeSentNanos = NO_PROBE;
-            probesArrived++;
+        if (probeArrived()) {
             return;
         }
         if (System.nanoTime() - probeSentNanos < PROBE_TIMEOUT_NANOS) {
@@ -248,13 +246,21 @@ public final class UcxIoHandler implements IoHandler {
         }
         // A loop that could not run for a while (the machine was busy) looks once more first.
         processCompletions();
-        if (worker.probeArrived()) {
-            probeSentNanos = NO_PROBE;
-            probesArrived++;
+        if (probeArrived()) {
             return;
         }
         replaceWorker();
         probeSentNanos = NO_PROBE;
+    }
+
+    private boolean probeArrived() {
+        if (!worker.probeArrived()) {
+            return false;
+        }
+        worker.probeFree();
+        probeSentNanos = NO_PROBE;
+        probesArrived++;
+        return true;
     }
 
     /**

@@ -80,6 +80,8 @@ final class UcxNative {
 
     static native boolean workerProbeArrived(long worker);
 
+    static native void workerProbeFree(long worker);
+
     // ucx_endpoint.c
     static native ByteBuffer directBuffer(long address, int length);
 

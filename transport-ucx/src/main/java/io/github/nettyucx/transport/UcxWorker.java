@@ -222,4 +222,9 @@ final class UcxWorker {
     boolean probeArrived() {
         return UcxNative.workerProbeArrived(address);
     }
+
+    /** Frees the probe and its worker; {@link #renew()} does it too. */
+    void probeFree() {
+        UcxNative.workerProbeFree(address);
+    }
 }

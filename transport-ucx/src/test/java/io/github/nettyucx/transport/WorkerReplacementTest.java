@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
@@ -25,6 +28,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -144,6 +148,20 @@ class WorkerReplacementTest {
         }
     }
 
+    /** Open file descriptors, less those of jars (the class loader opens them as classes load). */
+    private static long openDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(
+                Paths.get("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    return !Files.readSymbolicLink(fd).toString().endsWith(".jar");
+                } catch (IOException e) {
+                    return false; // closed meanwhile (the listing's own descriptor)
+                }
+            }).count();
+        }
+    }
+
     private static UcxIoHandler handlerOf(Channel channel) {
         return ((AbstractUcxChannel) channel).registration().handler();
     }
@@ -162,6 +180,7 @@ class WorkerReplacementTest {
             EchoChecker checker = new EchoChecker();
             Channel client = env.echoingClient(checker);
             UcxIoHandler handler = handlerOf(client);
+            long descriptorsBefore = openDescriptors();
             // The loop is idle, so it judges the probe from its sleep.
             client.eventLoop().submit(handler::probeSharedMemory).sync();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -171,13 +190,14 @@ class WorkerReplacementTest {
             assertEquals(1, onLoop(client, handler, UcxIoHandler::probesArrived), "the probe did not arrive");
             assertEquals(0, onLoop(client, handler, UcxIoHandler::workersReplaced));
             assertTrue(client.isActive(), "a passed probe closed a connection");
-            // A second probe reuses the first's worker and endpoint.
+            // A second probe (each has a worker of its own, freed with it).
             client.eventLoop().submit(handler::probeSharedMemory).sync();
             deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (onLoop(client, handler, UcxIoHandler::probesArrived) == 1 && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
             assertEquals(2, onLoop(client, handler, UcxIoHandler::probesArrived), "the second probe did not arrive");
+            assertEquals(descriptorsBefore, openDescriptors(), "the probes' workers kept descriptors open");
             assertTrue(checker.exceptions.isEmpty(), "exceptions: " + checker.exceptions);
             client.close().sync();
         }
