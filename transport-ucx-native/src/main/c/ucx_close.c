@@ -7,7 +7,8 @@
  * - its receives stay posted until the peer's side channel ends (the peer flushed and sends
  *   nothing more) or a deadline passes: messages the peer had credit for land in them instead
  *   of piling up in the worker's unexpected queue;
- * - it is freed, with its side channel, once every request has called back.
+ * - it is freed, with its side channel, once every request has called back, or, after the
+ *   deadline, once only receives that can never complete are left (nucx_conn_orphan_receives).
  */
 #include <errno.h>
 #include <sys/epoll.h>
@@ -54,6 +55,10 @@ static int reapable(nucx_conn *conn, uint64_t now) {
     if (!conn->peer_done && now >= conn->linger_deadline_ns) {
         peer_done(conn);
     }
+    if (conn->peer_done && conn->outstanding > 0 && now >= conn->linger_deadline_ns) {
+        /* The peer is done and what it had sent arrived long ago: a receive still open never completes. */
+        nucx_conn_orphan_receives(conn);
+    }
     return conn->peer_done && conn->outstanding == 0;
 }
 
@@ -75,6 +80,27 @@ void nucx_abandon_closing(nucx_worker *w) {
     for (nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
         peer_done(conn);
     }
+}
+
+/* False when the closing connections wait for nothing but receives that will never complete. */
+int nucx_closing_needs_progress(const nucx_worker *w) {
+    for (const nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
+        if (!conn->peer_done || !nucx_conn_waits_only_for_receives(conn)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * For a worker about to be destroyed: lets go of receives that can no longer complete, and frees
+ * their connections.
+ */
+void nucx_let_go_of_stuck_receives(nucx_worker *w) {
+    for (nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
+        nucx_conn_orphan_receives(conn);
+    }
+    nucx_reap_closed(w);
 }
 
 /*

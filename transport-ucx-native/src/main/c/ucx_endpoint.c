@@ -78,6 +78,11 @@ static void recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t len
 static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data) {
     nucx_slot_ref *ref = user_data;
     nucx_conn *conn = ref->conn;
+    if (conn == NULL) {
+        /* A receive its connection let go of (nucx_conn_orphan_receives): nothing to deliver it to. */
+        ucp_request_free(request);
+        return;
+    }
     conn->recv_reqs[ref->index] = NULL;
     conn->outstanding--;
     ucp_request_free(request);
@@ -344,13 +349,44 @@ void nucx_conn_free(nucx_conn *conn) {
     free(conn->send_area);
     free(conn->recv_reqs);
     free(conn->send_reqs);
-    free(conn->recv_refs);
+    if (conn->receives_orphaned) {
+        for (int i = 0; i < conn->recv_slots; i++) {
+            conn->recv_refs[i].conn = NULL;
+        }
+    } else {
+        free(conn->recv_refs);
+    }
     free(conn->send_refs);
     free(conn->send_iovs);
     if (conn->report_free) {
         nucx_worker_record_freed(conn->worker, conn->id);
     }
     free(conn);
+}
+
+/* True when the connection waits for requests and all of them are data receives. */
+int nucx_conn_waits_only_for_receives(const nucx_conn *conn) {
+    int receives = 0;
+    for (int i = 0; i < conn->recv_slots; i++) {
+        receives += conn->recv_reqs[i] != NULL;
+    }
+    return receives > 0 && receives == conn->outstanding;
+}
+
+/*
+ * A receive that took the first fragments of a message whose sender then died never completes,
+ * and UCX cannot cancel a receive once it matched. Called when nothing more can arrive for the
+ * connection: if every request it still waits for is such a receive, it stops waiting. The
+ * requests stay with UCX, and their slot refs stay allocated (left, marked orphaned, by
+ * nucx_conn_free) for a callback that is not expected to come. Returns whether it let go.
+ */
+int nucx_conn_orphan_receives(nucx_conn *conn) {
+    if (!nucx_conn_waits_only_for_receives(conn)) {
+        return 0;
+    }
+    conn->receives_orphaned = 1;
+    conn->outstanding = 0;
+    return 1;
 }
 
 static void cancel_request(ucp_worker_h worker, void *req) {

@@ -99,6 +99,7 @@ struct nucx_conn {
     int side_fd;           /* side channel, owned by the connection once it is closing */
     int write_shut;        /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
     int peer_done;         /* the peer will send nothing more: receives are cancelled */
+    int receives_orphaned; /* receives UCX never completes were let go; recv_refs outlive the connection */
     uint64_t linger_deadline_ns;
     void *close_req;       /* ucp_ep_close_nbx request still in progress */
     volatile int32_t *state; /* shared with Java: header + recv states + send states */
@@ -163,6 +164,8 @@ NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_unlink_live(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_cancel_receives(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_fail(nucx_conn *conn, int32_t error);
+NUCX_HIDDEN int nucx_conn_waits_only_for_receives(const nucx_conn *conn);
+NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
 
 /* ucx_stray.c */
 NUCX_HIDDEN void nucx_sweep_strays(nucx_worker *w);
@@ -172,6 +175,8 @@ NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);
 NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
 NUCX_HIDDEN void nucx_abandon_closing(nucx_worker *w);
 NUCX_HIDDEN void nucx_leave_closing(nucx_worker *w);
+NUCX_HIDDEN int nucx_closing_needs_progress(const nucx_worker *w);
+NUCX_HIDDEN void nucx_let_go_of_stuck_receives(nucx_worker *w);
 NUCX_HIDDEN int nucx_close_live(nucx_worker *w);
 
 /* ucx_probe.c */

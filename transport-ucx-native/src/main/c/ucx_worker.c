@@ -200,17 +200,21 @@ static void worker_leak_ucx(nucx_worker *w) {
 
 /*
  * Closes every connection of the UCP worker without flushing and progresses it until they are
- * freed or drain_nanos passed. Returns how many were still open, or -1 - the number still
- * closing at the deadline.
+ * freed, wait only for receives that can never complete, or drain_nanos passed. Returns how many
+ * were still open, or -1 - the number still closing at the end.
  */
 static int close_all_connections(nucx_worker *w, uint64_t drain_nanos) {
     nucx_probe_free(w);
     int left_open = nucx_close_live(w);
     nucx_abandon_closing(w);
     uint64_t deadline = nucx_now_nanos() + drain_nanos;
-    while (w->closing != NULL && nucx_now_nanos() < deadline) {
+    while (w->closing != NULL && nucx_closing_needs_progress(w) && nucx_now_nanos() < deadline) {
         ucp_worker_progress(w->worker);
         nucx_reap_closed(w);
+    }
+    if (w->closing != NULL && !nucx_closing_needs_progress(w)) {
+        /* Only then: the UCP worker is destroyed next, and nothing can write into their buffers any more. */
+        nucx_let_go_of_stuck_receives(w);
     }
     return w->closing == NULL ? left_open : -1 - count_closing(w);
 }

@@ -183,13 +183,15 @@ class PeerDeathTest {
      * (bug 12): a probe from another worker of this process. Usually it does, and the loop's other connection
      * goes on; when the kill left the queue stuck, the loop closes its connections with that cause and gets a
      * new worker, and a new connection works. Three kills on one loop, each with an in-process connection
-     * beside the dying one; the probe must have arrived at least once.
+     * beside the dying one; the probe must have arrived at least once, and the killed peers' connections must
+     * be freed.
      */
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void theLoopOfAKilledSameHostPeerChecksItsQueueAndGoesOn() throws Exception {
         TestTransport transport = TestTransport.UCX;
         transport.assumeAvailable();
+        long connectionsBefore = UcxNative.connectionsAllocated();
         EventLoopGroup group = transport.newGroup(1);
         EventLoopGroup serverGroup = transport.newGroup(1);
         BlockingQueue<Watcher> accepted = new LinkedBlockingQueue<>();
@@ -242,6 +244,15 @@ class PeerDeathTest {
             }
             assertTrue(arrived > 0, "the probe never arrived: every kill found the queue stuck");
             assertTrue(local.isActive(), "the loop's other connection closed");
+            // The killed peers' connections are freed, also one whose receive took the first fragments of a
+            // message the peer died sending (bug 13: it waited for the rest until the loop stopped).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (UcxNative.connectionsAllocated() != connectionsBefore + 2 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(UcxNative.connectionsAllocated() == connectionsBefore + 2, "native connections: "
+                    + UcxNative.connectionsAllocated() + ", expected " + (connectionsBefore + 2)
+                    + " (the two ends of the in-process connection)");
         } finally {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
             serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
