@@ -326,19 +326,12 @@ class PeerDeathTest {
     @EnabledIfSystemProperty(named = "nettyucx.sharedMemoryWedge", matches = "true")
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void aFrozenSenderDoesNotStopAnotherSenderToTheSameWorker() throws Exception {
-        TestTransport transport = TestTransport.UCX;
-        transport.assumeAvailable();
-        EventLoopGroup group = transport.newGroup(1);
-        try (Child frozen = Child.start(transport, "server"); Child other = Child.start(transport, "server")) {
-            Watcher frozenWatcher = connectTo(transport, group, frozen);
-            Watcher otherWatcher = connectTo(transport, group, other);
-            frozenWatcher.awaitFlowing(frozen, 0);
-            otherWatcher.awaitFlowing(other, 0);
+        try (TwoSenders senders = new TwoSenders()) {
             int stalls = 0;
             Random random = new Random(42);
             for (int freeze = 1; freeze <= FREEZES; freeze++) {
-                boolean stalled = freezeStopsTheOther(frozen, otherWatcher, random);
-                frozen.signal("CONT");
+                boolean stalled = senders.freezeStopsTheOther(random);
+                senders.frozen.signal("CONT");
                 if (stalled) {
                     stalls++;
                     System.out.println("freeze " + freeze + ": the other peer's data stopped too");
@@ -347,8 +340,6 @@ class PeerDeathTest {
             System.out.println("UCX: " + stalls + " of " + FREEZES + " freezes of one peer stopped the other's data");
             assertTrue(stalls == 0, stalls + " of " + FREEZES + " freezes of one sender stopped another sender's "
                     + "data to the same worker");
-        } finally {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
         }
     }
 
@@ -363,58 +354,85 @@ class PeerDeathTest {
     @EnabledIfSystemProperty(named = "nettyucx.sharedMemoryWedge", matches = "true")
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void aLoopWhoseQueueAKilledSenderBlockedGetsANewWorker() throws Exception {
-        TestTransport transport = TestTransport.UCX;
-        transport.assumeAvailable();
-        EventLoopGroup group = transport.newGroup(1);
-        try (Child frozen = Child.start(transport, "server"); Child other = Child.start(transport, "server")) {
-            Watcher frozenWatcher = connectTo(transport, group, frozen);
-            Watcher otherWatcher = connectTo(transport, group, other);
-            frozenWatcher.awaitFlowing(frozen, 0);
-            otherWatcher.awaitFlowing(other, 0);
+        try (TwoSenders senders = new TwoSenders()) {
             Random random = new Random();
             int freeze = 0;
             boolean stalled = false;
             while (!stalled && ++freeze <= 20 * FREEZES) {
-                stalled = freezeStopsTheOther(frozen, otherWatcher, random);
+                stalled = senders.freezeStopsTheOther(random);
                 if (!stalled) {
-                    frozen.signal("CONT");
+                    senders.frozen.signal("CONT");
                 }
             }
-            assumeTrue(stalled,
-                    "no freeze of " + (freeze - 1) + " caught the sender in the middle of a send");
-            long killedAt = frozen.kill();
+            assumeTrue(stalled, "no freeze of " + (freeze - 1) + " caught the sender in the middle of a send");
+            long killedAt = senders.frozen.kill();
             System.out.println("freeze " + freeze + " stopped the other peer's data; the frozen peer is killed");
-            assertTrue(frozenWatcher.inactive.await(remainingMillis(killedAt), TimeUnit.MILLISECONDS),
+            assertTrue(senders.frozenWatcher.inactive.await(remainingMillis(killedAt), TimeUnit.MILLISECONDS),
                     "the killed peer's channel is still active");
-            assertTrue(otherWatcher.inactive.await(10, TimeUnit.SECONDS),
-                    "the other peer's channel is still open, and receives nothing: " + otherWatcher.received
-                            + " bytes");
-            assertTrue(otherWatcher.exceptions.stream().anyMatch(
+            Watcher other = senders.otherWatcher;
+            assertTrue(other.inactive.await(10, TimeUnit.SECONDS),
+                    "the other peer's channel is still open, and receives nothing: " + other.received + " bytes");
+            assertTrue(other.exceptions.stream().anyMatch(
                     e -> String.valueOf(e.getMessage()).contains("shared-memory receive queue")),
-                    "the other peer's channel did not report the stuck queue: " + otherWatcher.exceptions);
+                    "the other peer's channel did not report the stuck queue: " + other.exceptions);
             System.out.println("UCX: loop noticed the stuck queue "
                     + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt) + " ms after the kill");
-            try (Child next = Child.start(transport, "server")) {
-                Watcher nextWatcher = connectTo(transport, group, next);
+            try (Child next = Child.start(TestTransport.UCX, "server")) {
+                Watcher nextWatcher = connectTo(TestTransport.UCX, senders.group, next);
                 nextWatcher.awaitFlowing(next, 1);
             }
-        } finally {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
         }
     }
 
     /**
-     * Freezes {@code frozen} (SIGSTOP, left stopped) at a random moment and tells whether the other peer's data
-     * stopped too for 200 ms: then the frozen one holds the worker's shared-memory receive queue.
+     * Two same-host peers (children running as servers) streaming to one UCX event loop of this process, the
+     * set-up of the opt-in freeze tests; one of them is the one to freeze.
      */
-    private static boolean freezeStopsTheOther(Child frozen, Watcher other, Random random)
-            throws IOException, InterruptedException {
-        Thread.sleep(random.nextInt(20));
-        frozen.signal("STOP");
-        Thread.sleep(20);
-        long before = other.received.get();
-        Thread.sleep(200);
-        return other.received.get() == before;
+    private static final class TwoSenders implements AutoCloseable {
+        final EventLoopGroup group;
+        final Child frozen;
+        final Child other;
+        final Watcher frozenWatcher;
+        final Watcher otherWatcher;
+
+        TwoSenders() throws Exception {
+            TestTransport.UCX.assumeAvailable();
+            group = TestTransport.UCX.newGroup(1);
+            frozen = Child.start(TestTransport.UCX, "server");
+            other = Child.start(TestTransport.UCX, "server");
+            try {
+                frozenWatcher = connectTo(TestTransport.UCX, group, frozen);
+                otherWatcher = connectTo(TestTransport.UCX, group, other);
+                frozenWatcher.awaitFlowing(frozen, 0);
+                otherWatcher.awaitFlowing(other, 0);
+            } catch (Exception | AssertionError e) {
+                close();
+                throw e;
+            }
+        }
+
+        /**
+         * Freezes the one peer (SIGSTOP, left stopped) at a random moment and tells whether the other's data
+         * stopped too for 200 ms: then the frozen one holds the worker's shared-memory receive queue.
+         */
+        boolean freezeStopsTheOther(Random random) throws IOException, InterruptedException {
+            Thread.sleep(random.nextInt(20));
+            frozen.signal("STOP");
+            Thread.sleep(20);
+            long before = otherWatcher.received.get();
+            Thread.sleep(200);
+            return otherWatcher.received.get() == before;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            try {
+                frozen.close();
+                other.close();
+            } finally {
+                group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
+            }
+        }
     }
 
     /** Connects a watched client on {@code group} to a child running as a server. */
