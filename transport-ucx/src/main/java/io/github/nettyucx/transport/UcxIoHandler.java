@@ -53,13 +53,13 @@ public final class UcxIoHandler implements IoHandler {
     private static final long NO_PROBE = Long.MIN_VALUE;
     /**
      * How long the shared-memory probe may take before the worker's receive queue counts as stuck:
-     * {@code -Dio.github.nettyucx.sharedMemoryProbeMillis}, default 1000. It arrives within
-     * microseconds on a working queue; a same-host peer that is merely descheduled (or stopped) in
-     * the middle of a send holds the queue just as long, so a short timeout would close the loop's
-     * connections for a pause.
+     * {@code -Dio.github.nettyucx.sharedMemoryProbeMillis}, default 1000; 0 turns the probe (and so
+     * the replacement of a stuck worker) off. It arrives within microseconds on a working queue; a
+     * same-host peer that is merely descheduled (or stopped) in the middle of a send holds the queue
+     * just as long, so a short timeout would close the loop's connections for a pause.
      */
     private static final long PROBE_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(
-            Math.max(1, SystemPropertyUtil.getLong("io.github.nettyucx.sharedMemoryProbeMillis", 1000)));
+            Math.max(0, SystemPropertyUtil.getLong("io.github.nettyucx.sharedMemoryProbeMillis", 1000)));
     /** While a probe is in flight, a sleeping loop wakes this often to judge it. */
     private static final long PROBE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -225,7 +225,7 @@ public final class UcxIoHandler implements IoHandler {
      * {@link #judgeProbe()} replaces the worker when it does not arrive.
      */
     void probeSharedMemory() {
-        if (probeSentNanos != NO_PROBE) {
+        if (probeSentNanos != NO_PROBE || PROBE_TIMEOUT_NANOS == 0) {
             return;
         }
         try {
