@@ -7,8 +7,9 @@
  * - its receives stay posted until the peer's side channel ends (the peer flushed and sends
  *   nothing more) or a deadline passes: messages the peer had credit for land in them instead
  *   of piling up in the worker's unexpected queue;
- * - it is freed, with its side channel, once every request has called back, or, after the
- *   deadline, once only receives that can never complete are left (nucx_conn_orphan_receives).
+ * - it is freed, with its side channel, once every request has called back, or, a grace period
+ *   after the peer is known gone, once only receives that can never complete are left
+ *   (nucx_conn_orphan_receives).
  */
 #include <errno.h>
 #include <sys/epoll.h>
@@ -17,6 +18,11 @@
 #include "ucx_native.h"
 
 #define NUCX_LINGER_NANOS (10ull * 1000000000ull)
+/*
+ * After the peer is known gone, how long its last messages (already in our receive queue, or
+ * dropped with it) get to arrive before a receive that has not finished counts as never finishing.
+ */
+#define NUCX_GONE_GRACE_NANOS (2ull * 1000000000ull)
 
 /* The peer will send nothing more (or we stop waiting for it): release the receives. */
 static void peer_done(nucx_conn *conn) {
@@ -42,6 +48,8 @@ void nucx_linger_readable(nucx_conn *conn) {
         }
         break;
     }
+    /* End of stream: the peer flushed everything before it (or died); it sends nothing more. */
+    conn->peer_gone_ns = nucx_now_nanos();
     peer_done(conn);
 }
 
@@ -55,8 +63,11 @@ static int reapable(nucx_conn *conn, uint64_t now) {
     if (!conn->peer_done && now >= conn->linger_deadline_ns) {
         peer_done(conn);
     }
-    if (conn->peer_done && conn->outstanding > 0 && now >= conn->linger_deadline_ns) {
-        /* The peer is done and what it had sent arrived long ago: a receive still open never completes. */
+    if (conn->outstanding > 0 && conn->peer_gone_ns != 0 && now >= conn->peer_gone_ns + NUCX_GONE_GRACE_NANOS) {
+        /*
+         * What the peer had sent has arrived: a receive still open never completes. Only for a peer
+         * known gone: one that is merely slow (stopped, paused) may still send the rest of a message.
+         */
         nucx_conn_orphan_receives(conn);
     }
     return conn->peer_done && conn->outstanding == 0;
@@ -170,6 +181,9 @@ static void conn_close(nucx_conn *conn, int side_fd, int force, int report_free)
     conn->closing = 1;
     conn->side_fd = side_fd;
     conn->linger_deadline_ns = nucx_now_nanos() + NUCX_LINGER_NANOS;
+    if (force) {
+        conn->peer_gone_ns = nucx_now_nanos();
+    }
     if (force || side_fd < 0) {
         peer_done(conn);
     } else {

@@ -100,6 +100,7 @@ struct nucx_conn {
     int write_shut;        /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
     int peer_done;         /* the peer will send nothing more: receives are cancelled */
     int receives_orphaned; /* receives UCX never completes were let go; recv_refs outlive the connection */
+    uint64_t peer_gone_ns; /* when the peer was known to send nothing more (its side channel ended, or it died) */
     uint64_t linger_deadline_ns;
     void *close_req;       /* ucp_ep_close_nbx request still in progress */
     volatile int32_t *state; /* shared with Java: header + recv states + send states */

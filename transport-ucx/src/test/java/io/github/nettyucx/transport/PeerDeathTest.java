@@ -204,6 +204,7 @@ class PeerDeathTest {
             int arrived = 0;
             for (int round = 1; round <= ROUNDS; round++) {
                 long probesBefore = probeOutcomes(local, handler);
+                long replacedBefore = local.eventLoop().submit(handler::workersReplaced).get();
                 try (Child child = Child.start(transport, "server")) {
                     Watcher watcher = connectTo(transport, group, child);
                     watcher.awaitFlowing(child, round);
@@ -215,7 +216,7 @@ class PeerDeathTest {
                 while (probeOutcomes(local, handler) == probesBefore && System.nanoTime() < deadline) {
                     Thread.sleep(10);
                 }
-                long replaced = local.eventLoop().submit(handler::workersReplaced).get();
+                long replaced = local.eventLoop().submit(handler::workersReplaced).get() - replacedBefore;
                 if (replaced == 0) {
                     assertTrue(probeOutcomes(local, handler) > probesBefore, "round " + round + ": no probe");
                     arrived++;
