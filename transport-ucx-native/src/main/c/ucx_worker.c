@@ -176,9 +176,9 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
 /* How long a destroyed worker keeps progressing so that closing endpoints finish their flush. */
 #define NUCX_DESTROY_DRAIN_NANOS (3ull * 1000000000ull)
 /*
- * The same for a worker being replaced, shorter: the loop waits meanwhile, and a stuck queue
- * usually leaves a receive that never finishes (it took the first fragments of the dead peer's
- * last message), so the old worker is left allocated anyway.
+ * The same for a worker being replaced, shorter: the loop's other work waits meanwhile, and the
+ * drain ends early anyway once the closing connections wait only for receives that can never
+ * finish (see close_all_connections).
  */
 #define NUCX_RENEW_DRAIN_NANOS (1000000000ull)
 
