@@ -120,14 +120,7 @@ final class ResourceSnapshot {
      * are freed by their event loop once UCX has finished with them, a little after the channel closed.
      */
     static boolean await(BooleanSupplier condition, long seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        return true;
+        return Await.until(condition::getAsBoolean, seconds, TimeUnit.SECONDS);
     }
 
     @Override

@@ -95,10 +95,7 @@ class PeerDeathTest {
         }
 
         void awaitFlowing(Child child, int round) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (received.get() < FLOWING_BYTES && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.until(() -> received.get() >= FLOWING_BYTES, 20, TimeUnit.SECONDS);
             assertTrue(received.get() >= FLOWING_BYTES, "round " + round + ": data did not flow from the peer: "
                     + received + " bytes; peer output:\n" + child.output());
         }
@@ -213,18 +210,18 @@ class PeerDeathTest {
                             "round " + round + ": client still active after the server process was killed");
                 }
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (probeOutcomes(local, handler) == probesBefore && System.nanoTime() < deadline) {
-                    Thread.sleep(10);
-                }
+                Channel probed = local;
+                UcxIoHandler probedHandler = handler;
+                Await.until(() -> probeOutcomes(probed, probedHandler) != probesBefore, 10, TimeUnit.SECONDS);
                 long replaced = local.eventLoop().submit(handler::workersReplaced).get() - replacedBefore;
                 if (replaced == 0) {
                     assertTrue(probeOutcomes(local, handler) > probesBefore, "round " + round + ": no probe");
                     arrived++;
                     long before = localAccepted.received.get();
                     local.writeAndFlush(local.alloc().directBuffer(FLOWING_BYTES).writeZero(FLOWING_BYTES));
-                    while (localAccepted.received.get() < before + FLOWING_BYTES && System.nanoTime() < deadline) {
-                        Thread.sleep(10);
-                    }
+                    Watcher delivered = localAccepted;
+                    Await.until(() -> delivered.received.get() >= before + FLOWING_BYTES,
+                            deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
                     assertTrue(localAccepted.received.get() >= before + FLOWING_BYTES,
                             "round " + round + ": the loop's other connection stopped delivering");
                     System.out.println("UCX round " + round + ": the queue passed the probe; the other connection "
@@ -247,10 +244,7 @@ class PeerDeathTest {
             assertTrue(local.isActive(), "the loop's other connection closed");
             // The killed peers' connections are freed, also one whose receive took the first fragments of a
             // message the peer died sending (bug 13: it waited for the rest until the loop stopped).
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (UcxNative.connectionsAllocated() != connectionsBefore + 2 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            Await.until(() -> UcxNative.connectionsAllocated() == connectionsBefore + 2, 20, TimeUnit.SECONDS);
             assertTrue(UcxNative.connectionsAllocated() == connectionsBefore + 2, "native connections: "
                     + UcxNative.connectionsAllocated() + ", expected " + (connectionsBefore + 2)
                     + " (the two ends of the in-process connection)");
@@ -302,11 +296,9 @@ class PeerDeathTest {
                     long killedAt = child.kill();
                     assertTrue(watcher.inactive.await(remainingMillis(killedAt), TimeUnit.MILLISECONDS),
                             "round " + round + ": client still active after the server process was killed");
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    while (probeOutcomes(loopChannel, handler) == verdictsBefore && System.nanoTime() < deadline) {
-                        Thread.sleep(10);
-                    }
+                    Channel probed = loopChannel;
                     UcxIoHandler h = handler;
+                    Await.until(() -> probeOutcomes(probed, h) != verdictsBefore, 10, TimeUnit.SECONDS);
                     System.out.println("UCX round " + round + " of " + WEDGE_ROUNDS + ": data flowed, peer killed; "
                             + "workers replaced so far: " + loopChannel.eventLoop().submit(h::workersReplaced).get());
                 }

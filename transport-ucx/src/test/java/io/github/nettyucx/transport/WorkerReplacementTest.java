@@ -183,19 +183,13 @@ class WorkerReplacementTest {
             long descriptorsBefore = openDescriptors();
             // The loop is idle, so it judges the probe from its sleep.
             client.eventLoop().submit(handler::probeSharedMemory).sync();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (onLoop(client, handler, UcxIoHandler::probesArrived) == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.until(() -> onLoop(client, handler, UcxIoHandler::probesArrived) != 0, 10, TimeUnit.SECONDS);
             assertEquals(1, onLoop(client, handler, UcxIoHandler::probesArrived), "the probe did not arrive");
             assertEquals(0, onLoop(client, handler, UcxIoHandler::workersReplaced));
             assertTrue(client.isActive(), "a passed probe closed a connection");
             // A second probe (each has a worker of its own, freed with it).
             client.eventLoop().submit(handler::probeSharedMemory).sync();
-            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (onLoop(client, handler, UcxIoHandler::probesArrived) == 1 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.until(() -> onLoop(client, handler, UcxIoHandler::probesArrived) != 1, 10, TimeUnit.SECONDS);
             assertEquals(2, onLoop(client, handler, UcxIoHandler::probesArrived), "the second probe did not arrive");
             assertEquals(descriptorsBefore, openDescriptors(), "the probes' workers kept descriptors open");
             assertTrue(checker.exceptions.isEmpty(), "exceptions: " + checker.exceptions);
@@ -231,10 +225,7 @@ class WorkerReplacementTest {
             }
             assertEquals(1, onLoop(first, handler, UcxIoHandler::workersReplaced));
             // The server's side sees a reset, not an orderly close.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (firstAccepted.exceptions.isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.until(() -> !firstAccepted.exceptions.isEmpty(), 5, TimeUnit.SECONDS);
             assertTrue(firstAccepted.exceptions.stream().anyMatch(e -> e instanceof IOException),
                     "server side: " + firstAccepted.exceptions);
 
@@ -245,10 +236,7 @@ class WorkerReplacementTest {
             assertTrue(againChecker.exceptions.isEmpty(), "exceptions: " + againChecker.exceptions);
             again.close().sync();
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (UcxNative.connectionsAllocated() != connectionsBefore && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.until(() -> UcxNative.connectionsAllocated() == connectionsBefore, 10, TimeUnit.SECONDS);
         assertEquals(connectionsBefore, UcxNative.connectionsAllocated(), "native connections left allocated");
     }
 }
