@@ -6,12 +6,10 @@ import io.netty.buffer.ByteBufAllocatorMetricProvider;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -51,31 +49,9 @@ final class ResourceSnapshot {
         return fdTargets().size();
     }
 
-    /**
-     * The targets of this process's open descriptors, except class path jars: the class loader opens a jar
-     * the first time it loads a class from it and keeps it open, which is not a leak of the code under test.
-     */
+    /** The targets of this process's open descriptors, as {@link OpenDescriptors#targets()} counts them. */
     static List<String> fdTargets() {
-        List<String> targets = new ArrayList<>();
-        Path dir = Paths.get("/proc/self/fd");
-        try (DirectoryStream<Path> fds = Files.newDirectoryStream(dir)) {
-            for (Path fd : fds) {
-                String target;
-                try {
-                    target = Files.readSymbolicLink(fd).toString();
-                } catch (IOException e) {
-                    continue; // closed meanwhile
-                }
-                boolean ownStream = target.startsWith("/proc/") && target.endsWith("/fd");
-                if (!target.endsWith(".jar") && !ownStream) {
-                    targets.add(target);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Collections.sort(targets);
-        return targets;
+        return OpenDescriptors.targets();
     }
 
     /** The descriptor targets open now that were not in {@code before} (counting duplicates). */

@@ -18,9 +18,6 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
@@ -28,7 +25,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -148,20 +144,6 @@ class WorkerReplacementTest {
         }
     }
 
-    /** Open file descriptors, less those of jars (the class loader opens them as classes load). */
-    private static long openDescriptors() throws IOException {
-        try (Stream<Path> fds = Files.list(
-                Paths.get("/proc/self/fd"))) {
-            return fds.filter(fd -> {
-                try {
-                    return !Files.readSymbolicLink(fd).toString().endsWith(".jar");
-                } catch (IOException e) {
-                    return false; // closed meanwhile (the listing's own descriptor)
-                }
-            }).count();
-        }
-    }
-
     private static UcxIoHandler handlerOf(Channel channel) {
         return ((AbstractUcxChannel) channel).registration().handler();
     }
@@ -180,7 +162,7 @@ class WorkerReplacementTest {
             EchoChecker checker = new EchoChecker();
             Channel client = env.echoingClient(checker);
             UcxIoHandler handler = handlerOf(client);
-            long descriptorsBefore = openDescriptors();
+            long descriptorsBefore = OpenDescriptors.targets().size();
             // The loop is idle, so it judges the probe from its sleep.
             client.eventLoop().submit(handler::probeSharedMemory).sync();
             Await.until(() -> onLoop(client, handler, UcxIoHandler::probesArrived) != 0, 10, TimeUnit.SECONDS);
@@ -191,7 +173,8 @@ class WorkerReplacementTest {
             client.eventLoop().submit(handler::probeSharedMemory).sync();
             Await.until(() -> onLoop(client, handler, UcxIoHandler::probesArrived) != 1, 10, TimeUnit.SECONDS);
             assertEquals(2, onLoop(client, handler, UcxIoHandler::probesArrived), "the second probe did not arrive");
-            assertEquals(descriptorsBefore, openDescriptors(), "the probes' workers kept descriptors open");
+            assertEquals(descriptorsBefore, OpenDescriptors.targets().size(),
+                    "the probes' workers kept descriptors open");
             assertTrue(checker.exceptions.isEmpty(), "exceptions: " + checker.exceptions);
             client.close().sync();
         }
