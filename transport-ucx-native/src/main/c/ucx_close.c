@@ -1,7 +1,8 @@
 /*
  * Closing a connection without losing or stranding a message.
  *
- * After Java closes a channel, the native connection lingers on its worker's closing list:
+ * After Java closes a channel, the native connection lingers on its worker's closing list (one on the
+ * TCP data path does the same over its socket, see nucx_stream_close):
  * - its endpoint is closed (flushed, unless the peer is known dead), and once that completes the
  *   side channel's write half is shut down: the peer's end-of-stream means "every byte arrived";
  * - its receives stay posted until the peer's side channel ends (the peer flushed and sends
@@ -54,14 +55,17 @@ void nucx_linger_readable(nucx_conn *conn) {
 }
 
 static int reapable(nucx_conn *conn, uint64_t now) {
-    if (!conn->write_shut && conn->close_req == NULL) {
+    if (now >= conn->linger_deadline_ns) {
+        if (!conn->peer_done) {
+            peer_done(conn);
+        }
+        nucx_stream_linger_expired(conn);
+    }
+    if (!conn->write_shut && conn->close_req == NULL && nucx_stream_drained(conn)) {
         conn->write_shut = 1;
         if (conn->side_fd >= 0) {
             shutdown(conn->side_fd, SHUT_WR);
         }
-    }
-    if (!conn->peer_done && now >= conn->linger_deadline_ns) {
-        peer_done(conn);
     }
     if (conn->outstanding > 0 && conn->peer_gone_ns != 0 && now >= conn->peer_gone_ns + NUCX_GONE_GRACE_NANOS) {
         /*
@@ -184,7 +188,9 @@ static void conn_close(nucx_conn *conn, int side_fd, int force, int report_free)
     if (force) {
         conn->peer_gone_ns = nucx_now_nanos();
     }
-    if (force || side_fd < 0) {
+    if (conn->stream != NULL) {
+        nucx_stream_close(conn, side_fd, force);
+    } else if (force || side_fd < 0) {
         peer_done(conn);
     } else {
         watch_side_channel(conn);

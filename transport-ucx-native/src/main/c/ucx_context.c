@@ -3,8 +3,11 @@
  * every event loop share it, and the JVM may still hold endpoints at exit).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "ucx_native.h"
 
 static ucp_context_h context;
@@ -88,6 +91,55 @@ static void java_context_init(JNIEnv *env, jclass cls) {
     }
 }
 
+/* Appends the transport name of a "resource N : md M dev D flags -- tl/device" line, once. */
+static void add_transport(const char *line, char *names, size_t capacity) {
+    const char *tl = strstr(line, "-- ");
+    if (strstr(line, "resource") == NULL || tl == NULL) {
+        return;
+    }
+    tl += 3;
+    size_t length = strcspn(tl, "/\n");
+    char word[64];
+    if (length == 0 || length + 2 >= sizeof(word)) {
+        return;
+    }
+    snprintf(word, sizeof(word), " %.*s ", (int) length, tl);
+    size_t used = strlen(names);
+    if (strstr(names, word) == NULL && used + length + 2 < capacity) {
+        snprintf(names + used, capacity - used, "%.*s ", (int) length, tl);
+    }
+}
+
+/*
+ * The transports this process's UCP context can use (" self tcp sysv posix cma "), as
+ * ucp_context_print_info lists its resources: the hello tells the peer whether a UCX endpoint
+ * between the two could use anything but TCP.
+ */
+static jstring java_context_transports(JNIEnv *env, jclass cls) {
+    (void) cls;
+    ucs_status_t status = nucx_context_init();
+    if (status != UCS_OK) {
+        nucx_throw_ucs(env, "ucp_init failed", status);
+        return NULL;
+    }
+    char *text = NULL;
+    size_t size = 0;
+    FILE *stream = open_memstream(&text, &size);
+    if (stream == NULL) {
+        nucx_throw_errno(env, "open_memstream", errno);
+        return NULL;
+    }
+    ucp_context_print_info(context, stream);
+    fclose(stream);
+    char names[1024] = " ";
+    char *saved = NULL;
+    for (char *line = strtok_r(text, "\n", &saved); line != NULL; line = strtok_r(NULL, "\n", &saved)) {
+        add_transport(line, names, sizeof(names));
+    }
+    free(text);
+    return (*env)->NewStringUTF(env, names);
+}
+
 static jstring java_ucx_version(JNIEnv *env, jclass cls) {
     (void) cls;
     return (*env)->NewStringUTF(env, ucp_get_version_string());
@@ -102,6 +154,7 @@ static const JNINativeMethod methods[] = {
     {"statusString", "(I)Ljava/lang/String;", (void *) java_status_string},
     {"contextInit", "()V", (void *) java_context_init},
     {"ucxVersion", "()Ljava/lang/String;", (void *) java_ucx_version},
+    {"contextTransports", "()Ljava/lang/String;", (void *) java_context_transports},
 };
 
 int nucx_register_context(JNIEnv *env, jclass cls) {

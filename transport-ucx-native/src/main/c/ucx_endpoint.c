@@ -16,14 +16,6 @@
 /* Connections allocated and not freed yet, over all workers: lets tests see native leaks. */
 static int64_t allocated_connections;
 
-static inline volatile int32_t *recv_state(nucx_conn *conn) {
-    return conn->state + NUCX_STATE_HEADER_WORDS;
-}
-
-static inline volatile int32_t *send_state(nucx_conn *conn) {
-    return conn->state + NUCX_STATE_HEADER_WORDS + conn->recv_slots;
-}
-
 static inline uint64_t data_tag(uint32_t id, uint32_t seq) {
     return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | ((uint64_t) (seq & NUCX_TAG_SEQ_MASK) << NUCX_TAG_SEQ_SHIFT);
 }
@@ -51,7 +43,7 @@ void nucx_conn_fail(nucx_conn *conn, int32_t error) {
  * can never exceed the messages we sent; more would let us overrun the peer's window. Compared
  * modulo 2^32 like the counters themselves.
  */
-static void add_credits(nucx_conn *conn, uint32_t credits) {
+void nucx_conn_add_credits(nucx_conn *conn, uint32_t credits) {
     uint32_t total = (uint32_t) conn->state[NUCX_STATE_CREDITS] + credits;
     if ((int32_t) (conn->sent - total) < 0 || credits > (uint32_t) INT32_MAX) {
         nucx_conn_fail(conn, NUCX_ERR_BAD_CREDITS);
@@ -62,15 +54,15 @@ static void add_credits(nucx_conn *conn, uint32_t credits) {
 
 /* ---- receive path ---- */
 
-static void recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
+void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
     if (status == UCS_OK && length < NUCX_HEADER_BYTES) {
         status = UCS_ERR_INVALID_PARAM;
     }
     if (status == UCS_OK) {
-        recv_state(conn)[slot] = (int32_t) (length - NUCX_HEADER_BYTES);
-        add_credits(conn, read_header(conn->recv_bufs[slot]));
+        nucx_recv_state(conn)[slot] = (int32_t) (length - NUCX_HEADER_BYTES);
+        nucx_conn_add_credits(conn, read_header(conn->recv_bufs[slot]));
     } else {
-        recv_state(conn)[slot] = (int32_t) status;
+        nucx_recv_state(conn)[slot] = (int32_t) status;
     }
     nucx_worker_notify(conn);
 }
@@ -86,8 +78,12 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
     conn->recv_reqs[ref->index] = NULL;
     conn->outstanding--;
     ucp_request_free(request);
+    if (conn->stream != NULL && status == UCS_ERR_CANCELED) {
+        /* Withdrawn when the connection moved to the TCP data path: the slot stays posted there. */
+        return;
+    }
     if (!conn->closing) {
-        recv_done(conn, ref->index, status, info->length);
+        nucx_conn_recv_done(conn, ref->index, status, info->length);
     }
 }
 
@@ -96,6 +92,10 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
  * the connection is freed); memh is the buffer's registration, or NULL.
  */
 static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
+    if (conn->stream != NULL) {
+        nucx_stream_post_recv(conn, slot, buffer);
+        return;
+    }
     ucp_tag_recv_info_t info;
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_RECV_INFO,
@@ -108,7 +108,7 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp
         param.memh = memh;
     }
     conn->recv_bufs[slot] = buffer;
-    recv_state(conn)[slot] = NUCX_RECV_POSTED;
+    nucx_recv_state(conn)[slot] = NUCX_RECV_POSTED;
     conn->recv_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
     void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes,
@@ -116,7 +116,7 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->recv_reqs[slot] = NULL;
         conn->outstanding--;
-        recv_done(conn, slot, UCS_PTR_STATUS(req), info.length);
+        nucx_conn_recv_done(conn, slot, UCS_PTR_STATUS(req), info.length);
     } else if (conn->recv_reqs[slot] == NUCX_REQ_POSTING) {
         conn->recv_reqs[slot] = req;
     }
@@ -138,7 +138,7 @@ static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag
         nucx_conn_fail(conn, status != UCS_OK ? status : UCS_ERR_INVALID_PARAM);
         return;
     }
-    add_credits(conn, read_header(conn->ctrl_recv_buf));
+    nucx_conn_add_credits(conn, read_header(conn->ctrl_recv_buf));
     nucx_worker_notify(conn);
     if (!called_inside_post) {
         post_ctrl_recv(conn);
@@ -167,7 +167,7 @@ static void post_ctrl_recv(nucx_conn *conn) {
                 nucx_conn_fail(conn, UCS_ERR_INVALID_PARAM);
                 return;
             }
-            add_credits(conn, read_header(conn->ctrl_recv_buf));
+            nucx_conn_add_credits(conn, read_header(conn->ctrl_recv_buf));
             nucx_worker_notify(conn);
         } else if (UCS_PTR_IS_ERR(req)) {
             conn->ctrl_recv_req = NULL;
@@ -190,13 +190,9 @@ static void send_callback(void *request, ucs_status_t status, void *user_data) {
     conn->outstanding--;
     ucp_request_free(request);
     if (!conn->closing) {
-        send_state(conn)[ref->index] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
+        nucx_send_state(conn)[ref->index] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
         nucx_worker_notify(conn);
     }
-}
-
-static inline char *send_slot(nucx_conn *conn, int slot) {
-    return conn->send_area + (size_t) slot * (size_t) conn->send_slot_bytes;
 }
 
 /*
@@ -217,15 +213,15 @@ static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int i
         param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
         param.memh = conn->send_memh;
     }
-    memcpy(send_slot(conn, slot), &credits, sizeof(credits));
+    memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
     uint64_t tag = data_tag(conn->peer_id, seq);
-    send_state(conn)[slot] = NUCX_SEND_BUSY;
+    nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
     conn->send_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
     conn->sent++;
     void *req = ucp_tag_send_nbx(conn->ep, data, count, tag, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
-        send_state(conn)[slot] = NUCX_SEND_FREE;
+        nucx_send_state(conn)[slot] = NUCX_SEND_FREE;
         conn->send_reqs[slot] = NULL;
         conn->outstanding--;
         if (req != NULL) {
@@ -243,7 +239,11 @@ static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int i
 static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint seq, jint credits) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    return post_send(conn, slot, send_slot(conn, slot), (size_t) length + NUCX_HEADER_BYTES, 0, (uint32_t) seq,
+    if (conn->stream != NULL) {
+        memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
+        return nucx_stream_send(conn, slot, 0, (uint32_t) length + NUCX_HEADER_BYTES);
+    }
+    return post_send(conn, slot, nucx_send_slot(conn, slot), (size_t) length + NUCX_HEADER_BYTES, 0, (uint32_t) seq,
                      (uint32_t) credits);
 }
 
@@ -260,8 +260,12 @@ static jint java_conn_send_iov(JNIEnv *env, jclass cls, jlong conn_ptr, jint slo
         return (jint) UCS_ERR_INVALID_PARAM;
     }
     ucp_dt_iov_t *iov = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
-    iov[0].buffer = send_slot(conn, slot);
+    iov[0].buffer = nucx_send_slot(conn, slot);
     iov[0].length = NUCX_HEADER_BYTES;
+    if (conn->stream != NULL) {
+        memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
+        return nucx_stream_send(conn, slot, count, 0);
+    }
     return post_send(conn, slot, iov, (size_t) count, 1, (uint32_t) seq, (uint32_t) credits);
 }
 
@@ -292,6 +296,9 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     };
     if (conn->ctrl_send_pending) {
         return 2;
+    }
+    if (conn->stream != NULL) {
+        return 0; /* TCP's flow control stands in for credits on the TCP data path */
     }
     conn->ctrl_send_buf = (uint32_t) credits;
     conn->ctrl_send_pending = 1;
@@ -337,6 +344,7 @@ void nucx_conn_unlink_live(nucx_conn *conn) {
 
 void nucx_conn_free(nucx_conn *conn) {
     __atomic_sub_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
+    nucx_stream_free(conn);
     /* Closed only now, so that the peer sees end-of-stream after every byte we sent was delivered. */
     if (conn->side_fd >= 0) {
         close(conn->side_fd);
@@ -431,7 +439,7 @@ static int conn_alloc(nucx_conn *conn) {
     }
     for (int i = 0; i < conn->recv_slots; i++) {
         conn->recv_refs[i] = (nucx_slot_ref) {conn, i};
-        recv_state(conn)[i] = NUCX_RECV_IDLE;
+        nucx_recv_state(conn)[i] = NUCX_RECV_IDLE;
     }
     for (int i = 0; i < conn->send_slots; i++) {
         conn->send_refs[i] = (nucx_slot_ref) {conn, i};
@@ -589,6 +597,10 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
 static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (conn->stream != NULL) {
+        return (*env)->NewStringUTF(env, "TCP data path: the bytes travel on the connection's TCP socket, not through a "
+                                         "UCX endpoint (the peer is reachable only over TCP)");
+    }
     if (conn->ep == NULL) {
         return (*env)->NewStringUTF(env, "not connected");
     }

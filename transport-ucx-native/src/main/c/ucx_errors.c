@@ -58,6 +58,9 @@ const char *nucx_status_string(int32_t status) {
     if (status == NUCX_ERR_BAD_CREDITS) {
         return "protocol violation: the peer returned credits for messages that were never sent";
     }
+    if (status == NUCX_ERR_BAD_FRAME) {
+        return "protocol violation: the peer sent a malformed frame on the TCP data path";
+    }
     return ucs_status_string((ucs_status_t) status);
 }
 

@@ -59,6 +59,7 @@
  */
 #define NUCX_ERR_OUTSIDE_WINDOW (-2000)
 #define NUCX_ERR_BAD_CREDITS (-2001)
+#define NUCX_ERR_BAD_FRAME (-2002)
 
 /* Bytes a stray message is received into before it is dropped; longer ones are truncated. */
 #define NUCX_STRAY_BUFFER_BYTES (64 * 1024 + NUCX_HEADER_BYTES)
@@ -68,7 +69,8 @@
 #define NUCX_STATE_ERROR 1
 #define NUCX_STATE_CREDITS 2
 #define NUCX_STATE_WIRED_UP 3 /* 1 once the endpoint's first flush completed: its lanes are final */
-#define NUCX_STATE_HEADER_WORDS 4
+#define NUCX_STATE_SIDE_INPUT 4 /* 1 while the TCP data path holds side-channel records or its end for Java */
+#define NUCX_STATE_HEADER_WORDS 5
 
 /* Worker ready list: [0] count, [1] capacity, then connection indices. */
 #define NUCX_READY_HEADER_WORDS 2
@@ -76,6 +78,7 @@
 typedef struct nucx_worker nucx_worker;
 typedef struct nucx_conn nucx_conn;
 typedef struct nucx_probe nucx_probe;
+typedef struct nucx_stream nucx_stream;
 
 typedef struct {
     nucx_conn *conn;
@@ -116,6 +119,7 @@ struct nucx_conn {
     uint32_t ctrl_recv_buf[2];
     uint32_t ctrl_send_buf;
     int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
+    nucx_stream *stream;     /* the TCP data path (ucx_stream.c) in place of the endpoint, or NULL */
     nucx_conn *next_closing;
     nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
     nucx_conn *next_live;
@@ -135,6 +139,8 @@ struct nucx_worker {
     int freed_capacity;
     void *stray_buffer;    /* NUCX_STRAY_BUFFER_BYTES that stray messages are received into and dropped */
     nucx_probe *probe;     /* shared-memory probe (ucx_probe.c), once a same-host peer vanished */
+    int stream_epoll_fd;   /* sockets of the connections on the TCP data path; itself in epoll_fd */
+    int streams;           /* connections on the TCP data path, closing ones included */
 };
 
 /* ucx_context.c */
@@ -160,8 +166,22 @@ NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
 NUCX_HIDDEN void nucx_worker_notify(nucx_conn *conn);
 NUCX_HIDDEN void nucx_worker_record_freed(nucx_worker *w, uint32_t conn_id);
 
+static inline volatile int32_t *nucx_recv_state(nucx_conn *conn) {
+    return conn->state + NUCX_STATE_HEADER_WORDS;
+}
+
+static inline volatile int32_t *nucx_send_state(nucx_conn *conn) {
+    return conn->state + NUCX_STATE_HEADER_WORDS + conn->recv_slots;
+}
+
+static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
+    return conn->send_area + (size_t) slot * (size_t) conn->send_slot_bytes;
+}
+
 /* ucx_endpoint.c */
 NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length);
+NUCX_HIDDEN void nucx_conn_add_credits(nucx_conn *conn, uint32_t credits);
 NUCX_HIDDEN void nucx_conn_unlink_live(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_cancel_receives(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_fail(nucx_conn *conn, int32_t error);
@@ -179,6 +199,16 @@ NUCX_HIDDEN void nucx_leave_closing(nucx_worker *w);
 NUCX_HIDDEN int nucx_closing_needs_progress(const nucx_worker *w);
 NUCX_HIDDEN void nucx_let_go_of_stuck_receives(nucx_worker *w);
 NUCX_HIDDEN int nucx_close_live(nucx_worker *w);
+
+/* ucx_stream.c */
+NUCX_HIDDEN int nucx_streams_service(nucx_worker *w);
+NUCX_HIDDEN jint nucx_stream_send(nucx_conn *conn, int slot, int iov_count, uint32_t length);
+NUCX_HIDDEN void nucx_stream_post_recv(nucx_conn *conn, int slot, char *buffer);
+NUCX_HIDDEN void nucx_stream_close(nucx_conn *conn, int side_fd, int force);
+NUCX_HIDDEN int nucx_stream_drained(const nucx_conn *conn);
+NUCX_HIDDEN void nucx_stream_linger_expired(nucx_conn *conn);
+NUCX_HIDDEN void nucx_stream_free(nucx_conn *conn);
+NUCX_HIDDEN int nucx_register_stream(JNIEnv *env, jclass cls);
 
 /* ucx_probe.c */
 NUCX_HIDDEN void nucx_probe_free(nucx_worker *w);

@@ -1,7 +1,8 @@
 /*
  * One UCP worker per event loop, and the epoll set the loop sleeps in: the worker's event fd,
- * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, and the TCP side
- * channels of the loop's connections. This is where the event loop waits (java_worker_wait).
+ * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, the TCP side
+ * channels of the loop's connections, and the set of sockets on the TCP data path (ucx_stream.c),
+ * which each progress call serves. This is where the event loop waits (java_worker_wait).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -88,6 +89,7 @@ static void worker_free(nucx_worker *w) {
         nucx_conn_free(conn);
     }
     close_fd(w->epoll_fd);
+    close_fd(w->stream_epoll_fd);
     close_fd(w->event_fd);
     close_fd(w->timer_fd);
     free(w->ready);
@@ -138,10 +140,12 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
         return "stray message buffer";
     }
     w->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    w->stream_epoll_fd = epoll_create1(EPOLL_CLOEXEC);
     w->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     w->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    if (w->epoll_fd < 0 || w->event_fd < 0 || w->timer_fd < 0 ||
+    if (w->epoll_fd < 0 || w->stream_epoll_fd < 0 || w->event_fd < 0 || w->timer_fd < 0 ||
         add_to_epoll(w->epoll_fd, w->ucx_fd) != 0 ||
+        add_to_epoll(w->epoll_fd, w->stream_epoll_fd) != 0 ||
         add_to_epoll(w->epoll_fd, w->event_fd) != 0 ||
         add_to_epoll(w->epoll_fd, w->timer_fd) != 0) {
         *status = UCS_ERR_IO_ERROR;
@@ -157,7 +161,7 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
         nucx_throw_io(env, "worker", "out of memory");
         return 0;
     }
-    w->epoll_fd = w->event_fd = w->timer_fd = -1;
+    w->epoll_fd = w->stream_epoll_fd = w->event_fd = w->timer_fd = -1;
     ucs_status_t status;
     const char *failed = worker_init(w, max_connections, &status);
     if (failed != NULL) {
@@ -194,6 +198,7 @@ static int count_closing(const nucx_worker *w) {
 static void worker_leak_ucx(nucx_worker *w) {
     nucx_leave_closing(w);
     close_fd(w->epoll_fd);
+    close_fd(w->stream_epoll_fd);
     close_fd(w->event_fd);
     close_fd(w->timer_fd);
 }
@@ -280,6 +285,9 @@ static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
     if (rounds > 0) {
         nucx_sweep_strays(w);
     }
+    if (w->streams > 0) {
+        rounds += nucx_streams_service(w);
+    }
     if (w->closing != NULL) {
         nucx_reap_closed(w);
     }
@@ -349,7 +357,7 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
         int fd = (int) (data >> 1);
         if (fd == w->event_fd || fd == w->timer_fd) {
             drain_fd(fd);
-        } else if (fd != w->ucx_fd) {
+        } else if (fd != w->ucx_fd && fd != w->stream_epoll_fd) {
             out[2 * count] = fd;
             out[2 * count + 1] = (int32_t) events[i].events;
             count++;

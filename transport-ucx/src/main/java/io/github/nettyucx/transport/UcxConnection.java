@@ -53,6 +53,13 @@ final class UcxConnection {
     static final int IN_PLACE_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.receiveInPlaceBytes", 16 * 1024));
 
+    /**
+     * Like {@link #ZERO_COPY_MIN_BYTES}, on the TCP data path, where a buffer sent in place costs one more
+     * entry of a sendmsg and saves copying it into the slot.
+     */
+    static final int TCP_ZERO_COPY_MIN_BYTES = Math.max(1,
+            SystemPropertyUtil.getInt("io.github.nettyucx.tcpDataPathZeroCopyBytes", 16 * 1024));
+
     private final UcxWorker worker;
     private final long conn;
     private final long state;
@@ -86,6 +93,9 @@ final class UcxConnection {
     private int peerUnit;
     private boolean connected;
     private boolean closed;
+    /** Bytes travel on the side channel's socket, not through UCX ({@link UcxTcpDataPath}). */
+    private boolean tcpDataPath;
+    private int zeroCopyMinBytes = ZERO_COPY_MIN_BYTES;
 
     private UcxConnection(UcxWorker worker, long[] created, ByteBuf[] recvBufs, int recvUnit, int sendSlots) {
         this.worker = worker;
@@ -182,6 +192,42 @@ final class UcxConnection {
         peerWindow = peer.recvWindow;
         peerUnit = Math.min(sendUnit, peer.recvUnit);
         connected = true;
+    }
+
+    /** Like {@link #connect}, for the TCP data path: the socket's bytes go to the connection from now on. */
+    void connectOverTcp(UcxHandshake.Hello peer, int fd, UcxSideChannel side) throws IOException {
+        side.handOver(conn, fd);
+        tcpDataPath = true;
+        zeroCopyMinBytes = TCP_ZERO_COPY_MIN_BYTES;
+        peerWindow = peer.recvWindow;
+        peerUnit = Math.min(sendUnit, peer.recvUnit);
+        connected = true;
+    }
+
+    boolean tcpDataPath() {
+        return tcpDataPath;
+    }
+
+    /** On the TCP data path: sends a side-channel record after the messages sent so far. */
+    void sendRecord(byte type) throws IOException {
+        int rc = UcxNative.connStreamRecord(conn, type, sendSeq);
+        if (rc != 0) {
+            throw new IOException("could not send the side-channel record: " + UcxNative.statusString(rc));
+        }
+    }
+
+    /** On the TCP data path: records that arrived, or the peer's end, wait for {@link #takeRecords}. */
+    boolean sideInputReady() {
+        return PlatformDependent.getInt(state + 4L * UcxNative.STATE_SIDE_INPUT) != 0;
+    }
+
+    /** On the TCP data path: reads the socket now, as the loop does when it serves its sockets. */
+    void readTcpDataPath() {
+        UcxNative.connStreamRead(conn);
+    }
+
+    int takeRecords(long address, int capacity) {
+        return UcxNative.connStreamTakeRecords(conn, address, capacity);
     }
 
     boolean isConnected() {
@@ -327,6 +373,11 @@ final class UcxConnection {
      * notifies the channel, which calls this again.
      */
     void returnCreditsIfDue() throws IOException {
+        if (tcpDataPath) {
+            // TCP's own flow control stands in for credits there (ucx_stream.c).
+            pendingCredits = 0;
+            return;
+        }
         if (pendingCredits < creditThreshold || !isConnected()) {
             return;
         }
@@ -347,6 +398,9 @@ final class UcxConnection {
     }
 
     private int peerCredits() {
+        if (tcpDataPath) {
+            return Integer.MAX_VALUE;
+        }
         return peerWindow + PlatformDependent.getInt(state + 4L * UcxNative.STATE_CREDITS) - sendSeq;
     }
 
@@ -509,7 +563,7 @@ final class UcxConnection {
             if (n <= 0) {
                 return filled < capacity;
             }
-            if (inPlaceAllowed && n >= ZERO_COPY_MIN_BYTES && buf.hasMemoryAddress()) {
+            if (inPlaceAllowed && n >= zeroCopyMinBytes && buf.hasMemoryAddress()) {
                 if (iovCount == UcxNative.MAX_IOV) {
                     return false;
                 }

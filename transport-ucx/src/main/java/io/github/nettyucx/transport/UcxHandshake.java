@@ -23,7 +23,8 @@ import java.util.UUID;
  *         receive unit u32 | boot id 16 bytes | worker address length u32 | worker address
  * record: type u8 ('S' = output shut down, 'C' = closed) | messages sent before it u32
  * </pre>
- * Integers are big endian. Everything after the hello is a stream of records.
+ * Integers are big endian. The flags are {@link UcxTcpDataPath}'s. Everything after the hello is a
+ * stream of records, or, on the TCP data path, of frames that carry data and records ({@code ucx_stream.c}).
  */
 final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
@@ -45,13 +46,15 @@ final class UcxHandshake {
 
     /** The peer's hello, as received. */
     static final class Hello {
+        final int flags;
         final int connectionId;
         final int recvWindow;
         final int recvUnit;
         final byte[] bootId;
         final byte[] workerAddress;
 
-        Hello(int connectionId, int recvWindow, int recvUnit, byte[] bootId, byte[] workerAddress) {
+        Hello(int flags, int connectionId, int recvWindow, int recvUnit, byte[] bootId, byte[] workerAddress) {
+            this.flags = flags;
             this.connectionId = connectionId;
             this.recvWindow = recvWindow;
             this.recvUnit = recvUnit;
@@ -61,6 +64,11 @@ final class UcxHandshake {
 
         boolean sameHost() {
             return java.util.Arrays.equals(bootId, BOOT_ID);
+        }
+
+        /** True when the connection carries its bytes on the side channel's socket, not through UCX. */
+        boolean tcpDataPath() {
+            return UcxTcpDataPath.chosen(flags, sameHost());
         }
 
         /**
@@ -75,8 +83,12 @@ final class UcxHandshake {
     }
 
     static ByteBuffer encodeHello(int connectionId, int recvWindow, int recvUnit, byte[] workerAddress) {
+        return encodeHello(UcxTcpDataPath.localFlags(), connectionId, recvWindow, recvUnit, workerAddress);
+    }
+
+    static ByteBuffer encodeHello(int flags, int connectionId, int recvWindow, int recvUnit, byte[] workerAddress) {
         ByteBuffer hello = ByteBuffer.allocate(HELLO_HEADER_BYTES + workerAddress.length);
-        hello.putInt(MAGIC).putShort(VERSION).putShort((short) 0).putInt(connectionId).putInt(recvWindow)
+        hello.putInt(MAGIC).putShort(VERSION).putShort((short) flags).putInt(connectionId).putInt(recvWindow)
                 .putInt(recvUnit).put(BOOT_ID).putInt(workerAddress.length).put(workerAddress);
         hello.flip();
         return hello;
@@ -111,6 +123,7 @@ final class UcxHandshake {
         if (in.remaining() < HELLO_HEADER_BYTES + addressLength) {
             return null;
         }
+        int flags = in.getShort(start + 6) & 0xFFFF;
         in.position(start + 8);
         int connectionId = in.getInt();
         int recvWindow = in.getInt();
@@ -123,7 +136,7 @@ final class UcxHandshake {
         in.getInt();
         byte[] address = new byte[addressLength];
         in.get(address);
-        return new Hello(connectionId, recvWindow, recvUnit, bootId, address);
+        return new Hello(flags, connectionId, recvWindow, recvUnit, bootId, address);
     }
 
     /** The low bits of a packed UCP worker address's first byte: its format version. */

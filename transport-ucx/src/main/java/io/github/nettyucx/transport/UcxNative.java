@@ -20,7 +20,8 @@ final class UcxNative {
     static final int STATE_ERROR = 1;
     static final int STATE_CREDITS = 2;
     static final int STATE_WIRED_UP = 3;
-    static final int STATE_HEADER_WORDS = 4;
+    static final int STATE_SIDE_INPUT = 4;
+    static final int STATE_HEADER_WORDS = 5;
     static final int READY_HEADER_WORDS = 2;
     /** Bytes of the header in front of every message's payload (the credits returned). */
     static final int HEADER_BYTES = 4;
@@ -48,6 +49,9 @@ final class UcxNative {
     static native String ucxVersion();
 
     static native String statusString(int status);
+
+    /** The transports of the process's UCP context, space separated with a space at each end. */
+    static native String contextTransports() throws IOException;
 
     // ucx_worker.c
     static native long workerCreate(int maxConnections) throws IOException;
@@ -103,6 +107,23 @@ final class UcxNative {
     static native void connClose(long conn, int sideFd, boolean force, boolean reportFree);
 
     static native String connDescribe(long conn);
+
+    // ucx_stream.c
+    /**
+     * Moves the connection to the TCP data path on {@code fd}: {@code input} holds side-channel bytes read
+     * after the peer's hello, {@code output} bytes of our hello not written yet.
+     */
+    static native void connStreamStart(long conn, int fd, long input, int inputLength, long output,
+                                       int outputLength) throws IOException;
+
+    /** Queues a side-channel record after the data sent so far; returns 0 or a ucs_status_t. */
+    static native int connStreamRecord(long conn, byte type, int messages);
+
+    /** Copies records that arrived to {@code address}; returns their bytes, or -1 at the peer's end. */
+    static native int connStreamTakeRecords(long conn, long address, int capacity);
+
+    /** Reads what the socket holds now (frames go to their slots, records wait for Java). */
+    static native void connStreamRead(long conn);
 
     /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
     static native long connectionsAllocated();

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Buffers of a connection's TCP side channel: the hello and records waiting to be written, and
- * the bytes read but not parsed yet. The socket itself belongs to the channel. The buffers are
+ * the bytes read but not parsed yet (on the TCP data path, the records it took off the socket). The socket itself belongs to the channel. The buffers are
  * freed by {@link #release()} when the channel closes, not left to the garbage collector: a busy
  * server opens and closes connections faster than the heap fills.
  */
@@ -92,6 +92,31 @@ final class UcxSideChannel {
             }
             in.position(in.position() + n);
         }
+    }
+
+    /**
+     * Moves the connection {@code conn} to the TCP data path, which reads and writes the socket from now
+     * on: it takes the input not parsed yet (call while the input is in read mode, after the peer's
+     * hello) and the output not written yet.
+     */
+    void handOver(long conn, int fd) throws IOException {
+        ensureNotReleased();
+        UcxNative.connStreamStart(conn, fd, inAddress + in.position(), in.remaining(), outAddress + out.position(),
+                out.remaining());
+        in.position(in.limit());
+        out.position(out.limit());
+    }
+
+    /** Like {@link #fill(int)}, from the records the TCP data path of {@code connection} took off the socket. */
+    boolean fill(UcxConnection connection) throws IOException {
+        ensureNotReleased();
+        connection.readTcpDataPath();
+        int n = connection.takeRecords(inAddress + in.position(), in.remaining());
+        if (n < 0) {
+            return false;
+        }
+        in.position(in.position() + n);
+        return true;
     }
 
     /** The unparsed input, in read mode. */

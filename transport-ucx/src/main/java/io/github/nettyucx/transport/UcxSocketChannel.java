@@ -258,8 +258,12 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     @Override
     protected void doShutdownOutput() throws Exception {
         if (connection != null && fd >= 0 && !sideEof && !peerClosed) {
-            side.queueRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, connection.messagesSent());
-            flushSideChannel();
+            if (connection.tcpDataPath()) {
+                connection.sendRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT);
+            } else {
+                side.queueRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, connection.messagesSent());
+                flushSideChannel();
+            }
         }
         outputShutdown = true;
     }
@@ -322,8 +326,12 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             return;
         }
         try {
-            side.queueRecord(UcxHandshake.RECORD_CLOSE, connection.messagesSent());
-            side.flush(sideFd);
+            if (connection.tcpDataPath()) {
+                connection.sendRecord(UcxHandshake.RECORD_CLOSE);
+            } else {
+                side.queueRecord(UcxHandshake.RECORD_CLOSE, connection.messagesSent());
+                side.flush(sideFd);
+            }
         } catch (IOException e) {
             logger.debug("Could not send the close record to {}", remote, e);
         }
@@ -592,7 +600,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             }
             boolean more;
             try {
-                more = side.fill(fd);
+                more = fillSideChannel();
                 ByteBuffer in = side.inbound();
                 try {
                     parseRecords(in);
@@ -615,10 +623,16 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             }
         }
 
+        /** Reads the side channel's input: from the socket, or on the TCP data path the records it took off it. */
+        private boolean fillSideChannel() throws IOException {
+            return connection != null && connection.tcpDataPath() ? side.fill(connection) : side.fill(fd);
+        }
+
         private void sideChannelReadable() {
+            boolean fromDataPath = connection != null && connection.tcpDataPath();
             boolean more;
             try {
-                more = side.fill(fd);
+                more = fillSideChannel();
             } catch (IOException e) {
                 peerVanished(e);
                 return;
@@ -657,7 +671,9 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 // Outside the parser: handlers called from here may write, block, or read the side channel.
                 activate();
             }
-            if (!more && isOpen()) {
+            // A socket handed to the TCP data path just now: its end is for the data path to find, after the bytes before it.
+            boolean handedOver = !fromDataPath && connection != null && connection.tcpDataPath();
+            if (!more && isOpen() && !handedOver) {
                 sideChannelClosed();
             }
         }
@@ -665,6 +681,13 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         private void handshakeReceived(UcxHandshake.Hello hello) throws IOException {
             UcxHandshake.checkWorkerAddress(hello.workerAddress, registration().worker().workerAddress());
             peer = hello;
+            if (hello.tcpDataPath()) {
+                // The data path watches the socket from now on, in the worker's own set.
+                registration().removeFromEpoll();
+                connection.connectOverTcp(hello, fd, side);
+                logger.debug("{} on the TCP data path (the peer is reachable only over TCP)", UcxSocketChannel.this);
+                return;
+            }
             connection.connect(hello);
             if (logger.isDebugEnabled()) {
                 logger.debug("{} UCX endpoint ready (same host: {}, peer error handling: {})", UcxSocketChannel.this,
@@ -740,7 +763,8 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
         private void peerVanished(IOException cause) {
             UcxIoHandler.Registration registration = registration();
-            if (peer != null && peer.sameHost() && !peerGone && !peerClosed && registration != null) {
+            if (peer != null && peer.sameHost() && !connection.tcpDataPath() && !peerGone && !peerClosed
+                    && registration != null) {
                 registration.handler().probeSharedMemory();
             }
             peerGone = true;
@@ -774,8 +798,15 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             connection.releaseCompletedSends();
             int error = connection.endpointError();
             if (error != 0) {
-                peerVanished(new IOException("UCX endpoint failed: " + UcxNative.statusString(error)));
+                String path = connection.tcpDataPath() ? "TCP data path" : "UCX endpoint";
+                peerVanished(new IOException(path + " failed: " + UcxNative.statusString(error)));
                 return;
+            }
+            if (connection.sideInputReady()) {
+                sideChannelReadable();
+                if (!isOpen()) {
+                    return;
+                }
             }
             resumeWriting();
             if (readable()) {

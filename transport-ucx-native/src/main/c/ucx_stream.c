@@ -1,0 +1,721 @@
+/*
+ * The TCP data path: a connection whose peer UCX could reach only over TCP sends its messages on
+ * the side channel's own socket instead of through a UCX endpoint. UCX's tcp transport receives
+ * into segments of its own and copies every message out of them; here a message is read straight
+ * into the receive slot it is for, and sent from the slot (or the buffers' own memory) with one
+ * sendmsg per batch.
+ *
+ * Above the wire the same send and receive slots, sequence order and state block serve both paths,
+ * so Java drives them alike. Flow control is TCP's own: a data frame whose receive slot Java has not
+ * reposted yet waits in the socket, and the sender's slots stay busy while the socket is full, so
+ * credits are neither needed nor sent. On the wire each message is a frame:
+ *   frame word u32 (big endian): [31..30] type, [29..0] length of what follows
+ *   DATA:    the slot's bytes (the unused credit header, then payload), for the next slot in sequence
+ *   RECORD:  a side-channel record (UcxHandshake), handed to Java as the side channel's input
+ * Records travel in the same stream as the data, so they stay in order with it.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "ucx_native.h"
+
+#define FRAME_DATA 0u
+#define FRAME_RECORD 1u
+#define FRAME_TYPE_SHIFT 30
+#define FRAME_LENGTH_MASK 0x3FFFFFFFu
+#define FRAME_WORD_BYTES 4
+/* A record's bytes: type u8 and a message count u32 (UcxHandshake.RECORD_BYTES). */
+#define RECORD_BYTES 5
+
+/* Bytes read from the socket at once when no large frame is being read. */
+#define RX_BUFFER_BYTES (64 * 1024)
+/* Bytes of a data frame still to come from which they are read straight into the receive slot. */
+#define DIRECT_READ_MIN_BYTES 4096
+/* Record bytes the connection keeps until Java takes them (a peer sends two records at most). */
+#define RECORD_INBOX_BYTES 64
+/* Entries of one sendmsg. */
+#define MAX_WRITE_IOV 128
+/* Queue entries beyond the send slots: two records and the unsent hello. */
+#define EXTRA_ITEMS 4
+
+enum item_kind { ITEM_SLOT, ITEM_SLOT_IOV, ITEM_INLINE, ITEM_RAW };
+
+/* Something queued to be written: a frame word and what follows it, or raw bytes. */
+typedef struct {
+    uint8_t kind;
+    int32_t slot;        /* ITEM_SLOT, ITEM_SLOT_IOV: the send slot */
+    int32_t iov_count;   /* ITEM_SLOT_IOV: entries of the slot's I/O vector */
+    uint32_t length;     /* bytes on the wire, frame word included */
+    uint8_t inline_bytes[FRAME_WORD_BYTES + 8]; /* the frame word, and for ITEM_INLINE its payload */
+    char *raw;           /* ITEM_RAW: malloc'd bytes, freed once written */
+} stream_item;
+
+struct nucx_stream {
+    int fd;               /* the side channel's socket; -1 once Java took it back to close it */
+    uint32_t events;      /* what the worker's stream set watches on fd */
+    int write_blocked;    /* the socket buffer was full: wait for EPOLLOUT */
+    int broken;           /* a write failed: nothing more goes out */
+    int eof;              /* the peer's end of stream (or a read error) was reached */
+    int paused;           /* the next data frame's slot is not reposted yet: the socket keeps it */
+    int stopped;          /* closed without lingering, or the linger ran out: the socket is left alone */
+    stream_item *items;   /* ring of queued writes */
+    int item_capacity;
+    int item_head;
+    int item_count;
+    uint32_t head_written; /* bytes of the first item already written */
+    char *rx;
+    uint32_t rx_capacity;
+    uint32_t rx_start;
+    uint32_t rx_end;
+    uint32_t frame_type;
+    uint32_t frame_length;
+    uint32_t frame_left;  /* bytes of the current frame still to come; 0 between frames */
+    char *frame_dest;     /* where they go; NULL: dropped */
+    int frame_slot;
+    uint8_t small_frame[8];
+    uint32_t rx_seq;      /* sequence number of the next data frame */
+    uint8_t records[RECORD_INBOX_BYTES];
+    int records_length;
+};
+
+/* ---- epoll ---- */
+
+static void watch(nucx_conn *conn, uint32_t events) {
+    nucx_stream *s = conn->stream;
+    if (s->fd < 0 || s->stopped) {
+        events = 0;
+    }
+    if (events == s->events) {
+        return;
+    }
+    struct epoll_event ev = {.events = events, .data.ptr = conn};
+    int op = s->events == 0 ? EPOLL_CTL_ADD : events == 0 ? EPOLL_CTL_DEL : EPOLL_CTL_MOD;
+    epoll_ctl(conn->worker->stream_epoll_fd, op, s->fd, &ev);
+    s->events = events;
+}
+
+static void update_watch(nucx_conn *conn) {
+    nucx_stream *s = conn->stream;
+    uint32_t events = 0;
+    if (!s->eof && !s->paused) {
+        events |= EPOLLIN | EPOLLRDHUP;
+    }
+    if (s->write_blocked && s->item_count > 0 && !s->broken) {
+        events |= EPOLLOUT;
+    }
+    watch(conn, events);
+}
+
+/* ---- send queue ---- */
+
+static stream_item *item_at(nucx_stream *s, int k) {
+    return &s->items[(s->item_head + k) % s->item_capacity];
+}
+
+static stream_item *push_item(nucx_stream *s, enum item_kind kind, uint32_t frame_type, uint32_t body_length) {
+    if (s->item_count == s->item_capacity) {
+        return NULL;
+    }
+    stream_item *item = item_at(s, s->item_count++);
+    memset(item, 0, sizeof(*item));
+    item->kind = (uint8_t) kind;
+    item->length = FRAME_WORD_BYTES + body_length;
+    uint32_t word = htonl(frame_type << FRAME_TYPE_SHIFT | body_length);
+    memcpy(item->inline_bytes, &word, sizeof(word));
+    return item;
+}
+
+/* An item is done with (written, or dropped with status != UCS_OK): tell whoever waits for it. */
+static void finish_item(nucx_conn *conn, stream_item *item, ucs_status_t status) {
+    conn->outstanding--;
+    switch (item->kind) {
+    case ITEM_SLOT:
+    case ITEM_SLOT_IOV:
+        if (!conn->closing) {
+            nucx_send_state(conn)[item->slot] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
+            nucx_worker_notify(conn);
+        }
+        break;
+    case ITEM_INLINE:
+        break;
+    case ITEM_RAW:
+        free(item->raw);
+        break;
+    }
+}
+
+static void pop_item(nucx_conn *conn, ucs_status_t status) {
+    nucx_stream *s = conn->stream;
+    stream_item *item = item_at(s, 0);
+    s->item_head = (s->item_head + 1) % s->item_capacity;
+    s->item_count--;
+    s->head_written = 0;
+    finish_item(conn, item, status);
+}
+
+/* Drops every queued write: the socket is gone, broken, or given up on. */
+static void drop_queue(nucx_conn *conn, ucs_status_t status) {
+    while (conn->stream->item_count > 0) {
+        pop_item(conn, status);
+    }
+}
+
+typedef struct {
+    struct iovec *iov;
+    int count;
+    uint32_t skip;
+} gather_state;
+
+static int add_piece(gather_state *g, const void *base, size_t length) {
+    if (g->count == MAX_WRITE_IOV) {
+        return 0;
+    }
+    if (g->skip >= length) {
+        g->skip -= (uint32_t) length;
+        return 1;
+    }
+    g->iov[g->count].iov_base = (char *) base + g->skip;
+    g->iov[g->count].iov_len = length - g->skip;
+    g->count++;
+    g->skip = 0;
+    return 1;
+}
+
+static int add_item(nucx_conn *conn, const stream_item *item, gather_state *g) {
+    switch (item->kind) {
+    case ITEM_RAW:
+        return add_piece(g, item->raw, item->length);
+    case ITEM_INLINE:
+        return add_piece(g, item->inline_bytes, item->length);
+    case ITEM_SLOT:
+        return add_piece(g, item->inline_bytes, FRAME_WORD_BYTES) &&
+               add_piece(g, nucx_send_slot(conn, item->slot), item->length - FRAME_WORD_BYTES);
+    default: {
+        const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) item->slot * NUCX_MAX_IOV;
+        if (!add_piece(g, item->inline_bytes, FRAME_WORD_BYTES)) {
+            return 0;
+        }
+        for (int i = 0; i < item->iov_count; i++) {
+            if (!add_piece(g, entries[i].buffer, entries[i].length)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    }
+}
+
+static void advance(nucx_conn *conn, size_t written) {
+    nucx_stream *s = conn->stream;
+    while (written > 0 && s->item_count > 0) {
+        uint32_t left = item_at(s, 0)->length - s->head_written;
+        if (written < left) {
+            s->head_written += (uint32_t) written;
+            return;
+        }
+        written -= left;
+        pop_item(conn, UCS_OK);
+    }
+}
+
+static void write_failed(nucx_conn *conn) {
+    conn->stream->broken = 1;
+    drop_queue(conn, UCS_ERR_CONNECTION_RESET);
+}
+
+/* Writes what is queued, in order, until done or the socket buffer is full. */
+static void write_queue(nucx_conn *conn) {
+    nucx_stream *s = conn->stream;
+    while (s->item_count > 0 && !s->broken && s->fd >= 0) {
+        struct iovec iov[MAX_WRITE_IOV];
+        gather_state g = {.iov = iov, .count = 0, .skip = s->head_written};
+        for (int k = 0; k < s->item_count && add_item(conn, item_at(s, k), &g); k++) {
+        }
+        struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t) g.count};
+        ssize_t n = sendmsg(s->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                s->write_blocked = 1;
+                break;
+            }
+            write_failed(conn);
+            break;
+        }
+        advance(conn, (size_t) n);
+        s->write_blocked = 0;
+    }
+    update_watch(conn);
+}
+
+/* Queues a slot's message and writes what it can; returns 0 when it went out at once, 1 while queued. */
+jint nucx_stream_send(nucx_conn *conn, int slot, int iov_count, uint32_t length) {
+    nucx_stream *s = conn->stream;
+    if (s->broken || s->fd < 0) {
+        return (jint) UCS_ERR_CONNECTION_RESET;
+    }
+    if (iov_count > 0) {
+        const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
+        length = 0;
+        for (int i = 0; i < iov_count; i++) {
+            length += (uint32_t) entries[i].length;
+        }
+    }
+    if (length > (uint32_t) conn->send_slot_bytes) {
+        return (jint) UCS_ERR_MESSAGE_TRUNCATED;
+    }
+    stream_item *item = push_item(s, iov_count > 0 ? ITEM_SLOT_IOV : ITEM_SLOT, FRAME_DATA, length);
+    if (item == NULL) {
+        return (jint) UCS_ERR_NO_RESOURCE;
+    }
+    item->slot = slot;
+    item->iov_count = iov_count;
+    nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
+    conn->outstanding++;
+    conn->sent++;
+    write_queue(conn);
+    int32_t state = nucx_send_state(conn)[slot];
+    return state == NUCX_SEND_BUSY ? 1 : state == NUCX_SEND_FREE ? 0 : (jint) state;
+}
+
+static jint queue_inline(nucx_conn *conn, uint32_t frame_type, const void *body, uint32_t length) {
+    nucx_stream *s = conn->stream;
+    if (s->broken || s->fd < 0) {
+        return (jint) UCS_ERR_CONNECTION_RESET;
+    }
+    stream_item *item = push_item(s, ITEM_INLINE, frame_type, length);
+    if (item == NULL) {
+        return (jint) UCS_ERR_NO_RESOURCE;
+    }
+    memcpy(item->inline_bytes + FRAME_WORD_BYTES, body, length);
+    conn->outstanding++;
+    return 0;
+}
+
+/* ---- receive ---- */
+
+static void read_frames(nucx_conn *conn);
+
+void nucx_stream_post_recv(nucx_conn *conn, int slot, char *buffer) {
+    nucx_stream *s = conn->stream;
+    conn->recv_bufs[slot] = buffer;
+    nucx_recv_state(conn)[slot] = NUCX_RECV_POSTED;
+    if (s->paused && (uint32_t) slot == s->rx_seq % (uint32_t) conn->recv_slots) {
+        s->paused = 0;
+        read_frames(conn);
+    }
+}
+
+static void side_input_ready(nucx_conn *conn) {
+    if (!conn->closing) {
+        conn->state[NUCX_STATE_SIDE_INPUT] = 1;
+        nucx_worker_notify(conn);
+    }
+}
+
+/* The peer sends nothing more: for a live connection Java learns it as the side channel's end. */
+static void reached_eof(nucx_conn *conn) {
+    nucx_stream *s = conn->stream;
+    s->eof = 1;
+    s->frame_left = 0;
+    if (conn->closing) {
+        conn->peer_gone_ns = nucx_now_nanos();
+        conn->peer_done = 1;
+        nucx_conn_cancel_receives(conn);
+    } else {
+        side_input_ready(conn);
+    }
+}
+
+static void protocol_error(nucx_conn *conn) {
+    if (!conn->closing) {
+        nucx_conn_fail(conn, NUCX_ERR_BAD_FRAME);
+    }
+    reached_eof(conn);
+}
+
+/* Decides where the frame that starts now goes; returns 1, 0 on a protocol error, or 2 when its slot is not free yet. */
+static int start_frame(nucx_conn *conn, uint32_t word) {
+    nucx_stream *s = conn->stream;
+    s->frame_type = word >> FRAME_TYPE_SHIFT;
+    s->frame_length = word & FRAME_LENGTH_MASK;
+    s->frame_left = s->frame_length;
+    s->frame_dest = (char *) s->small_frame;
+    switch (s->frame_type) {
+    case FRAME_DATA: {
+        if (s->frame_length < NUCX_HEADER_BYTES || s->frame_length > (uint32_t) conn->recv_slot_bytes) {
+            return 0;
+        }
+        if (conn->closing) {
+            s->frame_dest = NULL;
+            return 1;
+        }
+        int slot = (int) (s->rx_seq % (uint32_t) conn->recv_slots);
+        if (nucx_recv_state(conn)[slot] != NUCX_RECV_POSTED) {
+            s->paused = 1;
+            return 2;
+        }
+        s->frame_slot = slot;
+        s->frame_dest = conn->recv_bufs[slot];
+        return 1;
+    }
+    case FRAME_RECORD:
+        return s->frame_length == RECORD_BYTES;
+    default:
+        return 0;
+    }
+}
+
+static int finish_frame(nucx_conn *conn) {
+    nucx_stream *s = conn->stream;
+    if (conn->closing) {
+        return 1;
+    }
+    switch (s->frame_type) {
+    case FRAME_DATA:
+        s->rx_seq++;
+        nucx_conn_recv_done(conn, s->frame_slot, UCS_OK, s->frame_length);
+        return 1;
+    default:
+        if (s->records_length + RECORD_BYTES > RECORD_INBOX_BYTES) {
+            return 0;
+        }
+        memcpy(s->records + s->records_length, s->small_frame, RECORD_BYTES);
+        s->records_length += RECORD_BYTES;
+        side_input_ready(conn);
+        return 1;
+    }
+}
+
+/* Reads into iov; returns the bytes read, 0 at the peer's end (or a read error), -1 when none are there. */
+static ssize_t read_some(nucx_conn *conn, struct iovec *iov, int count) {
+    for (;;) {
+        ssize_t n = readv(conn->stream->fd, iov, count);
+        if (n > 0) {
+            return n;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return -1;
+        }
+        reached_eof(conn);
+        return 0;
+    }
+}
+
+/* Refills the read buffer after what is left in it; returns as read_some does, with a short read as -1 too. */
+static ssize_t fill_rx(nucx_conn *conn, int *drained) {
+    nucx_stream *s = conn->stream;
+    uint32_t left = s->rx_end - s->rx_start;
+    memmove(s->rx, s->rx + s->rx_start, left);
+    s->rx_start = 0;
+    s->rx_end = left;
+    size_t room = s->rx_capacity - left;
+    struct iovec iov = {.iov_base = s->rx + left, .iov_len = room};
+    ssize_t n = read_some(conn, &iov, 1);
+    if (n > 0) {
+        s->rx_end += (uint32_t) n;
+        *drained = (size_t) n < room;
+    }
+    return n;
+}
+
+/*
+ * Reads the rest of a large frame straight into its slot, and with it the next frame's word only:
+ * a stream of large frames then goes into the slots without a copy, one read each. (Reading ahead
+ * into the buffer would take most of the next frame there, to be copied.)
+ */
+static ssize_t read_direct(nucx_conn *conn, int *drained) {
+    nucx_stream *s = conn->stream;
+    s->rx_start = s->rx_end = 0;
+    struct iovec iov[2] = {
+        {.iov_base = s->frame_dest + (s->frame_length - s->frame_left), .iov_len = s->frame_left},
+        {.iov_base = s->rx, .iov_len = FRAME_WORD_BYTES},
+    };
+    ssize_t n = read_some(conn, iov, 2);
+    if (n > 0) {
+        *drained = (size_t) n < (size_t) s->frame_left + FRAME_WORD_BYTES;
+        if ((size_t) n > s->frame_left) {
+            s->rx_end = (uint32_t) ((size_t) n - s->frame_left);
+            s->frame_left = 0;
+        } else {
+            s->frame_left -= (uint32_t) n;
+        }
+    }
+    return n;
+}
+
+/* Moves bytes of the current frame to where they go, from the read buffer or straight from the socket. */
+static ssize_t take_frame_bytes(nucx_conn *conn, int *drained) {
+    nucx_stream *s = conn->stream;
+    uint32_t buffered = s->rx_end - s->rx_start;
+    if (buffered == 0 && *drained) {
+        return -1;
+    }
+    if (buffered == 0 && s->frame_dest != NULL && s->frame_left >= DIRECT_READ_MIN_BYTES) {
+        return read_direct(conn, drained);
+    }
+    if (buffered == 0) {
+        return fill_rx(conn, drained);
+    }
+    uint32_t n = buffered < s->frame_left ? buffered : s->frame_left;
+    if (s->frame_dest != NULL) {
+        memcpy(s->frame_dest + (s->frame_length - s->frame_left), s->rx + s->rx_start, n);
+    }
+    s->rx_start += n;
+    s->frame_left -= n;
+    return n;
+}
+
+/*
+ * Reads and delivers whole frames until the socket has nothing more. A short read counts as
+ * having drained the socket: the level-triggered set reports it again if more came meanwhile.
+ */
+static void read_frames(nucx_conn *conn) {
+    nucx_stream *s = conn->stream;
+    int drained = 0;
+    while (!s->eof) {
+        if (s->frame_left > 0) {
+            if (take_frame_bytes(conn, &drained) <= 0) {
+                break;
+            }
+            if (s->frame_left == 0 && !finish_frame(conn)) {
+                protocol_error(conn);
+            }
+            continue;
+        }
+        if (s->rx_end - s->rx_start >= FRAME_WORD_BYTES) {
+            uint32_t word;
+            memcpy(&word, s->rx + s->rx_start, sizeof(word));
+            int started = start_frame(conn, ntohl(word));
+            if (started == 2) {
+                s->frame_left = 0;
+                break;
+            }
+            s->rx_start += FRAME_WORD_BYTES;
+            if (!started) {
+                protocol_error(conn);
+            } else if (s->frame_left == 0 && !finish_frame(conn)) {
+                protocol_error(conn);
+            }
+            continue;
+        }
+        if (drained || fill_rx(conn, &drained) <= 0) {
+            break;
+        }
+    }
+    update_watch(conn);
+}
+
+/* ---- the worker's side ---- */
+
+/* Serves the connections whose sockets are ready; called with each progress of the worker. */
+int nucx_streams_service(nucx_worker *w) {
+    struct epoll_event events[64];
+    int n = epoll_wait(w->stream_epoll_fd, events, NUCX_ARRAY_LEN(events), 0);
+    for (int i = 0; i < n; i++) {
+        nucx_conn *conn = events[i].data.ptr;
+        if (events[i].events & (EPOLLOUT | EPOLLERR)) {
+            write_queue(conn);
+        }
+        if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+            read_frames(conn);
+        }
+    }
+    return n > 0 ? n : 0;
+}
+
+/*
+ * The channel closed. With the socket (side_fd >= 0), what is queued is still written (the close
+ * record last) and the peer's frames are read and dropped until its end, as the UCX path lingers;
+ * without it (the loop is going away and Java closes the socket) everything stops at once.
+ */
+void nucx_stream_close(nucx_conn *conn, int side_fd, int force) {
+    nucx_stream *s = conn->stream;
+    s->frame_dest = s->frame_left > 0 ? NULL : s->frame_dest;
+    s->paused = 0;
+    if (side_fd < 0 || force) {
+        drop_queue(conn, UCS_ERR_CANCELED);
+        s->stopped = 1;
+        if (side_fd < 0) {
+            watch(conn, 0);
+            s->fd = -1;
+        }
+    }
+    if (s->stopped || s->eof) {
+        conn->peer_done = 1;
+        nucx_conn_cancel_receives(conn);
+    }
+    update_watch(conn);
+}
+
+/* True once everything queued was written (or dropped): the socket's write half can be shut. */
+int nucx_stream_drained(const nucx_conn *conn) {
+    return conn->stream == NULL || conn->stream->item_count == 0;
+}
+
+/* The linger deadline passed: what the peer did not take is given up on. */
+void nucx_stream_linger_expired(nucx_conn *conn) {
+    if (conn->stream != NULL) {
+        drop_queue(conn, UCS_ERR_CANCELED);
+        conn->stream->stopped = 1;
+        watch(conn, 0);
+    }
+}
+
+void nucx_stream_free(nucx_conn *conn) {
+    nucx_stream *s = conn->stream;
+    if (s == NULL) {
+        return;
+    }
+    drop_queue(conn, UCS_ERR_CANCELED);
+    s->stopped = 1;
+    watch(conn, 0);
+    conn->worker->streams--;
+    free(s->items);
+    free(s->rx);
+    free(s);
+    conn->stream = NULL;
+}
+
+/* ---- Java ---- */
+
+static nucx_stream *stream_alloc(const nucx_conn *conn, uint32_t input_length) {
+    nucx_stream *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return NULL;
+    }
+    s->item_capacity = conn->send_slots + EXTRA_ITEMS;
+    s->items = calloc((size_t) s->item_capacity, sizeof(stream_item));
+    s->rx_capacity = input_length > RX_BUFFER_BYTES ? input_length : RX_BUFFER_BYTES;
+    s->rx = malloc(s->rx_capacity);
+    if (s->items == NULL || s->rx == NULL) {
+        free(s->items);
+        free(s->rx);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* UCX cannot have matched any of them: the peer chose the TCP data path too and never sends through UCX. */
+static void withdraw_ucx_receives(nucx_conn *conn) {
+    for (int i = 0; i < conn->recv_slots; i++) {
+        void *req = conn->recv_reqs[i];
+        if (req != NULL && req != NUCX_REQ_POSTING) {
+            ucp_request_cancel(conn->worker->worker, req);
+        }
+    }
+}
+
+/*
+ * Moves a connection to the TCP data path once both hellos chose it. fd stays Java's until the
+ * channel closes; input is what Java read after the peer's hello, output what of our hello it
+ * could not write yet. Every receive slot stays posted, now for frames.
+ */
+static void java_conn_stream_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint fd, jlong input, jint input_length,
+                                   jlong output, jint output_length) {
+    (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (conn->stream != NULL || input_length < 0 || output_length < 0) {
+        nucx_throw_io(env, "TCP data path", "already started, or bad arguments");
+        return;
+    }
+    nucx_stream *s = stream_alloc(conn, (uint32_t) input_length);
+    char *unsent = output_length > 0 ? malloc((size_t) output_length) : NULL;
+    if (s == NULL || (output_length > 0 && unsent == NULL)) {
+        free(unsent);
+        if (s != NULL) {
+            free(s->items);
+            free(s->rx);
+            free(s);
+        }
+        nucx_throw_io(env, "TCP data path", "out of memory");
+        return;
+    }
+    s->fd = fd;
+    memcpy(s->rx, (const void *) (intptr_t) input, (size_t) input_length);
+    s->rx_end = (uint32_t) input_length;
+    conn->stream = s;
+    conn->worker->streams++;
+    withdraw_ucx_receives(conn);
+    for (int i = 0; i < conn->recv_slots; i++) {
+        nucx_stream_post_recv(conn, i, conn->recv_bufs[i]);
+    }
+    conn->state[NUCX_STATE_WIRED_UP] = 1;
+    if (unsent != NULL) {
+        memcpy(unsent, (const void *) (intptr_t) output, (size_t) output_length);
+        stream_item *item = push_item(s, ITEM_RAW, FRAME_DATA, 0);
+        item->raw = unsent;
+        item->length = (uint32_t) output_length;
+        conn->outstanding++;
+        write_queue(conn);
+    }
+    read_frames(conn);
+}
+
+/* Queues a side-channel record (type, then the messages sent before it, big endian) after the data. */
+static jint java_conn_stream_record(JNIEnv *env, jclass cls, jlong conn_ptr, jbyte type, jint messages) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    uint8_t record[RECORD_BYTES];
+    uint32_t count = htonl((uint32_t) messages);
+    record[0] = (uint8_t) type;
+    memcpy(record + 1, &count, sizeof(count));
+    jint rc = queue_inline(conn, FRAME_RECORD, record, RECORD_BYTES);
+    if (rc == 0) {
+        write_queue(conn);
+    }
+    return rc;
+}
+
+/*
+ * Copies the records that arrived (up to capacity bytes) to address and returns their length, or
+ * -1 when none is left and the peer's stream has ended: Java reads them as side-channel input.
+ */
+static jint java_conn_stream_take_records(JNIEnv *env, jclass cls, jlong conn_ptr, jlong address, jint capacity) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    nucx_stream *s = conn->stream;
+    conn->state[NUCX_STATE_SIDE_INPUT] = 0;
+    if (s->records_length == 0) {
+        return s->eof ? -1 : 0;
+    }
+    int n = s->records_length < capacity ? s->records_length : capacity;
+    memcpy((void *) (intptr_t) address, s->records, (size_t) n);
+    s->records_length -= n;
+    memmove(s->records, s->records + n, (size_t) s->records_length);
+    if (s->records_length > 0 || s->eof) {
+        conn->state[NUCX_STATE_SIDE_INPUT] = 1;
+    }
+    return n;
+}
+
+/* Reads what the socket holds now, for a loop that has not served its sockets for a while. */
+static void java_conn_stream_read(JNIEnv *env, jclass cls, jlong conn_ptr) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (conn->stream != NULL && !conn->closing) {
+        read_frames(conn);
+    }
+}
+
+static const JNINativeMethod methods[] = {
+    {"connStreamStart", "(JIJIJI)V", (void *) java_conn_stream_start},
+    {"connStreamRecord", "(JBI)I", (void *) java_conn_stream_record},
+    {"connStreamTakeRecords", "(JJI)I", (void *) java_conn_stream_take_records},
+    {"connStreamRead", "(J)V", (void *) java_conn_stream_read},
+};
+
+int nucx_register_stream(JNIEnv *env, jclass cls) {
+    return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
+}

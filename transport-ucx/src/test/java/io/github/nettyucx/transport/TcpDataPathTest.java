@@ -1,0 +1,262 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static io.github.nettyucx.transport.UcxTcpDataPath.FLAG_ACCEPTS;
+import static io.github.nettyucx.transport.UcxTcpDataPath.FLAG_INSISTS;
+import static io.github.nettyucx.transport.UcxTcpDataPath.FLAG_NETWORK;
+import static io.github.nettyucx.transport.UcxTcpDataPath.FLAG_SHARED_MEMORY;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The TCP data path (ucx_stream.c) as a peer sees it on the wire: a hand-written peer that insists on
+ * it speaks the frames to a UCX server, so the format is checked from outside our own sender, and so
+ * are malformed frames and a peer dying in the middle of one. Whole channels on the TCP data path run
+ * the conformance suite and the transport tests in a surefire execution of their own
+ * ({@code -Dio.github.nettyucx.tcpDataPath=always}, see the module's pom).
+ */
+class TcpDataPathTest {
+    private static final int DATA = 0;
+    private static final int RECORD = 1;
+    private static final int TYPE_SHIFT = 30;
+    private static final int CREDIT_HEADER_BYTES = UcxNative.HEADER_BYTES;
+
+    private EventLoopGroup group;
+    private Channel server;
+    private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Channel> accepted = new LinkedBlockingQueue<>();
+
+    @Test
+    void bothSidesMustAcceptItAndSharedMemoryOrRdmaStayOnUcx() {
+        int shm = FLAG_ACCEPTS | FLAG_SHARED_MEMORY;
+        assertFalse(UcxTcpDataPath.chosen(shm, shm, true), "same host with shared memory on both sides");
+        assertTrue(UcxTcpDataPath.chosen(shm, shm, false), "another host, only TCP between them");
+        assertTrue(UcxTcpDataPath.chosen(FLAG_ACCEPTS, shm, true), "same host, one side restricted to TCP");
+        int rdma = FLAG_ACCEPTS | FLAG_NETWORK;
+        assertFalse(UcxTcpDataPath.chosen(rdma, rdma, false), "RDMA on both sides");
+        assertTrue(UcxTcpDataPath.chosen(rdma, FLAG_ACCEPTS, false), "RDMA on one side only");
+        assertFalse(UcxTcpDataPath.chosen(FLAG_ACCEPTS, 0, false), "a peer that does not accept it (or predates it)");
+        assertFalse(UcxTcpDataPath.chosen(0, FLAG_ACCEPTS | FLAG_INSISTS, false), "this side set to never");
+        assertTrue(UcxTcpDataPath.chosen(shm | FLAG_NETWORK, FLAG_ACCEPTS | FLAG_INSISTS | FLAG_SHARED_MEMORY, true),
+                "a side that insists");
+    }
+
+    @BeforeEach
+    void startServer() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        group = TestTransport.UCX.newGroup(1);
+        server = new ServerBootstrap().group(group).channel(UcxServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        accepted.add(ch);
+                        ch.pipeline().addLast(new Recorder());
+                    }
+                })
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        if (server != null) {
+            server.close().sync();
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void framesFromAHandWrittenPeerArriveAndRepliesComeBackAsFrames() throws Exception {
+        try (RawPeer peer = new RawPeer(server)) {
+            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+            assertNotNull(channel, "no channel accepted");
+            peer.sendData("first message");
+            peer.sendData("second");
+            assertEquals("first message", events.poll(10, TimeUnit.SECONDS));
+            assertEquals("second", events.poll(10, TimeUnit.SECONDS));
+            assertTrue(channel.ucxLanes().get(10, TimeUnit.SECONDS).startsWith("TCP data path"));
+
+            channel.writeAndFlush(Unpooled.copiedBuffer("reply", StandardCharsets.US_ASCII)).sync();
+            assertEquals("reply", peer.readData());
+
+            // A close record after our two messages: the channel reads both and then sees the end.
+            peer.sendRecord('C', 2);
+            assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+            assertEquals(-1, peer.readToEnd(), "the server did not close its side");
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aFrameOfUnknownTypeClosesTheChannelWithAProtocolError() throws Exception {
+        try (RawPeer peer = new RawPeer(server)) {
+            peer.out.writeInt(3 << TYPE_SHIFT | 4);
+            peer.out.writeInt(0);
+            peer.out.flush();
+            assertProtocolErrorAndClose(peer);
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aDataFrameLargerThanAReceiveSlotClosesTheChannelWithAProtocolError() throws Exception {
+        try (RawPeer peer = new RawPeer(server)) {
+            peer.out.writeInt(DATA << TYPE_SHIFT | (UcxSocketChannelConfig.DEFAULT_RECV_UNIT + CREDIT_HEADER_BYTES + 1));
+            peer.out.write(new byte[64]);
+            peer.out.flush();
+            assertProtocolErrorAndClose(peer);
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aPeerThatDiesInTheMiddleOfAFrameIsAResetAndLeavesNothingBehind() throws Exception {
+        long connectionsBefore = UcxNative.connectionsAllocated();
+        try (RawPeer peer = new RawPeer(server)) {
+            peer.sendData("whole");
+            assertEquals("whole", events.poll(10, TimeUnit.SECONDS));
+            peer.out.writeInt(DATA << TYPE_SHIFT | 1000);
+            peer.out.write(new byte[10]);
+            peer.out.flush();
+        }
+        Object failure = events.poll(10, TimeUnit.SECONDS);
+        assertInstanceOf(IOException.class, failure);
+        assertTrue(((IOException) failure).getMessage().contains("Connection reset by peer"), failure.toString());
+        assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+        Await.until(() -> UcxNative.connectionsAllocated() == connectionsBefore, 20, TimeUnit.SECONDS);
+        assertEquals(connectionsBefore, UcxNative.connectionsAllocated(), "native connections left allocated");
+    }
+
+    private void assertProtocolErrorAndClose(RawPeer peer) throws Exception {
+        Object failure = events.poll(10, TimeUnit.SECONDS);
+        assertInstanceOf(IOException.class, failure);
+        assertTrue(((IOException) failure).getMessage().contains("malformed frame"), failure.toString());
+        assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+        assertEquals(-1, peer.readToEnd(), "the server did not close the connection");
+    }
+
+    /** Puts what the accepted channel reads (as text), its first exception and its end into {@link #events}. */
+    private final class Recorder extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf buf = (ByteBuf) msg;
+            events.add(buf.toString(StandardCharsets.US_ASCII));
+            buf.release();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            events.add(cause);
+            ctx.close();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            events.add("inactive");
+        }
+    }
+
+    /** A peer written by hand: a plain socket that exchanges hellos and then speaks frames. */
+    private static final class RawPeer implements AutoCloseable {
+        final Socket socket;
+        final DataInputStream in;
+        final DataOutputStream out;
+
+        RawPeer(Channel server) throws IOException {
+            socket = new Socket();
+            socket.connect(server.localAddress());
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(10_000);
+            in = new DataInputStream(socket.getInputStream());
+            out = new DataOutputStream(socket.getOutputStream());
+            UcxHandshake.Hello hello = readHello();
+            // The server's own worker address: a valid one, never used on the TCP data path.
+            ByteBuffer ours = UcxHandshake.encodeHello(FLAG_ACCEPTS | FLAG_INSISTS, 7, 4,
+                    UcxSocketChannelConfig.DEFAULT_RECV_UNIT, hello.workerAddress);
+            out.write(ours.array(), ours.position(), ours.remaining());
+            out.flush();
+        }
+
+        private UcxHandshake.Hello readHello() throws IOException {
+            byte[] header = new byte[UcxHandshake.HELLO_HEADER_BYTES];
+            in.readFully(header);
+            int addressLength = ByteBuffer.wrap(header).getInt(header.length - 4);
+            byte[] address = new byte[addressLength];
+            in.readFully(address);
+            ByteBuffer whole = ByteBuffer.allocate(header.length + addressLength).put(header).put(address).flip();
+            return UcxHandshake.decodeHello(whole);
+        }
+
+        void sendData(String text) throws IOException {
+            byte[] payload = text.getBytes(StandardCharsets.US_ASCII);
+            out.writeInt(DATA << TYPE_SHIFT | (CREDIT_HEADER_BYTES + payload.length));
+            out.writeInt(0);
+            out.write(payload);
+            out.flush();
+        }
+
+        void sendRecord(char type, int messages) throws IOException {
+            out.writeInt(RECORD << TYPE_SHIFT | UcxHandshake.RECORD_BYTES);
+            out.writeByte(type);
+            out.writeInt(messages);
+            out.flush();
+        }
+
+        String readData() throws IOException {
+            int word = in.readInt();
+            assertEquals(DATA, word >>> TYPE_SHIFT, "frame type");
+            byte[] body = new byte[word & ((1 << TYPE_SHIFT) - 1)];
+            in.readFully(body);
+            return new String(body, CREDIT_HEADER_BYTES, body.length - CREDIT_HEADER_BYTES, StandardCharsets.US_ASCII);
+        }
+
+        /** Reads until the server's end of stream; returns -1 then (a read timeout fails the test). */
+        int readToEnd() throws IOException {
+            InputStream stream = socket.getInputStream();
+            byte[] discard = new byte[4096];
+            int n;
+            do {
+                n = stream.read(discard);
+            } while (n > 0);
+            return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
