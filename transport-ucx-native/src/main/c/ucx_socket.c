@@ -224,15 +224,22 @@ static jbyteArray java_socket_remote_address(JNIEnv *env, jclass cls, jint fd) {
     return socket_address(env, fd, getpeername);
 }
 
-/* Keepalive on the side channel detects a vanished host (not just a dead process). */
+/*
+ * Keepalive on the side channel detects a vanished host (not just a dead process) while the socket
+ * is idle; the user timeout does the same while data sent on it waits for an acknowledgement (on the
+ * TCP data path it carries the data), which keepalive alone would leave to TCP's retransmissions,
+ * minutes. A peer that is merely slow still acknowledges (with a zero window), so it is not cut off.
+ */
 static void java_socket_keepalive(JNIEnv *env, jclass cls, jint fd, jint idle_seconds, jint interval_seconds,
                                   jint probes) {
     (void) env; (void) cls;
     int one = 1;
+    unsigned int user_timeout_ms = (unsigned int) (idle_seconds + interval_seconds * probes) * 1000u;
     setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_seconds, sizeof(idle_seconds));
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval_seconds, sizeof(interval_seconds));
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof(probes));
+    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof(user_timeout_ms));
 }
 
 static const JNINativeMethod methods[] = {

@@ -57,7 +57,8 @@ typedef struct {
 
 struct nucx_stream {
     int fd;               /* the side channel's socket; -1 once Java took it back to close it */
-    uint32_t events;      /* what the worker's stream set watches on fd */
+    int watched;          /* fd is in the worker's stream set */
+    uint32_t events;      /* what the set watches it for */
     int write_blocked;    /* the socket buffer was full: wait for EPOLLOUT */
     int broken;           /* a write failed: nothing more goes out */
     int eof;              /* the peer's end of stream (or a read error) was reached */
@@ -85,17 +86,28 @@ struct nucx_stream {
 
 /* ---- epoll ---- */
 
-static void watch(nucx_conn *conn, uint32_t events) {
+/*
+ * Puts fd in the stream set for events, or takes it out. keep: stay in the set even for no events,
+ * for the errors and hang-ups epoll always reports (a paused reader still learns of a dead peer).
+ */
+static void watch(nucx_conn *conn, uint32_t events, int keep) {
     nucx_stream *s = conn->stream;
-    if (s->fd < 0 || s->stopped) {
-        events = 0;
+    int wanted = s->fd >= 0 && !s->stopped && (events != 0 || keep);
+    int epfd = conn->worker->stream_epoll_fd;
+    if (!wanted) {
+        if (s->watched) {
+            epoll_ctl(epfd, EPOLL_CTL_DEL, s->fd, NULL);
+        }
+        s->watched = 0;
+        s->events = 0;
+        return;
     }
-    if (events == s->events) {
+    if (s->watched && events == s->events) {
         return;
     }
     struct epoll_event ev = {.events = events, .data.ptr = conn};
-    int op = s->events == 0 ? EPOLL_CTL_ADD : events == 0 ? EPOLL_CTL_DEL : EPOLL_CTL_MOD;
-    epoll_ctl(conn->worker->stream_epoll_fd, op, s->fd, &ev);
+    epoll_ctl(epfd, s->watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, s->fd, &ev);
+    s->watched = 1;
     s->events = events;
 }
 
@@ -108,7 +120,7 @@ static void update_watch(nucx_conn *conn) {
     if (s->write_blocked && s->item_count > 0 && !s->broken) {
         events |= EPOLLOUT;
     }
-    watch(conn, events);
+    watch(conn, events, s->paused && !s->eof);
 }
 
 /* ---- send queue ---- */
@@ -518,16 +530,30 @@ static void read_frames(nucx_conn *conn) {
 
 /* ---- the worker's side ---- */
 
+/* A paused reader's socket failed or hung up: the frames it keeps will never be read, the peer is gone. */
+static void failed_while_paused(nucx_conn *conn, uint32_t events) {
+    int error = 0;
+    socklen_t length = sizeof(error);
+    getsockopt(conn->stream->fd, SOL_SOCKET, SO_ERROR, &error, &length);
+    if (error != 0 || (events & EPOLLHUP)) {
+        reached_eof(conn);
+        update_watch(conn);
+    }
+}
+
 /* Serves the connections whose sockets are ready; called with each progress of the worker. */
 int nucx_streams_service(nucx_worker *w) {
     struct epoll_event events[64];
     int n = epoll_wait(w->stream_epoll_fd, events, NUCX_ARRAY_LEN(events), 0);
     for (int i = 0; i < n; i++) {
         nucx_conn *conn = events[i].data.ptr;
-        if (events[i].events & (EPOLLOUT | EPOLLERR)) {
+        uint32_t ready = events[i].events;
+        if (ready & (EPOLLOUT | EPOLLERR)) {
             write_queue(conn);
         }
-        if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+        if (conn->stream->paused && (ready & (EPOLLERR | EPOLLHUP))) {
+            failed_while_paused(conn, ready);
+        } else if (ready & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
             read_frames(conn);
         }
     }
@@ -547,7 +573,7 @@ void nucx_stream_close(nucx_conn *conn, int side_fd, int force) {
         drop_queue(conn, UCS_ERR_CANCELED);
         s->stopped = 1;
         if (side_fd < 0) {
-            watch(conn, 0);
+            watch(conn, 0, 0);
             s->fd = -1;
         }
     }
@@ -568,7 +594,7 @@ void nucx_stream_linger_expired(nucx_conn *conn) {
     if (conn->stream != NULL) {
         drop_queue(conn, UCS_ERR_CANCELED);
         conn->stream->stopped = 1;
-        watch(conn, 0);
+        watch(conn, 0, 0);
     }
 }
 
@@ -579,7 +605,7 @@ void nucx_stream_free(nucx_conn *conn) {
     }
     drop_queue(conn, UCS_ERR_CANCELED);
     s->stopped = 1;
-    watch(conn, 0);
+    watch(conn, 0, 0);
     conn->worker->streams--;
     free(s->items);
     free(s->rx);

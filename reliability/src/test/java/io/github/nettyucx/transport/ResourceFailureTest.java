@@ -9,10 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * UCX resources that cannot be had, in a child JVM ({@link UcxProbe}): no usable transport, a worker that
- * cannot be created, endpoints that cannot be created because the two processes share no transport. Each
- * must end in a clear exception, and the process must not crash.
+ * cannot be created, endpoints that cannot be created because the two processes share no transport (and,
+ * the TCP data path on, that they connect over it instead). Each must end in a clear exception, and the
+ * process must not crash.
  */
 class ResourceFailureTest {
+    private static final String NO_TCP_DATA_PATH = "-Dio.github.nettyucx.tcpDataPath=never";
+
 
     @Test
     @Timeout(60)
@@ -48,15 +51,18 @@ class ResourceFailureTest {
         }
     }
 
-    /** Server on TCP only, client on shared memory only: no common transport, so no endpoint. */
+    /**
+     * Server on TCP only, client on shared memory only, and the TCP data path switched off: no common
+     * transport, so no endpoint.
+     */
     @Test
     @Timeout(60)
     void endpointCannotBeCreated() throws Exception {
         try (ChildJvm server = ChildJvm.builder(ReliabilityPeer.class).env("UCX_TLS", "tcp")
-                .args("echo-server", "127.0.0.1").start()) {
+                .jvmOption(NO_TCP_DATA_PATH).args("echo-server", "127.0.0.1").start()) {
             String port = server.awaitValue(ReliabilityPeer.PORT);
             try (ChildJvm probe = ChildJvm.builder(ReliabilityPeer.class).env("UCX_TLS", "sysv,self")
-                    .args("ucx-probe", "127.0.0.1", port).start()) {
+                    .jvmOption(NO_TCP_DATA_PATH).args("ucx-probe", "127.0.0.1", port).start()) {
                 String connect = probe.awaitLine(UcxProbe.CONNECT, 30);
                 probe.awaitLine(UcxProbe.DONE);
                 System.out.println("no common transport: client " + connect);
@@ -68,6 +74,23 @@ class ResourceFailureTest {
             System.out.println("no common transport: server side said: " + server.output().lines()
                     .filter(l -> l.startsWith(ReliabilityPeer.EXCEPTION) || l.contains("WARN")).findFirst()
                     .orElse("nothing"));
+        }
+    }
+
+    /** The same two sides with the TCP data path on (the default): they connect over it. */
+    @Test
+    @Timeout(60)
+    void noCommonUcxTransportFallsBackToTheTcpDataPath() throws Exception {
+        try (ChildJvm server = ChildJvm.builder(ReliabilityPeer.class).env("UCX_TLS", "tcp")
+                .args("echo-server", "127.0.0.1").start()) {
+            String port = server.awaitValue(ReliabilityPeer.PORT);
+            try (ChildJvm probe = ChildJvm.builder(ReliabilityPeer.class).env("UCX_TLS", "sysv,self")
+                    .args("ucx-probe", "127.0.0.1", port).start()) {
+                String connect = probe.awaitLine(UcxProbe.CONNECT, 30);
+                probe.awaitLine(UcxProbe.DONE);
+                assertEquals(UcxProbe.CONNECT + "ok", connect, "output:\n" + probe.output());
+                assertEquals(0, probe.awaitExit(30), "the probe did not exit cleanly; output:\n" + probe.output());
+            }
         }
     }
 

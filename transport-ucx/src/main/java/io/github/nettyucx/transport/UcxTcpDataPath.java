@@ -72,6 +72,9 @@ final class UcxTcpDataPath {
                 logger.warn("-Dio.github.nettyucx.tcpDataPath={} is not auto, always or never; using auto", MODE);
                 flags |= FLAG_ACCEPTS;
         }
+        if (!Ucx.isAvailable()) {
+            return flags;
+        }
         String transports;
         try {
             transports = UcxNative.contextTransports();
