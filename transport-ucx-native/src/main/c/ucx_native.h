@@ -141,6 +141,7 @@ struct nucx_worker {
     nucx_probe *probe;     /* shared-memory probe (ucx_probe.c), once a same-host peer vanished */
     int stream_epoll_fd;   /* sockets of the connections on the TCP data path; itself in epoll_fd */
     int streams;           /* connections on the TCP data path, closing ones included */
+    nucx_conn *deferred_streams; /* of those, the ones whose writes wait for the next progress */
 };
 
 /* ucx_context.c */

@@ -42,6 +42,15 @@
 #define MAX_WRITE_IOV 128
 /* Queue entries beyond the send slots: two records and the unsent hello. */
 #define EXTRA_ITEMS 4
+/*
+ * A message sent this soon after the connection's previous write waits for the worker's next
+ * progress call, and goes out with whatever else was sent meanwhile: a sender writing in a burst
+ * then makes one sendmsg per progress instead of one per flush. Over loopback each sendmsg also
+ * carries the receiver's TCP processing, and 64 KiB one-way throughput rose from 0.71x to 1.2x
+ * epoll's. The first message after a pause goes out at once, so a handler that writes and then
+ * blocks its event loop (which it should not) still has that message sent.
+ */
+#define BURST_NANOS 20000ull
 
 enum item_kind { ITEM_SLOT, ITEM_SLOT_IOV, ITEM_INLINE, ITEM_RAW };
 
@@ -58,12 +67,15 @@ typedef struct {
 struct nucx_stream {
     int fd;               /* the side channel's socket; -1 once Java took it back to close it */
     int watched;          /* fd is in the worker's stream set */
-    uint32_t events;      /* what the set watches it for */
-    int write_blocked;    /* the socket buffer was full: wait for EPOLLOUT */
+    int write_blocked;    /* the socket buffer was full: wait for the next EPOLLOUT edge */
     int broken;           /* a write failed: nothing more goes out */
     int eof;              /* the peer's end of stream (or a read error) was reached */
+    int hung_up;          /* epoll saw the peer's end: read on to it even after a short read */
     int paused;           /* the next data frame's slot is not reposted yet: the socket keeps it */
     int stopped;          /* closed without lingering, or the linger ran out: the socket is left alone */
+    int deferred;         /* on the worker's list of queues written at its next progress */
+    nucx_conn *next_deferred;
+    uint64_t last_write_ns; /* when a message was last written at once */
     stream_item *items;   /* ring of queued writes */
     int item_capacity;
     int item_head;
@@ -87,40 +99,20 @@ struct nucx_stream {
 /* ---- epoll ---- */
 
 /*
- * Puts fd in the stream set for events, or takes it out. keep: stay in the set even for no events,
- * for the errors and hang-ups epoll always reports (a paused reader still learns of a dead peer).
+ * The socket stays in the worker's stream set, edge-triggered, from the start until nothing more is
+ * to be read or written: pausing a reader or a blocked writer then costs no epoll_ctl. Edges need
+ * the reader to read until the socket is drained (a short read) unless it pauses, and a paused reader
+ * to read again when it resumes; a blocked writer waits for the next EPOLLOUT edge.
  */
-static void watch(nucx_conn *conn, uint32_t events, int keep) {
-    nucx_stream *s = conn->stream;
-    int wanted = s->fd >= 0 && !s->stopped && (events != 0 || keep);
-    int epfd = conn->worker->stream_epoll_fd;
-    if (!wanted) {
-        if (s->watched) {
-            epoll_ctl(epfd, EPOLL_CTL_DEL, s->fd, NULL);
-        }
-        s->watched = 0;
-        s->events = 0;
-        return;
-    }
-    if (s->watched && events == s->events) {
-        return;
-    }
-    struct epoll_event ev = {.events = events, .data.ptr = conn};
-    epoll_ctl(epfd, s->watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, s->fd, &ev);
-    s->watched = 1;
-    s->events = events;
-}
-
 static void update_watch(nucx_conn *conn) {
     nucx_stream *s = conn->stream;
-    uint32_t events = 0;
-    if (!s->eof && !s->paused) {
-        events |= EPOLLIN | EPOLLRDHUP;
+    int wanted = s->fd >= 0 && !s->stopped && (!s->eof || (s->item_count > 0 && !s->broken));
+    if (wanted == s->watched) {
+        return;
     }
-    if (s->write_blocked && s->item_count > 0 && !s->broken) {
-        events |= EPOLLOUT;
-    }
-    watch(conn, events, s->paused && !s->eof);
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = conn};
+    epoll_ctl(conn->worker->stream_epoll_fd, wanted ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, s->fd, &ev);
+    s->watched = wanted;
 }
 
 /* ---- send queue ---- */
@@ -267,6 +259,52 @@ static void write_queue(nucx_conn *conn) {
     update_watch(conn);
 }
 
+/* Writes the queue now, or at the worker's next progress when the connection is in a burst. */
+static void write_soon(nucx_conn *conn) {
+    nucx_stream *s = conn->stream;
+    if (s->write_blocked || s->deferred) {
+        return;
+    }
+    uint64_t now = nucx_now_nanos();
+    if (now - s->last_write_ns < BURST_NANOS) {
+        s->deferred = 1;
+        s->next_deferred = conn->worker->deferred_streams;
+        conn->worker->deferred_streams = conn;
+        return;
+    }
+    s->last_write_ns = now;
+    write_queue(conn);
+}
+
+/* Writes the queues deferred by write_soon; called at each progress of the worker. */
+static void write_deferred(nucx_worker *w) {
+    while (w->deferred_streams != NULL) {
+        nucx_conn *conn = w->deferred_streams;
+        nucx_stream *s = conn->stream;
+        w->deferred_streams = s->next_deferred;
+        s->deferred = 0;
+        s->next_deferred = NULL;
+        s->last_write_ns = nucx_now_nanos();
+        if (!s->write_blocked) {
+            write_queue(conn);
+        }
+    }
+}
+
+/* Takes a connection off the deferred list (it closes or is freed). */
+static void forget_deferred(nucx_conn *conn) {
+    if (!conn->stream->deferred) {
+        return;
+    }
+    nucx_conn **link = &conn->worker->deferred_streams;
+    while (*link != conn) {
+        link = &(*link)->stream->next_deferred;
+    }
+    *link = conn->stream->next_deferred;
+    conn->stream->deferred = 0;
+    conn->stream->next_deferred = NULL;
+}
+
 /* Queues a slot's message and writes what it can; returns 0 when it went out at once, 1 while queued. */
 jint nucx_stream_send(nucx_conn *conn, int slot, int iov_count, uint32_t length) {
     nucx_stream *s = conn->stream;
@@ -292,7 +330,7 @@ jint nucx_stream_send(nucx_conn *conn, int slot, int iov_count, uint32_t length)
     nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
     conn->outstanding++;
     conn->sent++;
-    write_queue(conn);
+    write_soon(conn);
     int32_t state = nucx_send_state(conn)[slot];
     return state == NUCX_SEND_BUSY ? 1 : state == NUCX_SEND_FREE ? 0 : (jint) state;
 }
@@ -470,7 +508,7 @@ static ssize_t read_direct(nucx_conn *conn, int *drained) {
 static ssize_t take_frame_bytes(nucx_conn *conn, int *drained) {
     nucx_stream *s = conn->stream;
     uint32_t buffered = s->rx_end - s->rx_start;
-    if (buffered == 0 && *drained) {
+    if (buffered == 0 && *drained && !s->hung_up) {
         return -1;
     }
     if (buffered == 0 && s->frame_dest != NULL && s->frame_left >= DIRECT_READ_MIN_BYTES) {
@@ -489,8 +527,10 @@ static ssize_t take_frame_bytes(nucx_conn *conn, int *drained) {
 }
 
 /*
- * Reads and delivers whole frames until the socket has nothing more. A short read counts as
- * having drained the socket: the level-triggered set reports it again if more came meanwhile.
+ * Reads and delivers whole frames until the socket has nothing more, or the next frame's slot is
+ * not reposted yet. A short read counts as having drained the socket (bytes that come later make a
+ * new edge), unless epoll saw the peer hang up: its end of stream may have come with the data, and
+ * that edge is gone, so reading goes on to it.
  */
 static void read_frames(nucx_conn *conn) {
     nucx_stream *s = conn->stream;
@@ -521,7 +561,7 @@ static void read_frames(nucx_conn *conn) {
             }
             continue;
         }
-        if (drained || fill_rx(conn, &drained) <= 0) {
+        if ((drained && !s->hung_up) || fill_rx(conn, &drained) <= 0) {
             break;
         }
     }
@@ -543,12 +583,17 @@ static void failed_while_paused(nucx_conn *conn, uint32_t events) {
 
 /* Serves the connections whose sockets are ready; called with each progress of the worker. */
 int nucx_streams_service(nucx_worker *w) {
+    write_deferred(w);
     struct epoll_event events[64];
     int n = epoll_wait(w->stream_epoll_fd, events, NUCX_ARRAY_LEN(events), 0);
     for (int i = 0; i < n; i++) {
         nucx_conn *conn = events[i].data.ptr;
         uint32_t ready = events[i].events;
+        if (ready & (EPOLLRDHUP | EPOLLHUP)) {
+            conn->stream->hung_up = 1;
+        }
         if (ready & (EPOLLOUT | EPOLLERR)) {
+            conn->stream->write_blocked = 0;
             write_queue(conn);
         }
         if (conn->stream->paused && (ready & (EPOLLERR | EPOLLHUP))) {
@@ -567,19 +612,26 @@ int nucx_streams_service(nucx_worker *w) {
  */
 void nucx_stream_close(nucx_conn *conn, int side_fd, int force) {
     nucx_stream *s = conn->stream;
+    forget_deferred(conn);
+    if (side_fd >= 0 && !force && !s->write_blocked) {
+        write_queue(conn);
+    }
     s->frame_dest = s->frame_left > 0 ? NULL : s->frame_dest;
     s->paused = 0;
     if (side_fd < 0 || force) {
         drop_queue(conn, UCS_ERR_CANCELED);
         s->stopped = 1;
         if (side_fd < 0) {
-            watch(conn, 0, 0);
+            update_watch(conn);
             s->fd = -1;
         }
     }
     if (s->stopped || s->eof) {
         conn->peer_done = 1;
         nucx_conn_cancel_receives(conn);
+    } else {
+        /* A paused reader left frames in the socket, and their edge is gone: drop them now. */
+        read_frames(conn);
     }
     update_watch(conn);
 }
@@ -594,7 +646,7 @@ void nucx_stream_linger_expired(nucx_conn *conn) {
     if (conn->stream != NULL) {
         drop_queue(conn, UCS_ERR_CANCELED);
         conn->stream->stopped = 1;
-        watch(conn, 0, 0);
+        update_watch(conn);
     }
 }
 
@@ -603,9 +655,10 @@ void nucx_stream_free(nucx_conn *conn) {
     if (s == NULL) {
         return;
     }
+    forget_deferred(conn);
     drop_queue(conn, UCS_ERR_CANCELED);
     s->stopped = 1;
-    watch(conn, 0, 0);
+    update_watch(conn);
     conn->worker->streams--;
     free(s->items);
     free(s->rx);
@@ -699,7 +752,11 @@ static jint java_conn_stream_record(JNIEnv *env, jclass cls, jlong conn_ptr, jby
     memcpy(record + 1, &count, sizeof(count));
     jint rc = queue_inline(conn, FRAME_RECORD, record, RECORD_BYTES);
     if (rc == 0) {
-        write_queue(conn);
+        /* At once, with any deferred messages before it: the channel may be closing. */
+        forget_deferred(conn);
+        if (!conn->stream->write_blocked) {
+            write_queue(conn);
+        }
     }
     return rc;
 }

@@ -42,8 +42,9 @@ public enum NettyTransport {
     IO_URING("io_uring"),
     UCX("ucx"),
     /**
-     * UCX restricted to TCP. UCX reads {@code UCX_TLS} from the environment when the process creates its
-     * context, and a running JVM cannot change its own environment: the JVM has to be started with
+     * UCX restricted to TCP, as between hosts without RDMA: its connections take the transport's TCP data
+     * path rather than UCX's tcp transport. UCX reads {@code UCX_TLS} from the environment when the process
+     * creates its context, and a running JVM cannot change its own environment: the JVM has to be started with
      * {@link #environment()} (launchers pass it to {@link ChildProcess#start}), and this transport counts as
      * unavailable in a JVM that was not.
      */

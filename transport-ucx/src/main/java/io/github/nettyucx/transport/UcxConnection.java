@@ -26,7 +26,9 @@ import java.util.List;
  * <p>
  * Flow control: the peer may have as many messages in flight as we have receive slots. Each
  * consumed slot is reposted and becomes a credit, returned in the header of our next send or,
- * when half a window has piled up, in a control message. Used on the event loop only.
+ * when half a window has piled up, in a control message. On the TCP data path ({@link UcxTcpDataPath})
+ * the same slots travel as frames on a TCP socket, and TCP's own flow control stands in for credits.
+ * Used on the event loop only.
  * <p>
  * A send is one tagged message: the header, then the flushed bytes. Small pieces are copied into
  * the slot; direct buffers of at least {@link #ZERO_COPY_MIN_BYTES} go as I/O vector entries over

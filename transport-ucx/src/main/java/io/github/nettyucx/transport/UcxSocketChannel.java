@@ -40,8 +40,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link SocketChannel} whose bytes travel as UCX tagged messages (shared memory on one host,
- * InfiniBand/RoCE or TCP across hosts). A small TCP connection, the side channel, carries the
- * handshake (UCP worker addresses) and close records, and its hang-up tells that the peer died.
+ * InfiniBand/RoCE across hosts). A small TCP connection, the side channel, carries the handshake
+ * (UCP worker addresses) and close records, and its hang-up tells that the peer died. A peer UCX could
+ * reach only over TCP gets the TCP data path instead ({@link UcxTcpDataPath}): the same messages, framed
+ * on the side channel's socket, whose records then come through the connection.
  * <p>
  * Bytes are sent in {@link #doWrite} (through {@link UcxConnection#write}) and received in
  * {@link UcxSocketUnsafe#readReady()}.
