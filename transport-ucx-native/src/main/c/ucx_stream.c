@@ -792,11 +792,27 @@ static void java_conn_stream_read(JNIEnv *env, jclass cls, jlong conn_ptr) {
     }
 }
 
+/*
+ * Writes what a burst deferred, now: Java calls it when it runs out of send slots, so that a channel
+ * turns unwritable only when the socket itself is full, as with Netty's epoll transport.
+ */
+static void java_conn_stream_flush(JNIEnv *env, jclass cls, jlong conn_ptr) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (conn->stream != NULL && !conn->closing) {
+        forget_deferred(conn);
+        if (!conn->stream->write_blocked) {
+            write_queue(conn);
+        }
+    }
+}
+
 static const JNINativeMethod methods[] = {
     {"connStreamStart", "(JIJIJI)V", (void *) java_conn_stream_start},
     {"connStreamRecord", "(JBI)I", (void *) java_conn_stream_record},
     {"connStreamTakeRecords", "(JJI)I", (void *) java_conn_stream_take_records},
     {"connStreamRead", "(J)V", (void *) java_conn_stream_read},
+    {"connStreamFlush", "(J)V", (void *) java_conn_stream_flush},
 };
 
 int nucx_register_stream(JNIEnv *env, jclass cls) {

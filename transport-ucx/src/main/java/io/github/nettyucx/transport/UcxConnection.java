@@ -56,11 +56,14 @@ final class UcxConnection {
             SystemPropertyUtil.getInt("io.github.nettyucx.receiveInPlaceBytes", 16 * 1024));
 
     /**
-     * Like {@link #ZERO_COPY_MIN_BYTES}, on the TCP data path, where a buffer sent in place costs one more
-     * entry of a sendmsg and saves copying it into the slot.
+     * Like {@link #ZERO_COPY_MIN_BYTES}, on the TCP data path, where a buffer sent in place costs an entry
+     * of the sendmsg and a reference count, and saves copying it into the slot. One connection, one-way,
+     * direct runs with 512 / 128 / 1: 256 B 1,006 / 1,616 / 1,617 MB/s, 64 B 612 / 840 / 507 (each
+     * message an entry fills a slot's I/O vector before its bytes), 16 B 176 / 175 / 113; with 16384,
+     * 1 KiB reached 2,448-2,543 MB/s, with 512 4,154-4,178.
      */
     static final int TCP_ZERO_COPY_MIN_BYTES = Math.max(1,
-            SystemPropertyUtil.getInt("io.github.nettyucx.tcpDataPathZeroCopyBytes", 16 * 1024));
+            SystemPropertyUtil.getInt("io.github.nettyucx.tcpDataPathZeroCopyBytes", 128));
 
     private final UcxWorker worker;
     private final long conn;
@@ -424,7 +427,7 @@ final class UcxConnection {
      */
     boolean write(ChannelOutboundBuffer in) throws Exception {
         while (!in.isEmpty()) {
-            if (!canSend()) {
+            if (!canSend() && !(tcpDataPath && flushDeferredWrites())) {
                 return false;
             }
             releaseHeld(sendSlot);
@@ -437,6 +440,17 @@ final class UcxConnection {
             in.removeBytes(length);
         }
         return true;
+    }
+
+    /**
+     * On the TCP data path: writes the messages a burst left for the worker's next progress, so that the
+     * channel runs out of slots (and turns unwritable) only when the socket is full. True when the next
+     * slot is free then.
+     */
+    private boolean flushDeferredWrites() throws IOException {
+        UcxNative.connStreamFlush(conn);
+        releaseCompletedSends();
+        return canSend();
     }
 
     private void send(int length) throws IOException {

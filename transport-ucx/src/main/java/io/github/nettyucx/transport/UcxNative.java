@@ -125,6 +125,9 @@ final class UcxNative {
     /** Reads what the socket holds now (frames go to their slots, records wait for Java). */
     static native void connStreamRead(long conn);
 
+    /** Writes the messages a burst deferred to the worker's next progress, now. */
+    static native void connStreamFlush(long conn);
+
     /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
     static native long connectionsAllocated();
 
