@@ -598,8 +598,8 @@ static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
     if (conn->stream != NULL) {
-        return (*env)->NewStringUTF(env, "TCP data path: the bytes travel on the connection's TCP socket, not through a "
-                                         "UCX endpoint (the peer is reachable only over TCP)");
+        return (*env)->NewStringUTF(env, "TCP data path: the bytes travel on the connection's TCP socket, "
+                                         "not through a UCX endpoint (the peer is reachable only over TCP)");
     }
     if (conn->ep == NULL) {
         return (*env)->NewStringUTF(env, "not connected");

@@ -58,9 +58,9 @@ final class UcxConnection {
     /**
      * Like {@link #ZERO_COPY_MIN_BYTES}, on the TCP data path, where a buffer sent in place costs an entry
      * of the sendmsg and a reference count, and saves copying it into the slot. One connection, one-way,
-     * direct runs with 512 / 128 / 1: 256 B 1,006 / 1,616 / 1,617 MB/s, 64 B 612 / 840 / 507 (each
-     * message an entry fills a slot's I/O vector before its bytes), 16 B 176 / 175 / 113; with 16384,
-     * 1 KiB reached 2,448-2,543 MB/s, with 512 4,154-4,178.
+     * direct runs with 512 / 128 / 1: 256 B 1,006 / 1,616 / 1,617 MB/s, 64 B 612 / 840 / 507, 16 B
+     * 176 / 175 / 113 (at 1, small messages fill a slot's I/O vector long before its bytes); with
+     * 16384, 1 KiB reached 2,448-2,543 MB/s, with 512 4,154-4,178.
      */
     static final int TCP_ZERO_COPY_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.tcpDataPathZeroCopyBytes", 128));

@@ -10,9 +10,10 @@ import java.nio.ByteBuffer;
 
 /**
  * Buffers of a connection's TCP side channel: the hello and records waiting to be written, and
- * the bytes read but not parsed yet (on the TCP data path, the records it took off the socket). The socket itself belongs to the channel. The buffers are
- * freed by {@link #release()} when the channel closes, not left to the garbage collector: a busy
- * server opens and closes connections faster than the heap fills.
+ * the bytes read but not parsed yet (on the TCP data path, the records it took off the socket).
+ * The socket itself belongs to the channel. The buffers are freed by {@link #release()} when the
+ * channel closes, not left to the garbage collector: a busy server opens and closes connections
+ * faster than the heap fills.
  */
 final class UcxSideChannel {
     private final ByteBuffer out = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());

@@ -673,7 +673,8 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 // Outside the parser: handlers called from here may write, block, or read the side channel.
                 activate();
             }
-            // A socket handed to the TCP data path just now: its end is for the data path to find, after the bytes before it.
+            // A socket handed to the TCP data path just now: its end is for the data path to find,
+            // after the bytes before it.
             boolean handedOver = !fromDataPath && connection != null && connection.tcpDataPath();
             if (!more && isOpen() && !handedOver) {
                 sideChannelClosed();

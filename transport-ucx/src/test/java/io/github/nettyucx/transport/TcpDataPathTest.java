@@ -134,7 +134,8 @@ class TcpDataPathTest {
     @Timeout(30)
     void aDataFrameLargerThanAReceiveSlotClosesTheChannelWithAProtocolError() throws Exception {
         try (RawPeer peer = new RawPeer(server)) {
-            peer.out.writeInt(DATA << TYPE_SHIFT | (UcxSocketChannelConfig.DEFAULT_RECV_UNIT + CREDIT_HEADER_BYTES + 1));
+            int slotBytes = UcxSocketChannelConfig.DEFAULT_RECV_UNIT + CREDIT_HEADER_BYTES;
+            peer.out.writeInt(DATA << TYPE_SHIFT | (slotBytes + 1));
             peer.out.write(new byte[64]);
             peer.out.flush();
             assertProtocolErrorAndClose(peer);
