@@ -73,6 +73,7 @@ struct nucx_stream {
     int broken;           /* a write failed: nothing more goes out */
     int eof;              /* the peer's end of stream (or a read error) was reached */
     int hung_up;          /* epoll saw the peer's end: read on to it even after a short read */
+    int end_errno;        /* the socket error that ended the stream (a timeout, a reset), or 0 */
     int paused;           /* the next data frame's slot is not reposted yet: the socket keeps it */
     int stopped;          /* closed without lingering, or the linger ran out: the socket is left alone */
     int deferred;         /* on the worker's list of queues written at its next progress */
@@ -462,6 +463,9 @@ static ssize_t read_some(nucx_conn *conn, struct iovec *iov, int count) {
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             return -1;
         }
+        if (n < 0) {
+            conn->stream->end_errno = errno;
+        }
         reached_eof(conn);
         return 0;
     }
@@ -581,6 +585,7 @@ static void failed_while_paused(nucx_conn *conn, uint32_t events) {
     socklen_t length = sizeof(error);
     getsockopt(conn->stream->fd, SOL_SOCKET, SO_ERROR, &error, &length);
     if (error != 0 || (events & EPOLLHUP)) {
+        conn->stream->end_errno = error;
         reached_eof(conn);
         update_watch(conn);
     }
@@ -813,12 +818,25 @@ static void java_conn_stream_flush(JNIEnv *env, jclass cls, jlong conn_ptr) {
     }
 }
 
+/* What ended the peer's stream when it was a socket error (strerror), or null for an orderly end. */
+static jstring java_conn_stream_end_error(JNIEnv *env, jclass cls, jlong conn_ptr) {
+    (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (conn->stream == NULL || conn->stream->end_errno == 0) {
+        return NULL;
+    }
+    char buf[256];
+    /* GNU strerror_r may return a static string instead of filling buf. */
+    return (*env)->NewStringUTF(env, strerror_r(conn->stream->end_errno, buf, sizeof(buf)));
+}
+
 static const JNINativeMethod methods[] = {
     {"connStreamStart", "(JIJIJI)V", (void *) java_conn_stream_start},
     {"connStreamRecord", "(JBI)I", (void *) java_conn_stream_record},
     {"connStreamTakeRecords", "(JJI)I", (void *) java_conn_stream_take_records},
     {"connStreamRead", "(J)V", (void *) java_conn_stream_read},
     {"connStreamFlush", "(J)V", (void *) java_conn_stream_flush},
+    {"connStreamEndError", "(J)Ljava/lang/String;", (void *) java_conn_stream_end_error},
 };
 
 int nucx_register_stream(JNIEnv *env, jclass cls) {

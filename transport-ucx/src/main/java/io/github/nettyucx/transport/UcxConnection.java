@@ -231,6 +231,11 @@ final class UcxConnection {
         UcxNative.connStreamRead(conn);
     }
 
+    /** On the TCP data path: the socket error that ended the peer's stream, or null when it ended in order. */
+    String tcpDataPathEndError() {
+        return UcxNative.connStreamEndError(conn);
+    }
+
     int takeRecords(long address, int capacity) {
         return UcxNative.connStreamTakeRecords(conn, address, capacity);
     }

@@ -128,6 +128,9 @@ final class UcxNative {
     /** Writes the messages a burst deferred to the worker's next progress, now. */
     static native void connStreamFlush(long conn);
 
+    /** The socket error that ended the peer's stream (for example "Connection timed out"), or null. */
+    static native String connStreamEndError(long conn);
+
     /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
     static native long connectionsAllocated();
 

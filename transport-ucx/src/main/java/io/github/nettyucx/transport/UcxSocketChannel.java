@@ -745,10 +745,18 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             sideEof = true;
             interest(UcxIoOps.NONE);
             if (!peerClosed) {
-                peerVanished(new IOException(peer == null
-                        ? "Connection reset by peer during the UCX handshake"
-                        : "Connection reset by peer (its side channel closed without a close record)"));
+                peerVanished(new IOException(endWithoutCloseRecord()));
             }
+        }
+
+        private String endWithoutCloseRecord() {
+            if (peer == null) {
+                return "Connection reset by peer during the UCX handshake";
+            }
+            String socketError = connection.tcpDataPath() ? connection.tcpDataPathEndError() : null;
+            return socketError != null
+                    ? "Connection lost: " + socketError + " (the peer or the link to it is gone)"
+                    : "Connection reset by peer (its side channel closed without a close record)";
         }
 
         private void protocolError(ProtocolException e) {

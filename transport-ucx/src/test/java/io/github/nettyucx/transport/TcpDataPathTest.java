@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The TCP data path (ucx_stream.c) as a peer sees it on the wire: a hand-written peer that insists on
  * it speaks the frames to a UCX server, so the format is checked from outside our own sender, and so
- * are malformed frames and a peer dying in the middle of one. Whole channels on the TCP data path run
+ * are malformed frames, a peer dying in the middle of one, and a peer resetting the connection. Whole channels on the TCP data path run
  * the conformance suite and the transport tests in a surefire execution of their own
  * ({@code -Dio.github.nettyucx.tcpDataPath=always}, see the module's pom).
  */
@@ -159,6 +159,24 @@ class TcpDataPathTest {
         assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
         Await.until(() -> UcxNative.connectionsAllocated() == connectionsBefore, 20, TimeUnit.SECONDS);
         assertEquals(connectionsBefore, UcxNative.connectionsAllocated(), "native connections left allocated");
+    }
+
+    @Test
+    @Timeout(30)
+    void aPeerThatResetsTheConnectionIsNamedInTheError() throws Exception {
+        try (RawPeer peer = new RawPeer(server)) {
+            peer.sendData("whole");
+            assertEquals("whole", events.poll(10, TimeUnit.SECONDS));
+            peer.out.writeInt(DATA << TYPE_SHIFT | 1000);
+            peer.out.write(new byte[10]);
+            peer.out.flush();
+            peer.socket.setSoLinger(true, 0);
+        }
+        Object failure = events.poll(10, TimeUnit.SECONDS);
+        assertInstanceOf(IOException.class, failure);
+        assertTrue(((IOException) failure).getMessage().startsWith("Connection lost: Connection reset by peer"),
+                failure.toString());
+        assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
     }
 
     private void assertProtocolErrorAndClose(RawPeer peer) throws Exception {
