@@ -42,9 +42,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The TCP data path (ucx_stream.c) as a peer sees it on the wire: a hand-written peer that insists on
  * it speaks the frames to a UCX server, so the format is checked from outside our own sender, and so
- * are malformed frames, a peer dying in the middle of one, and a peer resetting the connection. Whole channels on the TCP data path run
- * the conformance suite and the transport tests in a surefire execution of their own
- * ({@code -Dio.github.nettyucx.tcpDataPath=always}, see the module's pom).
+ * are malformed frames, a peer dying in the middle of one, and a peer resetting the connection. Whole
+ * channels on the TCP data path run the conformance suite and the transport tests in a surefire
+ * execution of their own ({@code -Dio.github.nettyucx.tcpDataPath=always}, see the module's pom).
  */
 class TcpDataPathTest {
     private static final int DATA = 0;
