@@ -25,16 +25,25 @@
  */
 #define NUCX_GONE_GRACE_NANOS (2ull * 1000000000ull)
 
-/* The peer will send nothing more (or we stop waiting for it): release the receives. */
-static void peer_done(nucx_conn *conn) {
+/*
+ * The peer will send nothing more (or we stop waiting for it): release the receives. A side
+ * channel on the TCP data path is not in the loop's set but in the stream set, which ucx_stream.c keeps.
+ */
+void nucx_conn_peer_done(nucx_conn *conn) {
     if (conn->peer_done) {
         return;
     }
     conn->peer_done = 1;
     nucx_conn_cancel_receives(conn);
-    if (conn->side_fd >= 0) {
+    if (conn->side_fd >= 0 && conn->stream == NULL) {
         epoll_ctl(conn->worker->epoll_fd, EPOLL_CTL_DEL, conn->side_fd, NULL);
     }
+}
+
+/* The peer's stream ended: it flushed everything before the end (or died), and sends nothing more. */
+void nucx_conn_peer_ended(nucx_conn *conn) {
+    conn->peer_gone_ns = nucx_now_nanos();
+    nucx_conn_peer_done(conn);
 }
 
 void nucx_linger_readable(nucx_conn *conn) {
@@ -49,16 +58,12 @@ void nucx_linger_readable(nucx_conn *conn) {
         }
         break;
     }
-    /* End of stream: the peer flushed everything before it (or died); it sends nothing more. */
-    conn->peer_gone_ns = nucx_now_nanos();
-    peer_done(conn);
+    nucx_conn_peer_ended(conn);
 }
 
 static int reapable(nucx_conn *conn, uint64_t now) {
     if (now >= conn->linger_deadline_ns) {
-        if (!conn->peer_done) {
-            peer_done(conn);
-        }
+        nucx_conn_peer_done(conn);
         nucx_stream_linger_expired(conn);
     }
     if (!conn->write_shut && conn->close_req == NULL && nucx_stream_drained(conn)) {
@@ -93,7 +98,7 @@ void nucx_reap_closed(nucx_worker *w) {
 
 void nucx_abandon_closing(nucx_worker *w) {
     for (nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
-        peer_done(conn);
+        nucx_conn_peer_done(conn);
     }
 }
 
@@ -169,7 +174,7 @@ static void watch_side_channel(nucx_conn *conn) {
         .data.u64 = (uint64_t) (uintptr_t) conn | NUCX_EPOLL_CONN_BIT,
     };
     if (epoll_ctl(conn->worker->epoll_fd, EPOLL_CTL_ADD, conn->side_fd, &ev) != 0) {
-        peer_done(conn);
+        nucx_conn_peer_done(conn);
     }
 }
 
@@ -191,7 +196,7 @@ static void conn_close(nucx_conn *conn, int side_fd, int force, int report_free)
     if (conn->stream != NULL) {
         nucx_stream_close(conn, side_fd, force);
     } else if (force || side_fd < 0) {
-        peer_done(conn);
+        nucx_conn_peer_done(conn);
     } else {
         watch_side_channel(conn);
     }

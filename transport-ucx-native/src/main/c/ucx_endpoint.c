@@ -196,11 +196,16 @@ static void send_callback(void *request, ucs_status_t status, void *user_data) {
 }
 
 /*
- * Posts one tagged send of a slot: `data` and `count` are a contiguous buffer and its length, or
- * an I/O vector and its entry count when `iov` is set. Returns 0 when UCX completed the send at
- * once, 1 while it is in flight, or a negative ucs_status_t.
+ * Sends a slot, its header carrying the credits returned: `data` and `count` are a contiguous
+ * buffer and its length, or an I/O vector and its entry count when `iov` is set. One tagged send,
+ * or a frame on the TCP data path when the connection has one. Returns 0 when the send completed
+ * at once, 1 while it is in flight, or a negative ucs_status_t.
  */
 static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq, uint32_t credits) {
+    memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
+    if (conn->stream != NULL) {
+        return nucx_stream_send(conn, slot, count, iov);
+    }
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
         .cb.send = send_callback,
@@ -213,7 +218,6 @@ static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int i
         param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
         param.memh = conn->send_memh;
     }
-    memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
     uint64_t tag = data_tag(conn->peer_id, seq);
     nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
     conn->send_reqs[slot] = NUCX_REQ_POSTING;
@@ -239,10 +243,6 @@ static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int i
 static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint seq, jint credits) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->stream != NULL) {
-        memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
-        return nucx_stream_send(conn, slot, 0, (uint32_t) length + NUCX_HEADER_BYTES);
-    }
     return post_send(conn, slot, nucx_send_slot(conn, slot), (size_t) length + NUCX_HEADER_BYTES, 0, (uint32_t) seq,
                      (uint32_t) credits);
 }
@@ -262,10 +262,6 @@ static jint java_conn_send_iov(JNIEnv *env, jclass cls, jlong conn_ptr, jint slo
     ucp_dt_iov_t *iov = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
     iov[0].buffer = nucx_send_slot(conn, slot);
     iov[0].length = NUCX_HEADER_BYTES;
-    if (conn->stream != NULL) {
-        memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
-        return nucx_stream_send(conn, slot, count, 0);
-    }
     return post_send(conn, slot, iov, (size_t) count, 1, (uint32_t) seq, (uint32_t) credits);
 }
 

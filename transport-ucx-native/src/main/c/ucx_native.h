@@ -195,6 +195,8 @@ NUCX_HIDDEN void nucx_sweep_strays(nucx_worker *w);
 /* ucx_close.c */
 NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);
 NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_peer_done(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_peer_ended(nucx_conn *conn);
 NUCX_HIDDEN void nucx_abandon_closing(nucx_worker *w);
 NUCX_HIDDEN void nucx_leave_closing(nucx_worker *w);
 NUCX_HIDDEN int nucx_closing_needs_progress(const nucx_worker *w);
@@ -203,7 +205,7 @@ NUCX_HIDDEN int nucx_close_live(nucx_worker *w);
 
 /* ucx_stream.c */
 NUCX_HIDDEN int nucx_streams_service(nucx_worker *w);
-NUCX_HIDDEN jint nucx_stream_send(nucx_conn *conn, int slot, int iov_count, uint32_t length);
+NUCX_HIDDEN jint nucx_stream_send(nucx_conn *conn, int slot, size_t count, int iov);
 NUCX_HIDDEN void nucx_stream_post_recv(nucx_conn *conn, int slot, char *buffer);
 NUCX_HIDDEN void nucx_stream_close(nucx_conn *conn, int side_fd, int force);
 NUCX_HIDDEN int nucx_stream_drained(const nucx_conn *conn);

@@ -308,13 +308,26 @@ static void forget_deferred(nucx_conn *conn) {
     conn->stream->next_deferred = NULL;
 }
 
-/* Queues a slot's message and writes what it can; returns 0 when it went out at once, 1 while queued. */
-jint nucx_stream_send(nucx_conn *conn, int slot, int iov_count, uint32_t length) {
+/* Writes the queue now, deferred part included (unless the socket is full: its EPOLLOUT edge writes it). */
+static void write_now(nucx_conn *conn) {
+    forget_deferred(conn);
+    if (!conn->stream->write_blocked) {
+        write_queue(conn);
+    }
+}
+
+/*
+ * Queues a slot's message (count bytes of the slot, or count entries of its I/O vector when iov is
+ * set) and writes what it can; returns 0 when it went out at once, 1 while queued.
+ */
+jint nucx_stream_send(nucx_conn *conn, int slot, size_t count, int iov) {
     nucx_stream *s = conn->stream;
     if (s->broken || s->fd < 0) {
         return (jint) UCS_ERR_CONNECTION_RESET;
     }
-    if (iov_count > 0) {
+    int iov_count = iov ? (int) count : 0;
+    uint32_t length = (uint32_t) count;
+    if (iov) {
         const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
         length = 0;
         for (int i = 0; i < iov_count; i++) {
@@ -324,7 +337,7 @@ jint nucx_stream_send(nucx_conn *conn, int slot, int iov_count, uint32_t length)
     if (length > (uint32_t) conn->send_slot_bytes) {
         return (jint) UCS_ERR_MESSAGE_TRUNCATED;
     }
-    stream_item *item = push_item(s, iov_count > 0 ? ITEM_SLOT_IOV : ITEM_SLOT, FRAME_DATA, length);
+    stream_item *item = push_item(s, iov ? ITEM_SLOT_IOV : ITEM_SLOT, FRAME_DATA, length);
     if (item == NULL) {
         return (jint) UCS_ERR_NO_RESOURCE;
     }
@@ -379,9 +392,7 @@ static void reached_eof(nucx_conn *conn) {
     s->eof = 1;
     s->frame_left = 0;
     if (conn->closing) {
-        conn->peer_gone_ns = nucx_now_nanos();
-        conn->peer_done = 1;
-        nucx_conn_cancel_receives(conn);
+        nucx_conn_peer_ended(conn);
     } else {
         side_input_ready(conn);
     }
@@ -622,9 +633,10 @@ int nucx_streams_service(nucx_worker *w) {
  */
 void nucx_stream_close(nucx_conn *conn, int side_fd, int force) {
     nucx_stream *s = conn->stream;
-    forget_deferred(conn);
-    if (side_fd >= 0 && !force && !s->write_blocked) {
-        write_queue(conn);
+    if (side_fd >= 0 && !force) {
+        write_now(conn);
+    } else {
+        forget_deferred(conn);
     }
     s->frame_dest = s->frame_left > 0 ? NULL : s->frame_dest;
     s->paused = 0;
@@ -637,8 +649,7 @@ void nucx_stream_close(nucx_conn *conn, int side_fd, int force) {
         }
     }
     if (s->stopped || s->eof) {
-        conn->peer_done = 1;
-        nucx_conn_cancel_receives(conn);
+        nucx_conn_peer_done(conn);
     } else {
         /* A paused reader left frames in the socket, and their edge is gone: drop them now. */
         read_frames(conn);
@@ -764,10 +775,7 @@ static jint java_conn_stream_record(JNIEnv *env, jclass cls, jlong conn_ptr, jby
     jint rc = queue_inline(conn, FRAME_RECORD, record, RECORD_BYTES);
     if (rc == 0) {
         /* At once, with any deferred messages before it: the channel may be closing. */
-        forget_deferred(conn);
-        if (!conn->stream->write_blocked) {
-            write_queue(conn);
-        }
+        write_now(conn);
     }
     return rc;
 }
@@ -811,10 +819,7 @@ static void java_conn_stream_flush(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
     if (conn->stream != NULL && !conn->closing) {
-        forget_deferred(conn);
-        if (!conn->stream->write_blocked) {
-            write_queue(conn);
-        }
+        write_now(conn);
     }
 }
 

@@ -111,7 +111,6 @@ final class UcxSideChannel {
     /** Like {@link #fill(int)}, from the records the TCP data path of {@code connection} took off the socket. */
     boolean fill(UcxConnection connection) throws IOException {
         ensureNotReleased();
-        connection.readTcpDataPath();
         int n = connection.takeRecords(inAddress + in.position(), in.remaining());
         if (n < 0) {
             return false;

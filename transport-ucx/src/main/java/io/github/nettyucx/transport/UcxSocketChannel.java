@@ -600,6 +600,10 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             if (fd < 0 || peer == null || sideEof || parsingSideChannel) {
                 return;
             }
+            if (connection.tcpDataPath()) {
+                // The loop serves the data path's socket with its progress, which it has not run lately.
+                connection.readTcpDataPath();
+            }
             boolean more;
             try {
                 more = fillSideChannel();

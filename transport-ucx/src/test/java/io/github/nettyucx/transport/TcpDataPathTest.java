@@ -147,11 +147,7 @@ class TcpDataPathTest {
     void aPeerThatDiesInTheMiddleOfAFrameIsAResetAndLeavesNothingBehind() throws Exception {
         long connectionsBefore = UcxNative.connectionsAllocated();
         try (RawPeer peer = new RawPeer(server)) {
-            peer.sendData("whole");
-            assertEquals("whole", events.poll(10, TimeUnit.SECONDS));
-            peer.out.writeInt(DATA << TYPE_SHIFT | 1000);
-            peer.out.write(new byte[10]);
-            peer.out.flush();
+            sendAMessageAndTheStartOfAnother(peer);
         }
         Object failure = events.poll(10, TimeUnit.SECONDS);
         assertInstanceOf(IOException.class, failure);
@@ -165,11 +161,7 @@ class TcpDataPathTest {
     @Timeout(30)
     void aPeerThatResetsTheConnectionIsNamedInTheError() throws Exception {
         try (RawPeer peer = new RawPeer(server)) {
-            peer.sendData("whole");
-            assertEquals("whole", events.poll(10, TimeUnit.SECONDS));
-            peer.out.writeInt(DATA << TYPE_SHIFT | 1000);
-            peer.out.write(new byte[10]);
-            peer.out.flush();
+            sendAMessageAndTheStartOfAnother(peer);
             peer.socket.setSoLinger(true, 0);
         }
         Object failure = events.poll(10, TimeUnit.SECONDS);
@@ -177,6 +169,15 @@ class TcpDataPathTest {
         assertTrue(((IOException) failure).getMessage().startsWith("Connection lost: Connection reset by peer"),
                 failure.toString());
         assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+    }
+
+    /** A whole message, which the channel must read, then 10 bytes of a 1,000-byte frame. */
+    private void sendAMessageAndTheStartOfAnother(RawPeer peer) throws Exception {
+        peer.sendData("whole");
+        assertEquals("whole", events.poll(10, TimeUnit.SECONDS));
+        peer.out.writeInt(DATA << TYPE_SHIFT | 1000);
+        peer.out.write(new byte[10]);
+        peer.out.flush();
     }
 
     private void assertProtocolErrorAndClose(RawPeer peer) throws Exception {
