@@ -119,7 +119,7 @@ final class BenchClient {
     }
 
     private void startServer(double maxLifetimeSeconds) throws Exception {
-        server = SystemBenchmark.startJava(List.of("-Xmx1g", "-XX:+UseParallelGC"),
+        server = SystemBenchmark.startJava(SystemBenchmark.SERVER_JVM_OPTIONS,
                 List.of("--server", transport.id(), String.valueOf(THREADS), String.valueOf((long) maxLifetimeSeconds)),
                 transport);
         String line;

@@ -34,6 +34,9 @@ import java.util.stream.Collectors;
 public final class SystemBenchmark {
     static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms256m", "-Xmx1g",
             "-Dio.netty.leakDetection.level=disabled");
+    /** The server's: the client's, with a throughput collector (it only echoes and counts). */
+    static final List<String> SERVER_JVM_OPTIONS = List.of("-Xms256m", "-Xmx1g",
+            "-Dio.netty.leakDetection.level=disabled", "-XX:+UseParallelGC");
 
     private final long startNanos = System.nanoTime();
 
