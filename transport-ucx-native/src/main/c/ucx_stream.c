@@ -95,6 +95,7 @@ struct nucx_stream {
     int frame_slot;
     uint8_t small_frame[8];
     uint32_t rx_seq;      /* sequence number of the next data frame */
+    uint32_t last_data_length; /* of the last data frame: the guess for the next one's */
     uint8_t records[RECORD_INBOX_BYTES];
     int records_length;
 };
@@ -448,6 +449,7 @@ static int finish_frame(nucx_conn *conn) {
     switch (s->frame_type) {
     case FRAME_DATA:
         s->rx_seq++;
+        s->last_data_length = s->frame_length;
         nucx_conn_recv_done(conn, s->frame_slot, UCS_OK, s->frame_length);
         return 1;
     default:
@@ -524,6 +526,65 @@ static ssize_t read_direct(nucx_conn *conn, int *drained) {
     return n;
 }
 
+/*
+ * Makes the read buffer hold, in stream order, its first keep bytes, then moved_bytes from a slot, then
+ * tail_bytes (at most a frame word) that were at tail_from in it.
+ */
+static void refill_rx(nucx_stream *s, size_t keep, const char *moved, size_t moved_bytes, size_t tail_from,
+                      size_t tail_bytes) {
+    char tail[FRAME_WORD_BYTES];
+    memcpy(tail, s->rx + tail_from, tail_bytes);
+    memcpy(s->rx + keep, moved, moved_bytes);
+    memcpy(s->rx + keep + moved_bytes, tail, tail_bytes);
+    s->rx_start = 0;
+    s->rx_end = (uint32_t) (keep + moved_bytes + tail_bytes);
+}
+
+/*
+ * At a frame boundary with nothing buffered, after large data frames: reads the frame word, then as
+ * many bytes as the last data frame had straight into the next slot, then the word after them. While
+ * frames keep their size (a stream of large writes) each one comes in with one read and no copy, also
+ * when the socket held whole frames only, where read_direct's look-ahead found no next word. Bytes that
+ * are not the frame's (a record, or frames shorter than the guess) go back into the read buffer; a
+ * longer frame is finished by read_direct.
+ */
+static ssize_t read_at_boundary(nucx_conn *conn, char *slot_bytes, size_t guess, int *drained) {
+    nucx_stream *s = conn->stream;
+    struct iovec iov[3] = {
+        {.iov_base = s->rx, .iov_len = FRAME_WORD_BYTES},
+        {.iov_base = slot_bytes, .iov_len = guess},
+        {.iov_base = s->rx + FRAME_WORD_BYTES, .iov_len = FRAME_WORD_BYTES},
+    };
+    ssize_t n = read_some(conn, iov, 3);
+    if (n <= 0) {
+        return n;
+    }
+    *drained = (size_t) n < guess + 2 * FRAME_WORD_BYTES;
+    size_t past_word = (size_t) n > FRAME_WORD_BYTES ? (size_t) n - FRAME_WORD_BYTES : 0;
+    size_t in_slot = past_word < guess ? past_word : guess;
+    size_t after = past_word - in_slot;
+    uint32_t word;
+    memcpy(&word, s->rx, sizeof(word));
+    word = ntohl(word);
+    if (past_word == 0 || word >> FRAME_TYPE_SHIFT != FRAME_DATA || start_frame(conn, word) != 1) {
+        /* Parsed again from the read buffer, which also reports a bad frame as such. */
+        s->frame_left = 0;
+        size_t word_bytes = (size_t) n - past_word;
+        refill_rx(s, word_bytes, slot_bytes, in_slot, FRAME_WORD_BYTES, after);
+        return n;
+    }
+    size_t own = in_slot < s->frame_length ? in_slot : s->frame_length;
+    s->frame_left -= (uint32_t) own;
+    size_t own_after = after < s->frame_left ? after : s->frame_left;
+    memcpy(slot_bytes + own, s->rx + FRAME_WORD_BYTES, own_after);
+    s->frame_left -= (uint32_t) own_after;
+    refill_rx(s, 0, slot_bytes + own, in_slot - own, FRAME_WORD_BYTES + own_after, after - own_after);
+    if (s->frame_left == 0) {
+        finish_frame(conn);
+    }
+    return n;
+}
+
 /* Moves bytes of the current frame to where they go, from the read buffer or straight from the socket. */
 static ssize_t take_frame_bytes(nucx_conn *conn, int *drained) {
     nucx_stream *s = conn->stream;
@@ -544,6 +605,19 @@ static ssize_t take_frame_bytes(nucx_conn *conn, int *drained) {
     s->rx_start += n;
     s->frame_left -= n;
     return n;
+}
+
+/* Reads when fewer bytes than a frame word are buffered: into the next slot after large frames. */
+static ssize_t read_more(nucx_conn *conn, int *drained) {
+    nucx_stream *s = conn->stream;
+    int slot = (int) (s->rx_seq % (uint32_t) conn->recv_slots);
+    if (s->rx_end > s->rx_start || conn->closing || s->last_data_length < DIRECT_READ_MIN_BYTES
+        || nucx_recv_state(conn)[slot] != NUCX_RECV_POSTED) {
+        return fill_rx(conn, drained);
+    }
+    size_t room = s->rx_capacity - 2 * FRAME_WORD_BYTES;
+    size_t guess = s->last_data_length < room ? s->last_data_length : room;
+    return read_at_boundary(conn, conn->recv_bufs[slot], guess, drained);
 }
 
 /*
@@ -581,7 +655,7 @@ static void read_frames(nucx_conn *conn) {
             }
             continue;
         }
-        if ((drained && !s->hung_up) || fill_rx(conn, &drained) <= 0) {
+        if ((drained && !s->hung_up) || read_more(conn, &drained) <= 0) {
             break;
         }
     }

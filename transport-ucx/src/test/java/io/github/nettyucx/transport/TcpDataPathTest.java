@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -119,6 +120,48 @@ class TcpDataPathTest {
         }
     }
 
+    /**
+     * Large frames are read at frame boundaries straight into the next slot, guessing the last data
+     * frame's size (ucx_stream.c, read_at_boundary). Each write here starts at a boundary the server
+     * has drained to: a frame of the guessed size, frames shorter than the guess in one write, a longer
+     * one, a frame word split across writes, and a record where a data frame was guessed.
+     */
+    @Test
+    @Timeout(30)
+    void largeFramesOfChangingSizesArriveWholeWhenReadStraightIntoTheirSlots() throws Exception {
+        try (RawPeer peer = new RawPeer(server)) {
+            assertNotNull(accepted.poll(10, TimeUnit.SECONDS), "no channel accepted");
+            String[][] writes = {
+                {"a".repeat(8000)},
+                {"b".repeat(8000)},
+                {"c".repeat(5000), "d".repeat(4500)},
+                {"e".repeat(20000)},
+                {"f".repeat(20000), "g".repeat(20000)},
+                {"h".repeat(6000), "i".repeat(100), "j".repeat(9000)},
+            };
+            int messages = 0;
+            for (String[] write : writes) {
+                peer.writeAtOnce(write);
+                for (String text : write) {
+                    assertReads(text);
+                    messages++;
+                }
+            }
+            byte[] split = RawPeer.dataFrame("k".repeat(9000));
+            peer.out.write(split, 0, 2);
+            peer.out.flush();
+            Thread.sleep(100);
+            peer.out.write(split, 2, split.length - 2);
+            peer.out.flush();
+            assertReads("k".repeat(9000));
+            messages++;
+
+            peer.sendRecord('C', messages);
+            assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+            assertEquals(-1, peer.readToEnd(), "the server did not close its side");
+        }
+    }
+
     @Test
     @Timeout(30)
     void aFrameOfUnknownTypeClosesTheChannelWithAProtocolError() throws Exception {
@@ -169,6 +212,21 @@ class TcpDataPathTest {
         assertTrue(((IOException) failure).getMessage().startsWith("Connection lost: Connection reset by peer"),
                 failure.toString());
         assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+    }
+
+    /**
+     * Reads texts from {@link #events} until they make up the expected one (the channel hands a large
+     * message up in pieces of its receive buffer allocator's size) and compares them, briefly on failure.
+     */
+    private void assertReads(String expected) throws InterruptedException {
+        StringBuilder read = new StringBuilder();
+        while (read.length() < expected.length()) {
+            Object event = events.poll(10, TimeUnit.SECONDS);
+            assertInstanceOf(String.class, event, "after " + read.length() + " of " + expected.length() + " bytes");
+            read.append((String) event);
+        }
+        assertEquals(expected.length(), read.length(), "bytes read for a message of " + expected.charAt(0));
+        assertTrue(expected.contentEquals(read), "content of the message of " + expected.charAt(0));
     }
 
     /** A whole message, which the channel must read, then 10 bytes of a 1,000-byte frame. */
@@ -241,11 +299,24 @@ class TcpDataPathTest {
         }
 
         void sendData(String text) throws IOException {
-            byte[] payload = text.getBytes(StandardCharsets.US_ASCII);
-            out.writeInt(DATA << TYPE_SHIFT | (CREDIT_HEADER_BYTES + payload.length));
-            out.writeInt(0);
-            out.write(payload);
+            writeAtOnce(text);
+        }
+
+        /** Data frames for the texts, given to the socket in one write. */
+        void writeAtOnce(String... texts) throws IOException {
+            ByteArrayOutputStream frames = new ByteArrayOutputStream();
+            for (String text : texts) {
+                frames.write(dataFrame(text));
+            }
+            out.write(frames.toByteArray());
             out.flush();
+        }
+
+        static byte[] dataFrame(String text) {
+            byte[] payload = text.getBytes(StandardCharsets.US_ASCII);
+            return ByteBuffer.allocate(4 + CREDIT_HEADER_BYTES + payload.length)
+                    .putInt(DATA << TYPE_SHIFT | (CREDIT_HEADER_BYTES + payload.length))
+                    .putInt(0).put(payload).array();
         }
 
         void sendRecord(char type, int messages) throws IOException {
