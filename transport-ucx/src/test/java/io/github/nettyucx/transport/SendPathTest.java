@@ -33,11 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The send path over every kind of buffer a pipeline can hand the transport: heap, direct large
- * enough to be sent from its own memory when zero-copy sends are on (see
- * {@link UcxConnection#ZERO_COPY_MIN_BYTES}; off by default, so run with that property to cover
- * them), slices, read-only views and composites, flushed in irregular groups; and the lifetime of buffers that are
- * still being sent when the channel closes. Runs on NIO and epoll as well, as the cross-check.
+ * The send path over every kind of buffer a pipeline can hand the transport: heap, direct ones large
+ * enough to be sent from their own memory (see {@link UcxConnection#ZERO_COPY_MIN_BYTES}) and smaller
+ * ones copied, slices, read-only views and composites, flushed in irregular groups; and the lifetime of
+ * buffers that are still being sent when the channel closes. Runs on NIO and epoll as well, as the
+ * cross-check.
  */
 class SendPathTest {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
