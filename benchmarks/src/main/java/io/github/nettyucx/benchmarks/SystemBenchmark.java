@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Whole-system benchmark: for each transport, a client process and a server process on this host
@@ -35,8 +36,8 @@ public final class SystemBenchmark {
     static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms256m", "-Xmx1g",
             "-Dio.netty.leakDetection.level=disabled");
     /** The server's: the client's, with a throughput collector (it only echoes and counts). */
-    static final List<String> SERVER_JVM_OPTIONS = List.of("-Xms256m", "-Xmx1g",
-            "-Dio.netty.leakDetection.level=disabled", "-XX:+UseParallelGC");
+    static final List<String> SERVER_JVM_OPTIONS = Stream.concat(CHILD_JVM_OPTIONS.stream(),
+            Stream.of("-XX:+UseParallelGC")).collect(Collectors.toUnmodifiableList());
 
     private final long startNanos = System.nanoTime();
 

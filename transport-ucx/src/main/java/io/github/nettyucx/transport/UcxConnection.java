@@ -42,9 +42,10 @@ final class UcxConnection {
      * entries with memcpy (into its shared-memory queue or TCP segment) or sends them zero-copy (RDMA).
      * Copying in Java went through the JVM's arraycopy stub, which on this machine's AMD EPYC spent
      * most of the sender's time in its AVX-512 masked stores (perf: 58% of the sending loop at 256 B;
-     * in isolation the same copies take nanoseconds). One connection, one-way, shared memory, default
-     * against 128: 256 B 1,084 against 1,983 MB/s, 1 KiB 4,465 against 7,905, 64 KiB 21,543 against
-     * 30,490; 64 gave the same within noise, and 16 B (below either) is unchanged. They wait for the
+     * in isolation the same copies take nanoseconds). One connection, one-way, shared memory, copying
+     * every buffer (the previous default) against 128: 256 B 1,084 against 1,983 MB/s, 1 KiB 4,465
+     * against 7,905, 64 KiB 21,543 against 30,490; 64 gave the same within noise, and 16 B (below
+     * either) is unchanged. They wait for the
      * endpoint's first flush (see {@link #wiredUp()}): UCX 1.13 can stall I/O-vector sends queued during
      * wire-up (openucx/ucx#6872).
      */
