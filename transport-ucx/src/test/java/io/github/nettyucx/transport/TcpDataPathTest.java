@@ -121,10 +121,12 @@ class TcpDataPathTest {
     }
 
     /**
-     * Large frames are read at frame boundaries straight into the next slot, guessing the last data
-     * frame's size (ucx_stream.c, read_at_boundary). Each write here starts at a boundary the server
-     * has drained to: a frame of the guessed size, frames shorter than the guess in one write, a longer
-     * one, a frame word split across writes, and a record where a data frame was guessed.
+     * Large frames are read straight into their slots: the rest of a frame in progress with the next
+     * frame word (read_direct), and at a frame boundary the next frame guessed to have the last data
+     * frame's size (read_at_boundary, ucx_stream.c). Each write here starts at a boundary the server has
+     * drained to: a frame of the guessed size, frames shorter than the guess in one write, a longer one,
+     * two of the guessed size in one write, a frame word split across writes, a frame whose first part
+     * came alone, and a record where a data frame was guessed.
      */
     @Test
     @Timeout(30)
@@ -155,6 +157,21 @@ class TcpDataPathTest {
             peer.out.flush();
             assertReads("k".repeat(9000));
             messages++;
+
+            // A frame whose first part came alone: its rest is read straight into its slot.
+            byte[] first = RawPeer.dataFrame("l".repeat(30000));
+            byte[] next = RawPeer.dataFrame("m".repeat(30000));
+            peer.out.write(first, 0, 10000);
+            peer.out.flush();
+            Thread.sleep(100);
+            ByteArrayOutputStream rest = new ByteArrayOutputStream();
+            rest.write(first, 10000, first.length - 10000);
+            rest.write(next);
+            peer.out.write(rest.toByteArray());
+            peer.out.flush();
+            assertReads("l".repeat(30000));
+            assertReads("m".repeat(30000));
+            messages += 2;
 
             peer.sendRecord('C', messages);
             assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
