@@ -280,22 +280,7 @@ static void write_soon(nucx_conn *conn) {
     write_queue(conn);
 }
 
-/* Writes the queues deferred by write_soon; called at each progress of the worker. */
-static void write_deferred(nucx_worker *w) {
-    while (w->deferred_streams != NULL) {
-        nucx_conn *conn = w->deferred_streams;
-        nucx_stream *s = conn->stream;
-        w->deferred_streams = s->next_deferred;
-        s->deferred = 0;
-        s->next_deferred = NULL;
-        s->last_write_ns = nucx_now_nanos();
-        if (!s->write_blocked) {
-            write_queue(conn);
-        }
-    }
-}
-
-/* Takes a connection off the deferred list (it closes or is freed). */
+/* Takes a connection off the deferred list (written now, closing or freed). */
 static void forget_deferred(nucx_conn *conn) {
     if (!conn->stream->deferred) {
         return;
@@ -314,6 +299,15 @@ static void write_now(nucx_conn *conn) {
     forget_deferred(conn);
     if (!conn->stream->write_blocked) {
         write_queue(conn);
+    }
+}
+
+/* Writes the queues deferred by write_soon; called at each progress of the worker. */
+static void write_deferred(nucx_worker *w) {
+    while (w->deferred_streams != NULL) {
+        nucx_conn *conn = w->deferred_streams;
+        conn->stream->last_write_ns = nucx_now_nanos();
+        write_now(conn); /* takes it off the head of the list */
     }
 }
 

@@ -16,7 +16,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ResourceFailureTest {
     private static final String NO_TCP_DATA_PATH = "-Dio.github.nettyucx.tcpDataPath=never";
 
-
     @Test
     @Timeout(60)
     void noUsableTransport() throws Exception {

@@ -45,9 +45,8 @@ final class UcxConnection {
      * in isolation the same copies take nanoseconds). One connection, one-way, shared memory, copying
      * every buffer (the previous default) against 128: 256 B 1,084 against 1,983 MB/s, 1 KiB 4,465
      * against 7,905, 64 KiB 21,543 against 30,490; 64 gave the same within noise, and 16 B (below
-     * either) is unchanged. They wait for the
-     * endpoint's first flush (see {@link #wiredUp()}): UCX 1.13 can stall I/O-vector sends queued during
-     * wire-up (openucx/ucx#6872).
+     * either) is unchanged. They wait for the endpoint's first flush (see {@link #wiredUp()}): UCX 1.13
+     * can stall I/O-vector sends queued during wire-up (openucx/ucx#6872).
      */
     static final int ZERO_COPY_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", 128));
