@@ -482,7 +482,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
                              jint recv_slot_bytes, jint send_slots, jint send_slot_bytes, jlongArray out) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
-    if (index < 0 || index >= w->ready[1]) {
+    if (index < 0 || index >= w->max_connections) {
         nucx_throw_io(env, "connection", "index out of range");
         return;
     }

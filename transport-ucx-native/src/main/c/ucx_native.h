@@ -72,8 +72,13 @@
 #define NUCX_STATE_SIDE_INPUT 4 /* 1 while the TCP data path holds side-channel records or its end for Java */
 #define NUCX_STATE_HEADER_WORDS 5
 
-/* Worker ready list: [0] count, [1] capacity, then connection indices. */
-#define NUCX_READY_HEADER_WORDS 2
+/*
+ * Worker ready list: [0] count, [1] capacity, [2] overflowed, then connection indices. The capacity is
+ * twice the connection indices: Java dispatches the listed ones once per drain, and dispatching one
+ * can list it again (at most once, its NOTIFIED flag stops more), so a drain never holds more.
+ */
+#define NUCX_READY_HEADER_WORDS 3
+#define NUCX_READY_OVERFLOWED 2
 
 typedef struct nucx_worker nucx_worker;
 typedef struct nucx_conn nucx_conn;
@@ -132,6 +137,7 @@ struct nucx_worker {
     int event_fd;
     int timer_fd;
     int32_t *ready;        /* shared with Java, see NUCX_READY_HEADER_WORDS */
+    int max_connections;   /* connection indices run from 0 to this, exclusive */
     nucx_conn *live;       /* connections Java has not closed yet */
     nucx_conn *closing;    /* connections waiting for their requests to finish before they are freed */
     uint32_t *freed_ids;   /* ids of freed connections that asked for report_free, until Java takes them */

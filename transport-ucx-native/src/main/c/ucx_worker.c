@@ -25,7 +25,11 @@ void nucx_worker_notify(nucx_conn *conn) {
     }
     state[NUCX_STATE_NOTIFIED] = 1;
     int32_t *ready = conn->worker->ready;
-    /* Capacity equals the number of connection indices, and each index is listed at most once. */
+    if (ready[0] == ready[1]) {
+        /* Cannot happen (see NUCX_READY_HEADER_WORDS); if it did, Java dispatches every connection. */
+        ready[NUCX_READY_OVERFLOWED] = 1;
+        return;
+    }
     ready[NUCX_READY_HEADER_WORDS + ready[0]] = conn->index;
     ready[0]++;
 }
@@ -128,12 +132,13 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
     if (failed != NULL) {
         return failed;
     }
-    w->ready = calloc((size_t) NUCX_READY_HEADER_WORDS + (size_t) max_connections, sizeof(int32_t));
+    w->ready = calloc((size_t) NUCX_READY_HEADER_WORDS + 2 * (size_t) max_connections, sizeof(int32_t));
     if (w->ready == NULL) {
         *status = UCS_ERR_NO_MEMORY;
         return "ready list";
     }
-    w->ready[1] = max_connections;
+    w->ready[1] = 2 * max_connections;
+    w->max_connections = max_connections;
     w->stray_buffer = malloc(NUCX_STRAY_BUFFER_BYTES);
     if (w->stray_buffer == NULL) {
         *status = UCS_ERR_NO_MEMORY;
@@ -319,6 +324,9 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     int timeout_ms = 0;
+    if (w->ready[0] > 0) {
+        timeout_nanos = 0; /* connections listed again by their last dispatch still wait for Java */
+    }
     if (timeout_nanos != 0) {
         ucs_status_t status = ucp_worker_arm(w->worker);
         if (status == UCS_ERR_BUSY) {

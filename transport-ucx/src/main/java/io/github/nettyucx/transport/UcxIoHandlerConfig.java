@@ -22,6 +22,9 @@ public final class UcxIoHandlerConfig {
     private static final int DEFAULT_MAX_CONNECTIONS =
             SystemPropertyUtil.getInt("io.github.nettyucx.maxConnectionsPerLoop", 65536);
 
+    /** Keeps the worker's ready list (two entries per connection, ucx_native.h) within an int. */
+    private static final int MAX_CONNECTIONS_LIMIT = 1 << 24;
+
     private final WaitStrategy waitStrategy;
     private final long spinNanos;
     private final int maxConnections;
@@ -33,7 +36,7 @@ public final class UcxIoHandlerConfig {
     private UcxIoHandlerConfig(WaitStrategy waitStrategy, long spinNanos, int maxConnections) {
         this.waitStrategy = ObjectUtil.checkNotNull(waitStrategy, "waitStrategy");
         this.spinNanos = ObjectUtil.checkPositiveOrZero(spinNanos, "spinNanos");
-        this.maxConnections = ObjectUtil.checkPositive(maxConnections, "maxConnections");
+        this.maxConnections = ObjectUtil.checkInRange(maxConnections, 1, MAX_CONNECTIONS_LIMIT, "maxConnections");
     }
 
     /** A copy that waits with the given strategy; {@code spin} applies to {@link WaitStrategy#SPIN_THEN_SLEEP}. */

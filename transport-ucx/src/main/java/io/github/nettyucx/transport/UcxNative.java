@@ -22,7 +22,9 @@ final class UcxNative {
     static final int STATE_WIRED_UP = 3;
     static final int STATE_SIDE_INPUT = 4;
     static final int STATE_HEADER_WORDS = 5;
-    static final int READY_HEADER_WORDS = 2;
+    static final int READY_COUNT = 0;
+    static final int READY_OVERFLOWED = 2;
+    static final int READY_HEADER_WORDS = 3;
     /** Bytes of the header in front of every message's payload (the credits returned). */
     static final int HEADER_BYTES = 4;
     static final int CREDITS_BUSY = 2;

@@ -43,6 +43,7 @@ final class UcxWorker {
     private final int[] freedIds = new int[64];
     private byte[] workerAddress;
     private long lastSocketPollNanos = System.nanoTime();
+    private int readyListOverflows;
 
     UcxWorker(int maxConnections) throws IOException {
         address = UcxNative.workerCreate(maxConnections);
@@ -93,21 +94,63 @@ final class UcxWorker {
     }
 
     /**
-     * Dispatches every connection that has completions. Handles may post operations that complete
-     * at once and list their connection again, so the count is re-read until the list is drained.
+     * Dispatches the connections listed with completions, once each. Dispatching one may list it
+     * again (a send that completes at once, a reposted receive that takes the next frame waiting in
+     * the TCP data path's socket): those wait at the front of the list for the next call, so a
+     * connection with a full socket cannot hold one call (and the loop's tasks) for as long as its
+     * peer keeps sending, and the list never holds more than its capacity (ucx_native.h).
      */
     int dispatchCompletions(UcxIoEvent event) {
-        int handled = 0;
-        for (int i = 0; i < PlatformDependent.getInt(readyList); i++) {
-            int index = PlatformDependent.getInt(readyList + 4L * (UcxNative.READY_HEADER_WORDS + i));
-            UcxIoHandler.Registration registration = connections[index];
-            if (registration != null) {
-                registration.dispatchCompletions(event);
-                handled++;
-            }
+        if (PlatformDependent.getInt(readyWord(UcxNative.READY_OVERFLOWED)) != 0) {
+            return dispatchAllAfterOverflow(event);
         }
-        PlatformDependent.putInt(readyList, 0);
+        int listed = PlatformDependent.getInt(readyWord(UcxNative.READY_COUNT));
+        int handled = 0;
+        for (int i = 0; i < listed; i++) {
+            handled += dispatch(PlatformDependent.getInt(readyEntry(i)), event);
+        }
+        int listedAgain = PlatformDependent.getInt(readyWord(UcxNative.READY_COUNT)) - listed;
+        if (listedAgain > 0) {
+            PlatformDependent.copyMemory(readyEntry(listed), readyEntry(0), 4L * listedAgain);
+        }
+        PlatformDependent.putInt(readyWord(UcxNative.READY_COUNT), listedAgain);
         return handled;
+    }
+
+    private long readyWord(int word) {
+        return readyList + 4L * word;
+    }
+
+    private long readyEntry(int i) {
+        return readyWord(UcxNative.READY_HEADER_WORDS + i);
+    }
+
+    private int dispatch(int index, UcxIoEvent event) {
+        UcxIoHandler.Registration registration = connections[index];
+        if (registration == null) {
+            return 0;
+        }
+        registration.dispatchCompletions(event);
+        return 1;
+    }
+
+    /** The native side found the list full (which its capacity rules out) and listed no more: look at every connection. */
+    private int dispatchAllAfterOverflow(UcxIoEvent event) {
+        readyListOverflows++;
+        logger.warn("The UCX worker's ready list overflowed (a bug in netty-ucx, please report it); "
+                + "every connection of the event loop is dispatched instead");
+        PlatformDependent.putInt(readyWord(UcxNative.READY_OVERFLOWED), 0);
+        PlatformDependent.putInt(readyWord(UcxNative.READY_COUNT), 0);
+        int handled = 0;
+        for (int index = 0; index < nextFreeIndex; index++) {
+            handled += dispatch(index, event);
+        }
+        return handled;
+    }
+
+    /** How often the ready list overflowed; for tests, which expect never. */
+    int readyListOverflows() {
+        return readyListOverflows;
     }
 
     /**

@@ -21,12 +21,14 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -229,6 +231,55 @@ class TcpDataPathTest {
         assertTrue(((IOException) failure).getMessage().startsWith("Connection lost: Connection reset by peer"),
                 failure.toString());
         assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+    }
+
+    /**
+     * A peer that keeps the socket full keeps the server's loop reading: each receive the channel
+     * reposts takes the next frame waiting in the socket, which lists the connection ready again while
+     * the loop is still dispatching it. Those entries wait for the loop's next call. Dispatched within
+     * the same call, they grew the worker's ready list past its end for as long as the peer kept
+     * sending (a crash in the benchmark's long 64 KiB x 16 runs). One connection per loop leaves the
+     * list room for two entries, so a list that grows shows at once, as an overflow the loop counts.
+     */
+    @Test
+    @Timeout(60)
+    void aPeerKeepingTheSocketFullNeverOverrunsTheLoopsReadyList() throws Exception {
+        EventLoopGroup oneConnectionLoop = new UcxEventLoopGroup(1, new UcxIoHandlerConfig().maxConnectionsPerLoop(1));
+        try {
+            Channel smallServer = new ServerBootstrap().group(oneConnectionLoop).channel(UcxServerSocketChannel.class)
+                    .childOption(UcxChannelOption.UCX_RECV_WINDOW, 2)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            accepted.add(ch);
+                            ch.pipeline().addLast(new Recorder());
+                        }
+                    })
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+            String[] texts = new String[4000];
+            for (int i = 0; i < texts.length; i++) {
+                texts[i] = String.format("%06d", i).repeat(170);
+            }
+            try (RawPeer peer = new RawPeer(smallServer)) {
+                UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+                assertNotNull(channel, "no channel accepted");
+                CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                    try {
+                        peer.writeAtOnce(texts);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+                assertReads(String.join("", texts));
+                writing.get(10, TimeUnit.SECONDS);
+                int overflows = channel.eventLoop()
+                        .submit(() -> channel.registration().worker().readyListOverflows()).get(10, TimeUnit.SECONDS);
+                assertEquals(0, overflows, "the ready list overflowed");
+            }
+            smallServer.close().sync();
+        } finally {
+            oneConnectionLoop.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
+        }
     }
 
     /**
