@@ -396,9 +396,11 @@ final class BenchClient {
             active.completeExceptionally(cause);
             if (phase != null) {
                 phase.completeExceptionally(cause);
+                phase = null;
             }
-            if (payload != null && payload.refCnt() > 0) {
+            if (payload != null) {
                 payload.release();
+                payload = null;
             }
         }
     }
@@ -501,8 +503,10 @@ final class BenchClient {
                 phase = null;
                 f.completeExceptionally(cause);
             }
-            if (payload != null && payload.refCnt() > 0 && !ctx.channel().isActive()) {
+            if (payload != null && !ctx.channel().isActive()) {
+                // Its duplicates in flight share its count: only this handler's own reference goes here, once.
                 payload.release();
+                payload = null;
             }
         }
     }
