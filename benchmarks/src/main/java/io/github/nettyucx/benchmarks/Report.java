@@ -37,12 +37,12 @@ final class Report {
     String perftestNote;
     double totalSeconds;
 
-    private final String mode;
+    private final SystemBenchmark.Mode mode;
     private final int runs;
     private final String args;
     private final List<NettyTransport> transports;
 
-    Report(String mode, int runs, String args, List<NettyTransport> transports) {
+    Report(SystemBenchmark.Mode mode, int runs, String args, List<NettyTransport> transports) {
         this.mode = mode;
         this.runs = runs;
         this.args = args;
@@ -133,7 +133,7 @@ final class Report {
     private String markdown() {
         StringBuilder md = new StringBuilder();
         List<String> ids = transportIds();
-        md.append("# netty-ucx system benchmarks (").append(mode).append(" mode)\n\n");
+        md.append("# netty-ucx system benchmarks (").append(mode.id).append(" mode)\n\n");
         md.append("- Command: `").append(System.getProperty("bench.command", "SystemBenchmark " + args).trim())
                 .append("`\n");
         md.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)
@@ -149,6 +149,9 @@ final class Report {
                 .append('\n');
         md.append("- Runs: ").append(runs).append(runs > 1 ? " (each value is the median of the runs)" : "")
                 .append("; total time ").append(String.format(Locale.ROOT, "%.0f s", totalSeconds)).append('\n');
+        md.append("- Throughput measurements: target ").append(fmt(mode.targetSeconds)).append(" s each, at most ")
+                .append(mode.maxBytes >> 30).append(" GiB or ").append(String.format(Locale.ROOT, "%,d", mode.maxMessages))
+                .append(" messages\n");
         md.append("\nMethod: for each transport and run, a client JVM and a server JVM (same class path, ")
                 .append("`-Xmx1g`, Netty leak detection off) on this host talk over 127.0.0.1; each has one ")
                 .append("event loop group of ").append(BenchClient.THREADS).append(" threads. `ucx-tcp` is ")
@@ -180,6 +183,18 @@ final class Report {
             });
         }
 
+        if (!sizes("pingpong", 1).isEmpty()) {
+            pingPongSection(md, ids);
+        }
+        throughputSection(md, ids);
+        perftestSection(md);
+        problemsSection(md);
+        md.append("\nCharts: `latency-vs-size.png`, `throughput-vs-size.png`, `throughput-vs-connections.png` "
+                + "(those with data); every measurement: `results.csv`.\n");
+        return md.toString();
+    }
+
+    private void pingPongSection(StringBuilder md, List<String> ids) {
         md.append("\n## Ping-pong latency (round trip, µs)\n\n");
         md.append("p50 by transport; the ratio columns divide the UCX p50 by the epoll p50 (below 1 = UCX faster).\n\n");
         md.append("| size |");
@@ -214,6 +229,9 @@ final class Report {
             }
         }
 
+    }
+
+    private void throughputSection(StringBuilder md, List<String> ids) {
         md.append("\n## Unidirectional throughput (MB/s)\n\n");
         md.append("The ratio columns divide UCX's MB/s by epoll's (above 1 = UCX faster).\n\n");
         md.append("| size | connections |");
@@ -251,6 +269,9 @@ final class Report {
             }
         }
 
+    }
+
+    private void perftestSection(StringBuilder md) {
         md.append("\n## Raw UCX limit (`ucx_perftest`, no JVM)\n\n");
         List<ResultRow> pt = results.stream().filter(r -> r.get("transport").equals("ucx_perftest"))
                 .collect(Collectors.toList());
@@ -273,6 +294,9 @@ final class Report {
                         .append(" | ").append(r.get("note").replace("|", "\\|")).append(" |\n");
             }
         }
+    }
+
+    private void problemsSection(StringBuilder md) {
         List<ResultRow> bad = results.stream().filter(r -> !r.ok() && !r.get("transport").equals("ucx_perftest"))
                 .collect(Collectors.toList());
         if (!bad.isEmpty()) {
@@ -284,9 +308,6 @@ final class Report {
                         .append(r.get("status")).append(" — ").append(r.get("note")).append('\n');
             }
         }
-        md.append("\nCharts: `latency-vs-size.png`, `throughput-vs-size.png`, `throughput-vs-connections.png`; "
-                + "every measurement: `results.csv`.\n");
-        return md.toString();
     }
 
     // ---------------------------------------------------------------- charts

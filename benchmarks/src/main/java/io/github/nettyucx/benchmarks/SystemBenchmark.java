@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * exchange messages over 127.0.0.1 (ping-pong latency, unidirectional throughput, CPU time per
  * operation). Writes {@code results.csv}, {@code results.md} and PNG charts.
  * <pre>
- * SystemBenchmark [--quick | --full] [--transports nio,epoll,io_uring,ucx,ucx-tcp] [--runs N]
- *                 [--out DIR] [--no-perftest]
+ * SystemBenchmark [--quick | --full | --sustained] [--transports nio,epoll,io_uring,ucx,ucx-tcp]
+ *                 [--runs N] [--out DIR] [--no-perftest]
  * </pre>
  */
 public final class SystemBenchmark {
@@ -67,18 +67,21 @@ public final class SystemBenchmark {
     }
 
     private void coordinate(String[] args) throws Exception {
-        boolean full = false;
-        boolean perftest = true;
+        Mode mode = Mode.QUICK;
+        Boolean perftestAsked = null;
         int runs = -1;
-        Path out = Paths.get("docs", "benchmarks");
-        List<NettyTransport> transports = new ArrayList<>(Arrays.asList(NettyTransport.values()));
+        Path out = null;
+        List<NettyTransport> transports = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick":
-                    full = false;
+                    mode = Mode.QUICK;
                     break;
                 case "--full":
-                    full = true;
+                    mode = Mode.FULL;
+                    break;
+                case "--sustained":
+                    mode = Mode.SUSTAINED;
                     break;
                 case "--runs":
                     runs = Integer.parseInt(args[++i]);
@@ -87,29 +90,34 @@ public final class SystemBenchmark {
                     out = Paths.get(args[++i]);
                     break;
                 case "--no-perftest":
-                    perftest = false;
+                    perftestAsked = false;
                     break;
                 case "--transports":
                     transports = Arrays.stream(args[++i].split(",")).map(NettyTransport::of)
                             .collect(Collectors.toList());
                     break;
                 default:
-                    System.err.println("usage: SystemBenchmark [--quick | --full] [--transports "
+                    System.err.println("usage: SystemBenchmark [--quick | --full | --sustained] [--transports "
                             + "nio,epoll,io_uring,ucx,ucx-tcp] [--runs N] [--out DIR] [--no-perftest]");
                     System.exit(2);
             }
         }
         if (runs < 1) {
-            runs = full ? 3 : 1;
+            runs = mode.runs;
         }
-        String mode = full ? "full" : "quick";
-        List<BenchClient.Spec> specs = plan(full);
-        double limitSeconds = full ? 60 : 20;
-        double targetSeconds = full ? 2.0 : 1.5;
+        if (out == null) {
+            out = mode.out;
+        }
+        if (transports == null) {
+            transports = mode.transports;
+        }
+        boolean perftest = perftestAsked == null ? mode != Mode.SUSTAINED : perftestAsked;
+        boolean full = mode == Mode.FULL;
+        List<BenchClient.Spec> specs = plan(mode);
 
         Report report = new Report(mode, runs, String.join(" ", args), transports);
         progress(String.format(Locale.ROOT, "%s mode: %d transports x %d benchmarks x %d run(s); output to %s",
-                mode, transports.size(), specs.size(), runs, out.toAbsolutePath()));
+                mode.id, transports.size(), specs.size(), runs, out.toAbsolutePath()));
         Map<NettyTransport, Boolean> lanesPrinted = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
             for (NettyTransport t : transports) {
@@ -118,7 +126,7 @@ public final class SystemBenchmark {
                 }
                 boolean lanes = t.isUcx() && !lanesPrinted.getOrDefault(t, false);
                 lanesPrinted.put(t, true);
-                runClient(t, run, runs, specs, limitSeconds, targetSeconds, lanes, report);
+                runClient(t, run, runs, specs, mode.limitSeconds, mode.targetSeconds, lanes, report);
             }
         }
         if (perftest) {
@@ -176,15 +184,23 @@ public final class SystemBenchmark {
     }
 
     /** The benchmarks one client process runs, in order. */
-    static List<BenchClient.Spec> plan(boolean full) {
+    static List<BenchClient.Spec> plan(Mode mode) {
         List<BenchClient.Spec> specs = new ArrayList<>();
-        if (!full) {
+        if (mode == Mode.SUSTAINED) {
+            for (int size : new int[] {1024, 65536}) {
+                for (int conns : new int[] {8, 16}) {
+                    specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, mode)));
+                }
+            }
+            return specs;
+        }
+        if (mode == Mode.QUICK) {
             specs.add(new BenchClient.Spec("pingpong", 16, 1, 20_000));
             specs.add(new BenchClient.Spec("pingpong", 1024, 1, 10_000));
             specs.add(new BenchClient.Spec("pingpong", 65536, 1, 2_000));
             for (int size : new int[] {16, 1024, 65536}) {
                 for (int conns : new int[] {1, 4}) {
-                    specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, false)));
+                    specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, mode)));
                 }
             }
             return specs;
@@ -199,21 +215,56 @@ public final class SystemBenchmark {
             specs.add(new BenchClient.Spec("pingpong", size, 1, ops));
         }
         for (int size : sweep) {
-            specs.add(new BenchClient.Spec("throughput", size, 1, maxMessages(size, true)));
+            specs.add(new BenchClient.Spec("throughput", size, 1, maxMessages(size, mode)));
         }
         for (int size : new int[] {16, 1024, 65536}) {
             for (int conns : new int[] {2, 4, 8, 16}) {
-                specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, true)));
+                specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, mode)));
             }
         }
         return specs;
     }
 
-    /** Upper bound of messages per throughput measurement (fewer are sent if that would take too long). */
-    static int maxMessages(int size, boolean full) {
-        long bytes = full ? 4L << 30 : 1L << 30;
-        long cap = full ? 20_000_000 : 4_000_000;
-        return (int) Math.max(1000, Math.min(cap, bytes / size));
+    /**
+     * Upper bound of messages per throughput measurement (fewer are sent if that would take too long);
+     * its tenth is the warm-up.
+     */
+    static int maxMessages(int size, Mode mode) {
+        return (int) Math.max(1000, Math.min(mode.maxMessages, mode.maxBytes / size));
+    }
+
+    /** What a run measures, how often, and for how long. */
+    enum Mode {
+        QUICK("quick", 1, 20, 1.5, 1L << 30, 4_000_000, "benchmarks", NettyTransport.values()),
+        FULL("full", 3, 60, 2.0, 4L << 30, 20_000_000, "benchmarks", NettyTransport.values()),
+        /**
+         * Multi-connection throughput over TCP, measured for 8 s after a warm-up of about a second: the
+         * full mode measures about the first second of a connection, while TCP's receive-buffer
+         * autotuning still grows the sockets, and this shows the rate a long transfer settles at.
+         */
+        SUSTAINED("sustained", 5, 60, 8.0, 40L << 30, 400_000_000, "benchmarks-sustained",
+                NettyTransport.EPOLL, NettyTransport.UCX_TCP);
+
+        final String id;
+        final int runs;
+        final double limitSeconds;
+        final double targetSeconds;
+        final long maxBytes;
+        final long maxMessages;
+        final Path out;
+        final List<NettyTransport> transports;
+
+        Mode(String id, int runs, double limitSeconds, double targetSeconds, long maxBytes, long maxMessages,
+             String dir, NettyTransport... transports) {
+            this.id = id;
+            this.runs = runs;
+            this.limitSeconds = limitSeconds;
+            this.targetSeconds = targetSeconds;
+            this.maxBytes = maxBytes;
+            this.maxMessages = maxMessages;
+            this.out = Paths.get("docs", dir);
+            this.transports = List.of(transports);
+        }
     }
 
     private void runClient(NettyTransport t, int run, int runs, List<BenchClient.Spec> specs, double limitSeconds,
