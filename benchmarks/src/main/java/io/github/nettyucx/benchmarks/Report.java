@@ -152,7 +152,8 @@ final class Report {
         md.append("- Throughput measurements: target ").append(fmt(mode.targetSeconds)).append(" s each, at most ")
                 .append(mode.maxBytes >> 30).append(" GiB or ").append(String.format(Locale.ROOT, "%,d", mode.maxMessages))
                 .append(" messages\n");
-        md.append("\nMethod: for each transport and run, a client JVM and a server JVM (same class path, ")
+        md.append("\nMethod: for each transport, run and kind of benchmark (ping-pong, throughput), a client JVM and "
+                + "a server JVM (same class path, ")
                 .append("`-Xmx1g`, Netty leak detection off) on this host talk over 127.0.0.1; each has one ")
                 .append("event loop group of ").append(BenchClient.THREADS).append(" threads. `ucx-tcp` is ")
                 .append("`ucx` with `UCX_TLS=tcp` in both processes: only TCP joins them, so their connections ")

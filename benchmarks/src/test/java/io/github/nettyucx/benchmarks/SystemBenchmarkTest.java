@@ -23,5 +23,4 @@ class SystemBenchmarkTest {
         joined.addAll(kinds.get(1));
         assertEquals(plan, joined);
     }
-
 }
