@@ -150,8 +150,8 @@ final class Report {
         md.append("- Runs: ").append(runs).append(runs > 1 ? " (each value is the median of the runs)" : "")
                 .append("; total time ").append(String.format(Locale.ROOT, "%.0f s", totalSeconds)).append('\n');
         md.append("- Throughput measurements: target ").append(fmt(mode.targetSeconds)).append(" s each, at most ")
-                .append(mode.maxBytes >> 30).append(" GiB or ").append(String.format(Locale.ROOT, "%,d", mode.maxMessages))
-                .append(" messages\n");
+                .append(mode.maxBytes >> 30).append(" GiB or ")
+                .append(String.format(Locale.ROOT, "%,d", mode.maxMessages)).append(" messages\n");
         md.append("\nMethod: for each transport, run and kind of benchmark (ping-pong, throughput), a client JVM and "
                 + "a server JVM (same class path, ")
                 .append("`-Xmx1g`, Netty leak detection off) on this host talk over 127.0.0.1; each has one ")

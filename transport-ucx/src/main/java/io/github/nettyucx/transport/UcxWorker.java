@@ -134,7 +134,10 @@ final class UcxWorker {
         return 1;
     }
 
-    /** The native side found the list full (which its capacity rules out) and listed no more: look at every connection. */
+    /**
+     * The native side found the list full (which its capacity rules out) and listed no more: looks at
+     * every connection instead.
+     */
     private int dispatchAllAfterOverflow(UcxIoEvent event) {
         readyListOverflows++;
         logger.warn("The UCX worker's ready list overflowed (a bug in netty-ucx, please report it); "

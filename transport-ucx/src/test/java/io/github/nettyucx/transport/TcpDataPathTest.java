@@ -79,7 +79,12 @@ class TcpDataPathTest {
     void startServer() throws Exception {
         TestTransport.UCX.assumeAvailable();
         group = TestTransport.UCX.newGroup(1);
-        server = new ServerBootstrap().group(group).channel(UcxServerSocketChannel.class)
+        server = bindRecordingServer(new ServerBootstrap().group(group));
+    }
+
+    /** Binds a UCX server whose accepted channels go to {@link #accepted} and record into {@link #events}. */
+    private Channel bindRecordingServer(ServerBootstrap bootstrap) throws InterruptedException {
+        return bootstrap.channel(UcxServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -246,16 +251,8 @@ class TcpDataPathTest {
     void aPeerKeepingTheSocketFullNeverOverrunsTheLoopsReadyList() throws Exception {
         EventLoopGroup oneConnectionLoop = new UcxEventLoopGroup(1, new UcxIoHandlerConfig().maxConnectionsPerLoop(1));
         try {
-            Channel smallServer = new ServerBootstrap().group(oneConnectionLoop).channel(UcxServerSocketChannel.class)
-                    .childOption(UcxChannelOption.UCX_RECV_WINDOW, 2)
-                    .childHandler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            accepted.add(ch);
-                            ch.pipeline().addLast(new Recorder());
-                        }
-                    })
-                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+            Channel smallServer = bindRecordingServer(new ServerBootstrap().group(oneConnectionLoop)
+                    .childOption(UcxChannelOption.UCX_RECV_WINDOW, 2));
             String[] texts = new String[4000];
             for (int i = 0; i < texts.length; i++) {
                 texts[i] = String.format("%06d", i).repeat(170);
