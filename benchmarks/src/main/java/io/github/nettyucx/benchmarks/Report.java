@@ -229,7 +229,6 @@ final class Report {
                                 median("epoll", "pingpong", size, 1, "p99_us"))).append(" |\n");
             }
         }
-
     }
 
     private void throughputSection(StringBuilder md, List<String> ids) {
@@ -269,7 +268,6 @@ final class Report {
                 }
             }
         }
-
     }
 
     private void perftestSection(StringBuilder md) {
