@@ -68,7 +68,7 @@ public final class SystemBenchmark {
 
     private void coordinate(String[] args) throws Exception {
         Mode mode = Mode.QUICK;
-        Boolean perftestAsked = null;
+        boolean noPerftest = false;
         int runs = -1;
         Path out = null;
         List<NettyTransport> transports = null;
@@ -90,7 +90,7 @@ public final class SystemBenchmark {
                     out = Paths.get(args[++i]);
                     break;
                 case "--no-perftest":
-                    perftestAsked = false;
+                    noPerftest = true;
                     break;
                 case "--transports":
                     transports = Arrays.stream(args[++i].split(",")).map(NettyTransport::of)
@@ -111,9 +111,10 @@ public final class SystemBenchmark {
         if (transports == null) {
             transports = mode.transports;
         }
-        boolean perftest = perftestAsked == null ? mode != Mode.SUSTAINED : perftestAsked;
+        boolean perftest = mode.perftest && !noPerftest;
         boolean full = mode == Mode.FULL;
         List<BenchClient.Spec> specs = plan(mode);
+        List<List<BenchClient.Spec>> kinds = byKind(specs);
 
         Report report = new Report(mode, runs, String.join(" ", args), transports);
         progress(String.format(Locale.ROOT, "%s mode: %d transports x %d benchmarks x %d run(s); output to %s",
@@ -121,7 +122,7 @@ public final class SystemBenchmark {
         Map<NettyTransport, Boolean> lanesPrinted = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
             for (NettyTransport t : transports) {
-                for (List<BenchClient.Spec> kind : byKind(specs)) {
+                for (List<BenchClient.Spec> kind : kinds) {
                     if (report.skipped.containsKey(t.id())) {
                         break;
                     }
@@ -249,18 +250,18 @@ public final class SystemBenchmark {
 
     /** What a run measures, how often, and for how long. */
     enum Mode {
-        QUICK("quick", 1, 20, 1.5, 1L << 30, 4_000_000, "benchmarks", NettyTransport.values()),
+        QUICK("quick", 1, 20, 1.5, 1L << 30, 4_000_000, true, "benchmarks", NettyTransport.values()),
         /*
          * 100 million messages at most, so that the tenth of them that warms up the smallest sizes runs
          * long enough (about a second) for the JIT to finish compiling the write path on two busy cores.
          */
-        FULL("full", 3, 60, 2.0, 4L << 30, 100_000_000, "benchmarks", NettyTransport.values()),
+        FULL("full", 3, 60, 2.0, 4L << 30, 100_000_000, true, "benchmarks", NettyTransport.values()),
         /**
          * Multi-connection throughput over TCP, measured for 8 s after a warm-up of about a second: the
          * full mode measures about the first second of a connection, while TCP's receive-buffer
          * autotuning still grows the sockets, and this shows the rate a long transfer settles at.
          */
-        SUSTAINED("sustained", 5, 60, 8.0, 40L << 30, 400_000_000, "benchmarks-sustained",
+        SUSTAINED("sustained", 5, 60, 8.0, 40L << 30, 400_000_000, false, "benchmarks-sustained",
                 NettyTransport.EPOLL, NettyTransport.UCX_TCP);
 
         final String id;
@@ -269,17 +270,20 @@ public final class SystemBenchmark {
         final double targetSeconds;
         final long maxBytes;
         final long maxMessages;
+        /** Whether {@code ucx_perftest} runs too (unless {@code --no-perftest}). */
+        final boolean perftest;
         final Path out;
         final List<NettyTransport> transports;
 
         Mode(String id, int runs, double limitSeconds, double targetSeconds, long maxBytes, long maxMessages,
-             String dir, NettyTransport... transports) {
+             boolean perftest, String dir, NettyTransport... transports) {
             this.id = id;
             this.runs = runs;
             this.limitSeconds = limitSeconds;
             this.targetSeconds = targetSeconds;
             this.maxBytes = maxBytes;
             this.maxMessages = maxMessages;
+            this.perftest = perftest;
             this.out = Paths.get("docs", dir);
             this.transports = List.of(transports);
         }
