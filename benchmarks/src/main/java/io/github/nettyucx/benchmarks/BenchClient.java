@@ -41,13 +41,15 @@ final class BenchClient {
     private final long limitNanos;
     private final double targetSeconds;
     private boolean printLanes;
+    private final MachineProbe machine;
     private EventLoopGroup group;
     private ChildProcess server;
     private int port;
 
     private BenchClient(NettyTransport transport, int run, double limitSeconds, double targetSeconds,
-                        boolean printLanes) {
+                        boolean printLanes, MachineProbe machine) {
         this.transport = transport;
+        this.machine = machine;
         this.run = run;
         this.limitNanos = (long) (limitSeconds * 1e9);
         this.targetSeconds = targetSeconds;
@@ -80,14 +82,15 @@ final class BenchClient {
     }
 
     static void main(NettyTransport transport, int run, double limitSeconds, double targetSeconds, boolean lanes,
-                     List<Spec> specs) throws Exception {
+                     double machineReference, List<Spec> specs) throws Exception {
         String reason = transport.unavailabilityReason();
         if (reason != null) {
             System.out.println("SKIP " + reason);
             System.out.flush();
             System.exit(0);
         }
-        BenchClient client = new BenchClient(transport, run, limitSeconds, targetSeconds, lanes);
+        BenchClient client = new BenchClient(transport, run, limitSeconds, targetSeconds, lanes,
+                new MachineProbe(machineReference));
         int status = 0;
         try {
             client.startServer(specs.size() * (limitSeconds * 3 + 20) + 60);
@@ -150,7 +153,16 @@ final class BenchClient {
         return Long.parseLong(line.substring(4).trim());
     }
 
-    private void runOne(Spec spec) {
+    /** Runs one benchmark in a normal phase of the machine and prints its row. */
+    private void runOne(Spec spec) throws InterruptedException {
+        emit(machine.guard(() -> measure(spec), BenchClient::progress).toLine());
+    }
+
+    private static void progress(String text) {
+        emit("PROGRESS   " + text);
+    }
+
+    private ResultRow measure(Spec spec) {
         ResultRow result = BenchResults.row(transport.id(), spec.kind, spec.size, spec.connections, run);
         long started = System.nanoTime();
         List<Channel> channels = new ArrayList<>();
@@ -171,8 +183,7 @@ final class BenchClient {
                 ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
             }
         }
-        result.put("elapsed_s", (System.nanoTime() - started) / 1e9);
-        emit(result.toLine());
+        return result.put("elapsed_s", (System.nanoTime() - started) / 1e9);
     }
 
     private Channel connect(ChannelInboundHandlerAdapter handler) throws Exception {
@@ -242,7 +253,7 @@ final class BenchClient {
         if (done < measured) {
             result.put("status", "partial").put("note", "time limit: " + done + " of " + measured + " round trips");
         }
-        emit(String.format(Locale.ROOT, "PROGRESS   pingpong %s: p50 %.1f us, p99 %.1f us (%d round trips)",
+        progress(String.format(Locale.ROOT, "pingpong %s: p50 %.1f us, p99 %.1f us (%d round trips)",
                 ByteSizes.label(spec.size), rtts.at(50) / 1e3, rtts.at(99) / 1e3, done));
     }
 
@@ -297,7 +308,7 @@ final class BenchClient {
                 .put("client_cpu_us_per_op", (c1 - c0) / 1e3 / messages)
                 .put("server_cpu_us_per_op", (s1 - s0) / 1e3 / messages)
                 .put("note", "flush every " + flush + " messages");
-        emit(String.format(Locale.ROOT, "PROGRESS   throughput %s x %d conn: %.1f MB/s, %.0f msg/s (%d messages)",
+        progress(String.format(Locale.ROOT, "throughput %s x %d conn: %.1f MB/s, %.0f msg/s (%d messages)",
                 ByteSizes.label(spec.size), conns, messages * (double) spec.size / seconds / 1e6,
                 messages / seconds, messages));
     }

@@ -9,12 +9,14 @@ import io.github.nettyucx.support.ResultRow;
 /**
  * The columns of the system benchmark's results: one row per transport, benchmark ({@code pingpong},
  * {@code throughput} or a {@code ucx_perftest} test), message size, connection count and run. Metrics that do
- * not apply stay empty. A row travels from the client process to the coordinator as one {@code RESULT} line.
+ * not apply stay empty; {@code machine_mb_per_s} is the machine's cross-core copy rate around the
+ * measurement (the lower of the {@link MachineProbe} rates before and after). A row travels from the
+ * client process to the coordinator as one {@code RESULT} line.
  */
 final class BenchResults {
     static final ResultColumns COLUMNS = new ResultColumns("transport", "benchmark", "size_bytes", "connections",
             "run", "status", "ops", "warmup_ops", "elapsed_s", "p50_us", "p99_us", "p999_us", "mean_us", "max_us",
-            "mb_per_s", "msgs_per_s", "client_cpu_us_per_op", "server_cpu_us_per_op", "note");
+            "mb_per_s", "msgs_per_s", "client_cpu_us_per_op", "server_cpu_us_per_op", "machine_mb_per_s", "note");
 
     private BenchResults() {
     }

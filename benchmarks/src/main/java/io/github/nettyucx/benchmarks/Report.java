@@ -36,6 +36,8 @@ final class Report {
     final Map<String, List<String>> lanes = new TreeMap<>();
     String perftestNote;
     double totalSeconds;
+    /** The machine's normal cross-core copy rate, MB/s ({@link MachineProbe}). */
+    double machineReference;
 
     private final SystemBenchmark.Mode mode;
     private final int runs;
@@ -184,6 +186,7 @@ final class Report {
             });
         }
 
+        machineSection(md);
         if (!sizes("pingpong", 1).isEmpty()) {
             pingPongSection(md, ids);
         }
@@ -292,6 +295,34 @@ final class Report {
                         .append(ByteSizes.label(r.integer("size_bytes"))).append(" | ").append(value)
                         .append(" | ").append(r.get("note").replace("|", "\\|")).append(" |\n");
             }
+        }
+    }
+
+    private void machineSection(StringBuilder md) {
+        List<ResultRow> measured = results.stream().filter(r -> Double.isFinite(r.number("machine_mb_per_s")))
+                .collect(Collectors.toList());
+        if (measured.isEmpty()) {
+            return;
+        }
+        List<ResultRow> repeated = measured.stream().filter(r -> r.get("note").contains("measured again"))
+                .collect(Collectors.toList());
+        List<ResultRow> slow = measured.stream()
+                .filter(r -> r.number("machine_mb_per_s") < MachineProbe.SLOW_SHARE * machineReference)
+                .collect(Collectors.toList());
+        md.append("\n## Machine phases\n\n")
+                .append(String.format(Locale.ROOT, "Cross-core copies ran at %,.0f MB/s normally (the median of all "
+                        + "probes; `MachineProbe`: two threads handing a 64 KiB block back and forth). Each "
+                        + "measurement waited while the rate was below %.0f%% of that, and was taken again when "
+                        + "the rate was that low right after it; `machine_mb_per_s` in `results.csv` is the lower "
+                        + "of the rates before and after.%n%n", machineReference, MachineProbe.SLOW_SHARE * 100))
+                .append(String.format(Locale.ROOT, "- Taken again after a slow phase: %d of %d%n", repeated.size(),
+                        measured.size()))
+                .append(String.format(Locale.ROOT, "- Kept although the machine was slow around them: %d%s%n",
+                        slow.size(), slow.isEmpty() ? "" : " (listed)"));
+        for (ResultRow r : slow) {
+            md.append(String.format(Locale.ROOT, "  - %s %s %s x %s run %s: %,.0f MB/s%n", r.get("transport"),
+                    r.get("benchmark"), ByteSizes.label(r.integer("size_bytes")), r.get("connections"),
+                    r.get("run"), r.number("machine_mb_per_s")));
         }
     }
 

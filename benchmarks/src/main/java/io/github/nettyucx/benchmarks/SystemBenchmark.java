@@ -40,6 +40,8 @@ public final class SystemBenchmark {
             Stream.of("-XX:+UseParallelGC")).collect(Collectors.toUnmodifiableList());
 
     private final long startNanos = System.nanoTime();
+    /** The machine's normal cross-core rate: the median of its own probes and those around each result. */
+    private final MachineProbe machine = new MachineProbe(0);
 
     private SystemBenchmark() {
     }
@@ -51,11 +53,11 @@ public final class SystemBenchmark {
         }
         if (args.length > 0 && "--client".equals(args[0])) {
             List<BenchClient.Spec> specs = new ArrayList<>();
-            for (int i = 6; i < args.length; i++) {
+            for (int i = 7; i < args.length; i++) {
                 specs.add(BenchClient.Spec.parse(args[i]));
             }
             BenchClient.main(NettyTransport.of(args[1]), Integer.parseInt(args[2]), Double.parseDouble(args[3]),
-                    Double.parseDouble(args[4]), Boolean.parseBoolean(args[5]), specs);
+                    Double.parseDouble(args[4]), Boolean.parseBoolean(args[5]), Double.parseDouble(args[6]), specs);
             return;
         }
         new SystemBenchmark().coordinate(args);
@@ -119,6 +121,12 @@ public final class SystemBenchmark {
         Report report = new Report(mode, runs, String.join(" ", args), transports);
         progress(String.format(Locale.ROOT, "%s mode: %d transports x %d benchmarks x %d run(s); output to %s",
                 mode.id, transports.size(), specs.size(), runs, out.toAbsolutePath()));
+        for (int i = 0; i < 5; i++) {
+            machine.observe(machine.measure());
+        }
+        progress(String.format(Locale.ROOT, "machine: cross-core copies at %.0f MB/s (median of 5 probes); "
+                + "a measurement waits while they run below %.0f%% of the median seen", machine.reference(),
+                MachineProbe.SLOW_SHARE * 100));
         Map<NettyTransport, Boolean> lanesPrinted = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
             for (NettyTransport t : transports) {
@@ -141,7 +149,8 @@ public final class SystemBenchmark {
                 int latIters = full ? 100_000 : 20_000;
                 int bwIters = full ? 20_000 : 5_000;
                 progress("ucx_perftest: tag_lat 16 B, " + latIters + " iterations");
-                ResultRow lat = PerfTest.run(exe, "tag_lat", 16, latIters, 20, Map.of());
+                ResultRow lat = machine.guard(() -> PerfTest.run(exe, "tag_lat", 16, latIters, 20, Map.of()),
+                        this::progress);
                 progress("ucx_perftest: tag_lat -> " + describe(lat));
                 report.results.add(lat);
                 // UCX's defaults send 64 KiB by rendezvous; without RDMA devices the transport sets
@@ -151,7 +160,8 @@ public final class SystemBenchmark {
                         Map.of("UCX_RNDV_THRESH", "inf"),
                         Map.of("UCX_TLS", "tcp", "UCX_RNDV_THRESH", "inf", "UCX_TCP_RX_SEG_SIZE", "256k"))) {
                     progress("ucx_perftest: tag_bw 64 KiB, " + bwIters + " iterations " + settings);
-                    ResultRow bw = PerfTest.run(exe, "tag_bw", 65536, bwIters, 20, settings);
+                    ResultRow bw = machine.guard(() -> PerfTest.run(exe, "tag_bw", 65536, bwIters, 20, settings),
+                            this::progress);
                     progress("ucx_perftest: tag_bw -> " + describe(bw));
                     report.results.add(bw);
                 }
@@ -159,6 +169,7 @@ public final class SystemBenchmark {
         }
         progress("writing " + out.toAbsolutePath());
         report.totalSeconds = (System.nanoTime() - startNanos) / 1e9;
+        report.machineReference = machine.reference();
         report.write(out);
         progress("done: " + out.resolve("results.md").toAbsolutePath());
         System.exit(0);
@@ -292,7 +303,8 @@ public final class SystemBenchmark {
     private void runClient(NettyTransport t, int run, int runs, List<BenchClient.Spec> specs, double limitSeconds,
                            double targetSeconds, boolean lanes, Report report) throws Exception {
         List<String> args = new ArrayList<>(List.of("--client", t.id(), String.valueOf(run),
-                String.valueOf(limitSeconds), String.valueOf(targetSeconds), String.valueOf(lanes)));
+                String.valueOf(limitSeconds), String.valueOf(targetSeconds), String.valueOf(lanes),
+                String.valueOf(machine.reference())));
         specs.forEach(s -> args.add(s.toString()));
         progress(String.format(Locale.ROOT, "%s run %d/%d: starting client and server processes%s", t.id(), run, runs,
                 t.environment().isEmpty() ? "" : " with " + t.environment()));
@@ -316,6 +328,7 @@ public final class SystemBenchmark {
             if (ResultRow.isLine(line)) {
                 ResultRow r = BenchResults.COLUMNS.fromLine(line);
                 report.results.add(r);
+                machine.observe(r.number("machine_mb_per_s"));
                 received++;
                 if (!r.ok()) {
                     progress(String.format(Locale.ROOT, "%s run %d/%d: %s %s x %s: %s %s", t.id(), run, runs,
