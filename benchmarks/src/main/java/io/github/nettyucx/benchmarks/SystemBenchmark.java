@@ -265,12 +265,15 @@ public final class SystemBenchmark {
         /*
          * 100 million messages at most, so that the tenth of them that warms up the smallest sizes runs
          * long enough (about a second) for the JIT to finish compiling the write path on two busy cores.
+         * 16 GiB at most, so that a measurement over TCP (4-8 GB/s) ends by the 2 s target rather than
+         * by its size: with 4 GiB it covered about the first second of the connections, while TCP's
+         * receive-buffer autotuning was still growing the sockets (1-3 s), and two runs of the same
+         * multi-connection case differed by up to 20%.
          */
-        FULL("full", 3, 60, 2.0, 4L << 30, 100_000_000, true, "benchmarks", NettyTransport.values()),
+        FULL("full", 3, 60, 2.0, 16L << 30, 100_000_000, true, "benchmarks", NettyTransport.values()),
         /**
-         * Multi-connection throughput over TCP, measured for 8 s after a warm-up of about a second: the
-         * full mode measures about the first second of a connection, while TCP's receive-buffer
-         * autotuning still grows the sockets, and this shows the rate a long transfer settles at.
+         * Multi-connection throughput over TCP, measured for 8 s after a warm-up of about a second:
+         * the rate a long transfer settles at, once TCP's receive-buffer autotuning is done.
          */
         SUSTAINED("sustained", 5, 60, 8.0, 40L << 30, 400_000_000, false, "benchmarks-sustained",
                 NettyTransport.EPOLL, NettyTransport.UCX_TCP);
