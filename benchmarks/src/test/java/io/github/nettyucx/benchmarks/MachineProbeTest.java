@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,13 +29,17 @@ class MachineProbeTest {
         final MachineProbe machine;
 
         Script(double... rates) {
+            this(TimeUnit.SECONDS.toNanos(60), rates);
+        }
+
+        Script(long waitBudgetNanos, double... rates) {
             for (double r : rates) {
                 this.rates.add(r);
             }
             machine = new MachineProbe(NORMAL, () -> {
                 assertFalse(this.rates.isEmpty(), "probed more often than scripted");
                 return this.rates.poll();
-            });
+            }, waitBudgetNanos);
         }
 
         ResultRow guard() throws InterruptedException {
@@ -85,8 +90,18 @@ class MachineProbeTest {
     }
 
     @Test
+    void withItsWaitBudgetSpentItMeasuresOnceWithoutWaiting() throws Exception {
+        Script s = new Script(0L, SLOW, SLOW, SLOW);
+        ResultRow row = s.guard();
+        assertEquals(1, s.measurements.get());
+        assertEquals(SLOW, row.number("machine_mb_per_s"));
+        assertEquals(List.of(), s.progress);
+        assertTrue(s.rates.isEmpty());
+    }
+
+    @Test
     void theReferenceIsTheMedianOfTheRatesObserved() {
-        MachineProbe machine = new MachineProbe(NORMAL, () -> SLOW);
+        MachineProbe machine = new MachineProbe(NORMAL, () -> SLOW, 0);
         assertEquals(NORMAL, machine.reference());
         assertEquals(SLOW, machine.measure());
         assertEquals(NORMAL, machine.reference(), "measuring alone does not move the reference");
