@@ -42,61 +42,55 @@ class MachineProbeTest {
             }, waitBudgetNanos);
         }
 
-        ResultRow guard() throws InterruptedException {
-            return machine.guard(() -> BenchResults.row("ucx", "throughput", 1024, 1, 1)
+        /** Runs the guard, which must measure {@code times} times and probe every scripted rate. */
+        ResultRow guard(int times) throws InterruptedException {
+            ResultRow row = machine.guard(() -> BenchResults.row("ucx", "throughput", 1024, 1, 1)
                     .put("mb_per_s", measurements.incrementAndGet() * 1000.0), progress::add);
+            assertEquals(times, measurements.get());
+            assertTrue(rates.isEmpty(), "probed less often than scripted");
+            return row;
         }
     }
 
     @Test
     void measuresOnceInANormalPhase() throws Exception {
         Script s = new Script(NORMAL, NORMAL * 0.9);
-        ResultRow row = s.guard();
-        assertEquals(1, s.measurements.get());
+        ResultRow row = s.guard(1);
         assertEquals(18_000, row.number("machine_mb_per_s"));
         assertEquals("", row.get("note"));
-        assertTrue(s.rates.isEmpty());
     }
 
     @Test
     void waitsForASlowPhaseToPassBeforeMeasuring() throws Exception {
         Script s = new Script(SLOW, SLOW, NORMAL, NORMAL);
-        ResultRow row = s.guard();
-        assertEquals(1, s.measurements.get());
+        ResultRow row = s.guard(1);
         assertEquals(NORMAL, row.number("machine_mb_per_s"));
         assertTrue(s.progress.get(0).contains("slow phase"), s.progress.toString());
-        assertTrue(s.rates.isEmpty());
     }
 
     @Test
     void measuresAgainWhenTheMachineTurnedSlowDuringTheMeasurement() throws Exception {
         // before, after, after confirmed, before the second attempt, after it
         Script s = new Script(NORMAL, SLOW, SLOW, NORMAL, NORMAL);
-        ResultRow row = s.guard();
-        assertEquals(2, s.measurements.get());
+        ResultRow row = s.guard(2);
         assertEquals(2000, row.number("mb_per_s"));
         assertTrue(row.get("note").contains("first attempt (1000.000 MB/s)"), row.get("note"));
-        assertTrue(s.rates.isEmpty());
     }
 
     @Test
     void aMomentarilySlowProbeAfterTheMeasurementKeepsIt() throws Exception {
         Script s = new Script(NORMAL, SLOW, NORMAL);
-        ResultRow row = s.guard();
-        assertEquals(1, s.measurements.get());
+        ResultRow row = s.guard(1);
         assertEquals(1000, row.number("mb_per_s"));
         assertEquals("", row.get("note"));
-        assertTrue(s.rates.isEmpty());
     }
 
     @Test
     void withItsWaitBudgetSpentItMeasuresOnceWithoutWaiting() throws Exception {
         Script s = new Script(0L, SLOW, SLOW, SLOW);
-        ResultRow row = s.guard();
-        assertEquals(1, s.measurements.get());
+        ResultRow row = s.guard(1);
         assertEquals(SLOW, row.number("machine_mb_per_s"));
         assertEquals(List.of(), s.progress);
-        assertTrue(s.rates.isEmpty());
     }
 
     @Test
