@@ -24,9 +24,8 @@ import java.util.function.Supplier;
  * Every transport's throughput between two processes depends on that rate, and on the development
  * VM it is not constant: for seconds at a time it falls to a third or less (about 19,000 MB/s
  * normally, 5,000 in such a phase, by this probe; the glibc {@code memcpy} equivalent in C 35,000
- * and 15,000), while copies within one core keep their speed.
- * UCX over shared memory then measured 13,000 MB/s at 64 KiB instead of 40,000, and {@code
- * ucx_perftest} slowed alike. A result measured in such a phase says more about the host than about
+ * and 15,000), while copies within one core keep their speed. UCX over shared memory then measured
+ * 13,000 MB/s at 64 KiB instead of 40,000, and {@code ucx_perftest} slowed alike. A result measured in such a phase says more about the host than about
  * the transport, so the harness waits for a phase to pass before it measures, measures again when a
  * phase began during the measurement, and records the rate next to every result.
  */
@@ -37,7 +36,7 @@ final class MachineProbe {
     private static final long STOP = -1;
     private static final long PROBE_MILLIS = 150;
     /** How long one client process waits for slow phases to pass, in all. */
-    private static final long WAIT_BUDGET_NANOS = TimeUnit.SECONDS.toNanos(60);
+    static final long WAIT_BUDGET_SECONDS = 60;
 
     private final DoubleSupplier probe;
     private final long waitBudgetNanos;
@@ -48,7 +47,7 @@ final class MachineProbe {
 
     /** @param reference the normal rate (MB/s) until rates are {@linkplain #observe observed}, 0 if unknown */
     MachineProbe(double reference) {
-        this(reference, () -> crossCoreMbPerSecond(PROBE_MILLIS), WAIT_BUDGET_NANOS);
+        this(reference, () -> crossCoreMbPerSecond(PROBE_MILLIS), TimeUnit.SECONDS.toNanos(WAIT_BUDGET_SECONDS));
     }
 
     /** With a probe and a wait budget of its own, for tests. */

@@ -313,8 +313,10 @@ final class Report {
                 .append(String.format(Locale.ROOT, "Cross-core copies ran at %,.0f MB/s normally (the median of all "
                         + "probes; `MachineProbe`: two threads handing a 64 KiB block back and forth). Each "
                         + "measurement waited while the rate was below %.0f%% of that, and was taken again when "
-                        + "the rate was that low right after it; `machine_mb_per_s` in `results.csv` is the lower "
-                        + "of the rates before and after.%n%n", machineReference, MachineProbe.SLOW_SHARE * 100))
+                        + "the rate was that low right after it, as long as its client process had waited less "
+                        + "than %d s in all; `machine_mb_per_s` in `results.csv` is the lower of the rates before "
+                        + "and after.%n%n", machineReference, MachineProbe.SLOW_SHARE * 100,
+                        MachineProbe.WAIT_BUDGET_SECONDS))
                 .append(String.format(Locale.ROOT, "- Taken again after a slow phase: %d of %d%n", repeated.size(),
                         measured.size()))
                 .append(String.format(Locale.ROOT, "- Kept although the machine was slow around them: %d%s%n",
