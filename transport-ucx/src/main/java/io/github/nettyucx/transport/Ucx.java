@@ -61,6 +61,10 @@ public final class Ucx {
         } catch (Throwable t) {
             return explainLoadFailure(name, t);
         }
+        String badSetting = UcxSettingsCheck.problem(System.getenv());
+        if (badSetting != null) {
+            return new IllegalStateException(badSetting);
+        }
         try {
             UcxNative.contextInit();
         } catch (Throwable t) {

@@ -1,0 +1,50 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class UcxSettingsCheckTest {
+    @Test
+    void readsUcxMemorySizes() {
+        assertEquals(8256, UcxSettingsCheck.bytes("8256"));
+        assertEquals(65536, UcxSettingsCheck.bytes("64k"));
+        assertEquals(65536, UcxSettingsCheck.bytes("64KB"));
+        assertEquals(1 << 20, UcxSettingsCheck.bytes(" 1M "));
+        assertEquals(1L << 30, UcxSettingsCheck.bytes("1g"));
+        assertEquals(-1, UcxSettingsCheck.bytes("auto"));
+        assertEquals(Long.MAX_VALUE, UcxSettingsCheck.bytes("99999999999999999999"));
+    }
+
+    @Test
+    void acceptsNoSettingsAndSegmentsThatFitSixteenBits() {
+        assertNull(UcxSettingsCheck.problem(Map.of()));
+        assertNull(UcxSettingsCheck.problem(Map.of("UCX_SYSV_SEG_SIZE", "65535", "UCX_POSIX_SEG_SIZE", "8k")));
+        assertNull(UcxSettingsCheck.problem(Map.of("UCX_TCP_RX_SEG_SIZE", "256k")));
+        assertNull(UcxSettingsCheck.problem(Map.of("UCX_MM_SEG_SIZE", "auto")));
+    }
+
+    @Test
+    void refusesASharedMemorySegmentOverSixteenBitsAndNamesTheSetting() {
+        String problem = UcxSettingsCheck.problem(Map.of("UCX_SYSV_SEG_SIZE", "66000"));
+        assertTrue(problem.startsWith("UCX_SYSV_SEG_SIZE=66000 is over 65535 bytes"), problem);
+        assertTrue(problem.contains("set at most 65535"), problem);
+        assertTrue(UcxSettingsCheck.problem(Map.of("UCX_POSIX_SEG_SIZE", "1m")).startsWith("UCX_POSIX_SEG_SIZE=1m"));
+    }
+
+    @Test
+    void theSharedSettingCountsWhereNoTransportOverridesIt() {
+        assertTrue(UcxSettingsCheck.problem(Map.of("UCX_MM_SEG_SIZE", "64k")).startsWith("UCX_MM_SEG_SIZE=64k"));
+        assertTrue(UcxSettingsCheck.problem(Map.of("UCX_MM_SEG_SIZE", "64k", "UCX_SYSV_SEG_SIZE", "8k"))
+                .startsWith("UCX_MM_SEG_SIZE=64k"), "posix still inherits it");
+        assertNull(UcxSettingsCheck.problem(Map.of("UCX_MM_SEG_SIZE", "64k", "UCX_SYSV_SEG_SIZE", "8k",
+                "UCX_POSIX_SEG_SIZE", "8k")));
+    }
+}
