@@ -25,13 +25,16 @@ import java.util.function.Supplier;
  * VM it is not constant: for seconds at a time it falls to a third or less (about 19,000 MB/s
  * normally, 5,000 in such a phase, by this probe; the glibc {@code memcpy} equivalent in C 35,000
  * and 15,000), while copies within one core keep their speed. UCX over shared memory then measured
- * 13,000 MB/s at 64 KiB instead of 40,000, and {@code ucx_perftest} slowed alike. A result measured in such a phase says more about the host than about
- * the transport, so the harness waits for a phase to pass before it measures, measures again when a
- * phase began during the measurement, and records the rate next to every result.
+ * 13,000 MB/s at 64 KiB instead of 40,000, and {@code ucx_perftest} slowed alike. A result measured
+ * in such a phase says more about the host than about the transport, so the harness waits for a
+ * phase to pass before it measures, measures again when a phase began during the measurement, and
+ * records the rate next to every result.
  */
 final class MachineProbe {
     /** A rate below this share of the reference is a slow phase. */
     static final double SLOW_SHARE = 0.5;
+    /** How the note of a row taken again after a slow phase begins its account of that. */
+    static final String MEASURED_AGAIN = "measured again";
     private static final int BLOCK = 64 * 1024;
     private static final long STOP = -1;
     private static final long PROBE_MILLIS = 150;
@@ -88,8 +91,9 @@ final class MachineProbe {
         ResultRow result = measurement.get();
         double after = measureAfter();
         if (result.ok() && isSlow(after) && waitedNanos < waitBudgetNanos) {
-            String discarded = String.format(Locale.ROOT, "measured again: the first attempt (%s) ended in a slow "
-                    + "machine phase (cross-core copies at %.0f of %.0f MB/s)", summary(result), after, reference());
+            String discarded = String.format(Locale.ROOT, "%s: the first attempt (%s) ended in a slow machine "
+                    + "phase (cross-core copies at %.0f of %.0f MB/s)", MEASURED_AGAIN, summary(result), after,
+                    reference());
             progress.accept(discarded);
             before = awaitNormal(progress);
             result = measurement.get();

@@ -36,8 +36,8 @@ final class Report {
     final Map<String, List<String>> lanes = new TreeMap<>();
     String perftestNote;
     double totalSeconds;
-    /** The machine's normal cross-core copy rate, MB/s ({@link MachineProbe}). */
-    double machineReference;
+    /** The machine's rate as the run saw it: its normal rate, and which rates are slow. */
+    MachineProbe machine;
 
     private final SystemBenchmark.Mode mode;
     private final int runs;
@@ -304,10 +304,9 @@ final class Report {
         if (measured.isEmpty()) {
             return;
         }
-        List<ResultRow> repeated = measured.stream().filter(r -> r.get("note").contains("measured again"))
-                .collect(Collectors.toList());
-        List<ResultRow> slow = measured.stream()
-                .filter(r -> r.number("machine_mb_per_s") < MachineProbe.SLOW_SHARE * machineReference)
+        List<ResultRow> repeated = measured.stream()
+                .filter(r -> r.get("note").contains(MachineProbe.MEASURED_AGAIN)).collect(Collectors.toList());
+        List<ResultRow> slow = measured.stream().filter(r -> machine.isSlow(r.number("machine_mb_per_s")))
                 .collect(Collectors.toList());
         md.append("\n## Machine phases\n\n")
                 .append(String.format(Locale.ROOT, "Cross-core copies ran at %,.0f MB/s normally (the median of all "
@@ -315,7 +314,7 @@ final class Report {
                         + "measurement waited while the rate was below %.0f%% of that, and was taken again when "
                         + "the rate was that low right after it, as long as its client process had waited less "
                         + "than %d s in all; `machine_mb_per_s` in `results.csv` is the lower of the rates before "
-                        + "and after.%n%n", machineReference, MachineProbe.SLOW_SHARE * 100,
+                        + "and after.%n%n", machine.reference(), MachineProbe.SLOW_SHARE * 100,
                         MachineProbe.WAIT_BUDGET_SECONDS))
                 .append(String.format(Locale.ROOT, "- Taken again after a slow phase: %d of %d%n", repeated.size(),
                         measured.size()))

@@ -169,7 +169,7 @@ public final class SystemBenchmark {
         }
         progress("writing " + out.toAbsolutePath());
         report.totalSeconds = (System.nanoTime() - startNanos) / 1e9;
-        report.machineReference = machine.reference();
+        report.machine = machine;
         report.write(out);
         progress("done: " + out.resolve("results.md").toAbsolutePath());
         System.exit(0);
