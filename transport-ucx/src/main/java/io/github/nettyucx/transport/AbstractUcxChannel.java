@@ -97,11 +97,8 @@ abstract class AbstractUcxChannel extends AbstractChannel {
 
     /** The unsafe of every UCX channel is the handle its event loop dispatches to. */
     protected abstract class UcxUnsafe extends AbstractUnsafe implements UcxIoHandle {
-        /**
-         * The event loop's UCP worker is about to be replaced (see {@link UcxIoHandler#replaceWorker()}):
-         * a channel with a connection on it fails with {@code cause} and closes. Returns whether it did.
-         */
-        boolean workerLost(IOException cause) {
+        @Override
+        public boolean workerLost(IOException cause) {
             return false;
         }
 
@@ -115,11 +112,8 @@ abstract class AbstractUcxChannel extends AbstractChannel {
             close(voidPromise());
         }
 
-        /**
-         * The event loop is gone: the worker frees the native connection, so the channel only
-         * closes its socket and must not touch native state again.
-         */
-        void abandon() {
+        @Override
+        public void abandon() {
             open = false;
             abandonNative();
             if (fd >= 0) {

@@ -15,58 +15,30 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The UCX data path of one channel: a ring of pre-posted receive slots, one per sequence number in
- * the window, read strictly in sequence order (so eager and rendezvous completions can finish in
- * any order), and send staging slots that flushed bytes are gathered into, one tagged send each.
+ * The native connection of one channel and its slots: a ring of pre-posted receive slots, one per
+ * sequence number in the window, read strictly in sequence order (so receives can complete in any
+ * order), and send slots that flushed bytes are gathered into, one message each. It is created before
+ * the peer's hello (whose window it advertises) and does not know how its messages travel: the
+ * {@link UcxDataPath} chosen at the hello connects it, sends through it and applies flow control.
+ * Used on the event loop only.
  * <p>
  * Each receive is posted into a pooled, registered buffer of {@link UcxByteBufAllocator#RECEIVE}: a message
  * of at least {@link #IN_PLACE_MIN_BYTES} goes up the pipeline in that buffer, and the slot gets a
  * fresh one; smaller messages are copied out and the buffer is posted again. The buffers stay
  * alive until the native connection is freed, since UCX may write into them until then.
  * <p>
- * Flow control: the peer may have as many messages in flight as we have receive slots. Each
- * consumed slot is reposted and becomes a credit, returned in the header of our next send or,
- * when half a window has piled up, in a control message. On the TCP data path ({@link UcxTcpDataPath})
- * the same slots travel as frames on a TCP socket, and TCP's own flow control stands in for credits.
- * Used on the event loop only.
- * <p>
- * A send is one tagged message: the header, then the flushed bytes. Small pieces are copied into
- * the slot; direct buffers of at least {@link #ZERO_COPY_MIN_BYTES} go as I/O vector entries over
- * their own memory and stay retained until UCX has finished the send (after a close, until the
- * worker reports the native connection freed).
+ * A send is one message: the header (credits returned), then the flushed bytes. Small pieces are copied
+ * into the slot; direct buffers from the data path's in-place threshold go as I/O vector entries over
+ * their own memory and stay retained until the send has finished (after a close, until the worker
+ * reports the native connection freed: {@link UcxWorker#holdUntilFreed}).
  */
 final class UcxConnection {
-    /**
-     * Readable bytes from which a buffer with a memory address is sent in place rather than copied:
-     * it becomes an entry of the send's I/O vector, held until UCX is done with it, and UCX gathers the
-     * entries with memcpy (into its shared-memory queue or TCP segment) or sends them zero-copy (RDMA).
-     * Copying in Java went through the JVM's arraycopy stub, which on this machine's AMD EPYC spent
-     * most of the sender's time in its AVX-512 masked stores (perf: 58% of the sending loop at 256 B;
-     * in isolation the same copies take nanoseconds). One connection, one-way, shared memory, copying
-     * every buffer (the previous default) against 128: 256 B 1,084 against 1,983 MB/s, 1 KiB 4,465
-     * against 7,905, 64 KiB 21,543 against 30,490; 64 gave the same within noise, and 16 B (below
-     * either) is unchanged. They wait for the endpoint's first flush (see {@link #wiredUp()}): UCX 1.13
-     * can stall I/O-vector sends queued during wire-up (openucx/ucx#6872).
-     */
-    static final int ZERO_COPY_MIN_BYTES = Math.max(1,
-            SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", 128));
-
     /**
      * Payload bytes from which a received message is handed up in the buffer it arrived in rather
      * than copied (below it, a right-sized copy wastes less memory than a whole slot buffer).
      */
     static final int IN_PLACE_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.receiveInPlaceBytes", 16 * 1024));
-
-    /**
-     * Like {@link #ZERO_COPY_MIN_BYTES}, on the TCP data path, where a buffer sent in place costs an entry
-     * of the sendmsg and a reference count, and saves copying it into the slot. One connection, one-way,
-     * direct runs with 512 / 128 / 1: 256 B 1,006 / 1,616 / 1,617 MB/s, 64 B 612 / 840 / 507, 16 B
-     * 176 / 175 / 113 (at 1, small messages fill a slot's I/O vector long before its bytes); with
-     * 16384, 1 KiB reached 2,448-2,543 MB/s, with 512 4,154-4,178.
-     */
-    static final int TCP_ZERO_COPY_MIN_BYTES = Math.max(1,
-            SystemPropertyUtil.getInt("io.github.nettyucx.tcpDataPathZeroCopyBytes", 128));
 
     private final UcxWorker worker;
     private final long conn;
@@ -78,7 +50,6 @@ final class UcxConnection {
     private final int slotStride;
     private final int sendSlots;
     private final int sendUnit;
-    private final int creditThreshold;
     /** Per receive slot: the buffer its receive is posted into. */
     private final ByteBuf[] recvBufs;
     private final long sendAreaAddress;
@@ -97,13 +68,8 @@ final class UcxConnection {
     private int sendSlot;
     private int sendSeq;
     private int pendingCredits;
-    private int peerWindow;
-    private int peerUnit;
     private boolean connected;
     private boolean closed;
-    /** Bytes travel on the side channel's socket, not through UCX ({@link UcxTcpDataPath}). */
-    private boolean tcpDataPath;
-    private int zeroCopyMinBytes = ZERO_COPY_MIN_BYTES;
 
     private UcxConnection(UcxWorker worker, long[] created, ByteBuf[] recvBufs, int recvUnit, int sendSlots) {
         this.worker = worker;
@@ -117,7 +83,6 @@ final class UcxConnection {
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
         this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
-        this.creditThreshold = Math.max(1, recvWindow / 2);
         this.sendAreaAddress = created[2];
         this.sendIovAddress = created[4];
         this.heldBySlot = new ByteBuf[sendSlots][UcxNative.MAX_IOV - 1];
@@ -195,52 +160,31 @@ final class UcxConnection {
         return recvUnit;
     }
 
-    void connect(UcxHandshake.Hello peer) throws IOException {
+    /** The native connection, for the data paths' own natives. */
+    long nativeAddress() {
+        return conn;
+    }
+
+    /** Bytes one message carries at most: our unit, unless the peer receives less. */
+    int sendCapacity(UcxHandshake.Hello peer) {
+        return Math.min(sendUnit, peer.recvUnit);
+    }
+
+    /** Creates the UCX endpoint to the peer's worker: messages travel as tagged messages from now on. */
+    void connectEndpoint(UcxHandshake.Hello peer) throws IOException {
         UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.peerErrorHandling());
-        peerWindow = peer.recvWindow;
-        peerUnit = Math.min(sendUnit, peer.recvUnit);
         connected = true;
     }
 
-    /** Like {@link #connect}, for the TCP data path: the socket's bytes go to the connection from now on. */
-    void connectOverTcp(UcxHandshake.Hello peer, int fd, UcxSideChannel side) throws IOException {
-        side.handOver(conn, fd);
-        tcpDataPath = true;
-        zeroCopyMinBytes = TCP_ZERO_COPY_MIN_BYTES;
-        peerWindow = peer.recvWindow;
-        peerUnit = Math.min(sendUnit, peer.recvUnit);
+    /** Hands the side channel's socket to the connection, whose messages travel as frames on it from now on. */
+    void connectStream(UcxSideChannel side) throws IOException {
+        side.handOver(conn);
         connected = true;
     }
 
-    boolean tcpDataPath() {
-        return tcpDataPath;
-    }
-
-    /** On the TCP data path: sends a side-channel record after the messages sent so far. */
-    void sendRecord(byte type) throws IOException {
-        int rc = UcxNative.connStreamRecord(conn, type, sendSeq);
-        if (rc != 0) {
-            throw new IOException("could not send the side-channel record: " + UcxNative.statusString(rc));
-        }
-    }
-
-    /** On the TCP data path: records that arrived, or the peer's end, wait for {@link #takeRecords}. */
+    /** Side-channel input (records, or the peer's end) that the native side took off the socket waits. */
     boolean sideInputReady() {
         return PlatformDependent.getInt(state + 4L * UcxNative.STATE_SIDE_INPUT) != 0;
-    }
-
-    /** On the TCP data path: reads the socket now, as the loop does when it serves its sockets. */
-    void readTcpDataPath() {
-        UcxNative.connStreamRead(conn);
-    }
-
-    /** On the TCP data path: the socket error that ended the peer's stream, or null when it ended in order. */
-    String tcpDataPathEndError() {
-        return UcxNative.connStreamEndError(conn);
-    }
-
-    int takeRecords(long address, int capacity) {
-        return UcxNative.connStreamTakeRecords(conn, address, capacity);
     }
 
     boolean isConnected() {
@@ -380,27 +324,14 @@ final class UcxConnection {
         pendingCredits++;
     }
 
-    /**
-     * Returns credits in a control message once half a window has accumulated without a send to
-     * carry them. While a previous control message is in flight this waits; its completion
-     * notifies the channel, which calls this again.
-     */
-    void returnCreditsIfDue() throws IOException {
-        if (tcpDataPath) {
-            // TCP's own flow control stands in for credits there (ucx_stream.c).
-            pendingCredits = 0;
-            return;
-        }
-        if (pendingCredits < creditThreshold || !isConnected()) {
-            return;
-        }
-        int rc = UcxNative.connSendCredits(conn, pendingCredits);
-        if (rc < 0) {
-            throw new IOException("UCX credit message failed: " + UcxNative.statusString(rc));
-        }
-        if (rc != UcxNative.CREDITS_BUSY) {
-            pendingCredits = 0;
-        }
+    /** Credits owed to the peer: slots consumed and reposted since a message of ours last carried them. */
+    int pendingCredits() {
+        return pendingCredits;
+    }
+
+    /** The pending credits were returned (or need no returning). */
+    void clearPendingCredits() {
+        pendingCredits = 0;
     }
 
     // ---- send ----
@@ -410,16 +341,14 @@ final class UcxConnection {
         return PlatformDependent.getInt(state + 4L * UcxNative.STATE_WIRED_UP) != 0;
     }
 
-    private int peerCredits() {
-        if (tcpDataPath) {
-            return Integer.MAX_VALUE;
-        }
-        return peerWindow + PlatformDependent.getInt(state + 4L * UcxNative.STATE_CREDITS) - sendSeq;
+    /** Credits the peer has returned so far, counted natively from the headers and control messages. */
+    int creditsReceived() {
+        return PlatformDependent.getInt(state + 4L * UcxNative.STATE_CREDITS);
     }
 
-    /** True when a send could go out now: the peer has a free receive slot and we have a free send slot. */
-    boolean canSend() throws IOException {
-        if (!isConnected() || peerCredits() <= 0) {
+    /** True when the next send slot is free (and the connection is up); throws when its last send failed. */
+    boolean sendSlotFree() throws IOException {
+        if (!isConnected()) {
             return false;
         }
         int st = sendState(sendSlot);
@@ -430,35 +359,20 @@ final class UcxConnection {
     }
 
     /**
-     * Gathers the flushed buffers into sends, one tagged send per slot, and removes what was sent
-     * from {@code in}. Returns true when everything was sent, false when out of credit or slots.
+     * Gathers flushed buffers of {@code in} into one message of at most {@code capacity} bytes in the next
+     * send slot, sends it, and removes what it took from {@code in}. Buffers of at least
+     * {@code inPlaceMinBytes} with a memory address are sent from their own memory once the endpoint is
+     * wired up. Call only when {@link #sendSlotFree()} and the data path's flow control allow.
      */
-    boolean write(ChannelOutboundBuffer in) throws Exception {
-        while (!in.isEmpty()) {
-            if (!canSend() && !(tcpDataPath && flushDeferredWrites())) {
-                return false;
-            }
-            releaseHeld(sendSlot);
-            gatherer.reset(sendSlot, peerUnit, wiredUp());
-            in.forEachFlushedMessage(gatherer);
-            int length = gatherer.filled;
-            if (length > 0) {
-                send(length);
-            }
-            in.removeBytes(length);
+    void sendNext(ChannelOutboundBuffer in, int capacity, int inPlaceMinBytes) throws Exception {
+        releaseHeld(sendSlot);
+        gatherer.reset(sendSlot, capacity, wiredUp() ? inPlaceMinBytes : Integer.MAX_VALUE);
+        in.forEachFlushedMessage(gatherer);
+        int length = gatherer.filled;
+        if (length > 0) {
+            send(length);
         }
-        return true;
-    }
-
-    /**
-     * On the TCP data path: writes the messages a burst left for the worker's next progress, so that the
-     * channel runs out of slots (and turns unwritable) only when the socket is full. True when the next
-     * slot is free then.
-     */
-    private boolean flushDeferredWrites() throws IOException {
-        UcxNative.connStreamFlush(conn);
-        releaseCompletedSends();
-        return canSend();
+        in.removeBytes(length);
     }
 
     private void send(int length) throws IOException {
@@ -565,13 +479,13 @@ final class UcxConnection {
         private int capacity;
         private int copied;
         private boolean lastEntryCopied;
-        private boolean inPlaceAllowed;
+        private int inPlaceMinBytes;
         int filled;
         int iovCount;
 
-        void reset(int slot, int capacity, boolean inPlaceAllowed) {
+        void reset(int slot, int capacity, int inPlaceMinBytes) {
             this.slot = slot;
-            this.inPlaceAllowed = inPlaceAllowed;
+            this.inPlaceMinBytes = inPlaceMinBytes;
             this.stagingOffset = slot * slotStride + UcxNative.HEADER_BYTES;
             this.capacity = capacity;
             this.copied = 0;
@@ -587,7 +501,7 @@ final class UcxConnection {
             if (n <= 0) {
                 return filled < capacity;
             }
-            if (inPlaceAllowed && n >= zeroCopyMinBytes && buf.hasMemoryAddress()) {
+            if (n >= inPlaceMinBytes && buf.hasMemoryAddress()) {
                 if (iovCount == UcxNative.MAX_IOV) {
                     return false;
                 }

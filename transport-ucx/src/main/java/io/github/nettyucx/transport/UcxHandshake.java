@@ -23,7 +23,7 @@ import java.util.UUID;
  *         receive unit u32 | boot id 16 bytes | worker address length u32 | worker address
  * record: type u8 ('S' = output shut down, 'C' = closed) | messages sent before it u32
  * </pre>
- * Integers are big endian. The flags are {@link UcxTcpDataPath}'s. Everything after the hello is a
+ * Integers are big endian. The flags are {@link UcxDataPathPolicy}'s. Everything after the hello is a
  * stream of records, or, on the TCP data path, of frames that carry data and records ({@code ucx_stream.c}).
  */
 final class UcxHandshake {
@@ -66,11 +66,6 @@ final class UcxHandshake {
             return java.util.Arrays.equals(bootId, BOOT_ID);
         }
 
-        /** True when the connection carries its bytes on the side channel's socket, not through UCX. */
-        boolean tcpDataPath() {
-            return UcxTcpDataPath.chosen(flags, sameHost());
-        }
-
         /**
          * UCX peer error handling for the endpoint to this peer: on unless switched off with
          * {@code -Dio.github.nettyucx.peerErrorHandling=never}. Without it, UCX 1.13 may use cma for
@@ -83,7 +78,7 @@ final class UcxHandshake {
     }
 
     static ByteBuffer encodeHello(int connectionId, int recvWindow, int recvUnit, byte[] workerAddress) {
-        return encodeHello(UcxTcpDataPath.localFlags(), connectionId, recvWindow, recvUnit, workerAddress);
+        return encodeHello(UcxDataPathPolicy.localFlags(), connectionId, recvWindow, recvUnit, workerAddress);
     }
 
     static ByteBuffer encodeHello(int flags, int connectionId, int recvWindow, int recvUnit, byte[] workerAddress) {
@@ -137,6 +132,13 @@ final class UcxHandshake {
         byte[] address = new byte[addressLength];
         in.get(address);
         return new Hello(flags, connectionId, recvWindow, recvUnit, bootId, address);
+    }
+
+    /** A record saying that {@code messagesSent} messages precede it, ready to be written. */
+    static ByteBuffer encodeRecord(byte type, int messagesSent) {
+        ByteBuffer record = ByteBuffer.allocate(RECORD_BYTES);
+        record.put(type).putInt(messagesSent).flip();
+        return record;
     }
 
     /** The low bits of a packed UCP worker address's first byte: its format version. */

@@ -28,9 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The {@link IoHandler} of a UCX event loop: one UCP worker per loop thread. {@link #run} makes UCX
  * progress, hands completions to channels, and when idle spins and/or arms the worker and sleeps
  * in epoll (over the worker's event fd, an eventfd for {@link #wakeup()}, a timerfd for scheduled
- * tasks and the connections' side-channel sockets). After a same-host peer vanished, it checks that
- * the worker's shared-memory receive queue still delivers and replaces a worker whose queue is stuck
- * ({@link #probeSharedMemory()}).
+ * tasks and the connections' side-channel sockets). It sees channels only as {@link UcxIoHandle}s.
+ * After a same-host peer vanished, {@link UcxSharedMemoryProbe} checks that the worker's shared-memory
+ * receive queue still delivers, and has a worker whose queue is stuck replaced.
  */
 public final class UcxIoHandler implements IoHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
@@ -50,30 +50,14 @@ public final class UcxIoHandler implements IoHandler {
             SystemPropertyUtil.getLong("io.github.nettyucx.spinYieldAfterMicros", 10));
     /** Then the thread yields once every this many (a power of two) empty progress rounds. */
     private static final int SPIN_ROUNDS_PER_YIELD_MASK = 4 - 1;
-    private static final long NO_PROBE = Long.MIN_VALUE;
-    /**
-     * How long the shared-memory probe may take before the worker's receive queue counts as stuck:
-     * {@code -Dio.github.nettyucx.sharedMemoryProbeMillis}, default 1000; 0 turns the probe (and so
-     * the replacement of a stuck worker) off. It arrives within microseconds on a working queue; a
-     * same-host peer that is merely descheduled (or stopped) in the middle of a send holds the queue
-     * just as long, so a short timeout would close the loop's connections for a pause.
-     */
-    private static final long PROBE_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(
-            Math.max(0, SystemPropertyUtil.getLong("io.github.nettyucx.sharedMemoryProbeMillis", 1000)));
-    /** While a probe is in flight, a sleeping loop wakes this often to judge it. */
-    private static final long PROBE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
     private final ThreadAwareExecutor executor;
     private final UcxIoHandlerConfig config;
     private final IntObjectMap<Registration> registrationsByFd = new IntObjectHashMap<>(64);
     private final List<Registration> registrations = new ArrayList<>();
     private final UcxIoEvent event = new UcxIoEvent();
     private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
+    private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
     private UcxWorker worker;
-    /** When the shared-memory probe in flight was sent, or {@link #NO_PROBE}. */
-    private long probeSentNanos = NO_PROBE;
-    private long probesArrived;
-    private long workersReplaced;
 
     /**
      * Creates the loop's UCP worker at once (on the thread that builds the group), so that a worker
@@ -114,12 +98,14 @@ public final class UcxIoHandler implements IoHandler {
         return worker;
     }
 
+    UcxSharedMemoryProbe sharedMemoryProbe() {
+        return sharedMemoryProbe;
+    }
+
     @Override
     public int run(IoHandlerContext context) {
         try {
-            if (probeSentNanos != NO_PROBE) {
-                judgeProbe();
-            }
+            sharedMemoryProbe.check();
             int handled = processCompletions();
             if (handled > 0 || !context.canBlock()) {
                 return handled + pollSocketsIfDue();
@@ -207,8 +193,8 @@ public final class UcxIoHandler implements IoHandler {
         try {
             if (context.canBlock()) {
                 long timeout = deadline == -1 ? -1 : Math.max(1, context.delayNanos(System.nanoTime()));
-                if (probeSentNanos != NO_PROBE && (timeout < 0 || timeout > PROBE_CHECK_NANOS)) {
-                    timeout = PROBE_CHECK_NANOS;
+                if (sharedMemoryProbe.inFlight() && (timeout < 0 || timeout > UcxSharedMemoryProbe.CHECK_NANOS)) {
+                    timeout = UcxSharedMemoryProbe.CHECK_NANOS;
                 }
                 events = worker.waitAndDispatch(timeout, this);
             }
@@ -219,85 +205,39 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /**
-     * A same-host peer vanished without closing (killed, crashed): it may have died in the middle
-     * of writing into this worker's shared-memory receive queue, which then delivers nothing more
-     * (UCX 1.13; docs/reliability.md, bug 12). Sends a probe through the queue;
-     * {@link #judgeProbe()} replaces the worker when it does not arrive.
+     * Fails every connection of this loop with {@code cause} (their peers see a reset) and gives the loop a
+     * new UCP worker; the server channels and their sockets stay. Returns how many connections closed.
      */
-    void probeSharedMemory() {
-        if (probeSentNanos != NO_PROBE || PROBE_TIMEOUT_NANOS == 0) {
-            return;
-        }
-        try {
-            worker.probeStart();
-            probeSentNanos = System.nanoTime();
-        } catch (IOException e) {
-            logger.warn("Could not check UCX's shared-memory receive queue after a same-host peer vanished: {}",
-                    e.getMessage());
-        }
-    }
-
-    private void judgeProbe() {
-        if (probeArrived()) {
-            return;
-        }
-        if (System.nanoTime() - probeSentNanos < PROBE_TIMEOUT_NANOS) {
-            return;
-        }
-        // A loop that could not run for a while (the machine was busy) looks once more first.
-        processCompletions();
-        if (probeArrived()) {
-            return;
-        }
-        replaceWorker();
-        probeSentNanos = NO_PROBE;
-    }
-
-    private boolean probeArrived() {
-        if (!worker.probeArrived()) {
-            return false;
-        }
-        worker.probeFree();
-        probeSentNanos = NO_PROBE;
-        probesArrived++;
-        return true;
-    }
-
-    /**
-     * Closes every connection of this loop (their peers see a reset) and gives the loop a new UCP
-     * worker: with its receive queue stuck, none of them would receive from a same-host peer again,
-     * and neither would a new one. The server channels and their sockets stay.
-     */
-    void replaceWorker() {
-        IOException cause = new IOException("UCX's shared-memory receive queue of this event loop stopped "
-                + "delivering after a same-host peer died in the middle of a send (UCX 1.13 limitation, "
-                + "docs/reliability.md bug 12): the loop's connections are closed and new ones use a new UCP worker");
+    private int replaceWorker(IOException cause) throws IOException {
         int closed = 0;
         for (Registration registration : registrations.toArray(new Registration[0])) {
-            if (((AbstractUcxChannel.UcxUnsafe) registration.handle).workerLost(cause)) {
+            if (registration.handle.workerLost(cause)) {
                 closed++;
             }
         }
-        try {
-            int leftOpen = worker.renew();
-            workersReplaced++;
-            logger.warn("UCX's shared-memory receive queue of an event loop stopped after a same-host peer died "
-                    + "in the middle of a send (the probe did not arrive in {} ms): closed its {} connection(s) "
-                    + "and replaced its UCP worker{}", TimeUnit.NANOSECONDS.toMillis(PROBE_TIMEOUT_NANOS), closed,
-                    leftOpen > 0 ? " (" + leftOpen + " left open by their channels)" : "");
-        } catch (IOException e) {
-            logger.error("The event loop's shared-memory receive queue is stuck and a new UCP worker could not be "
-                    + "created; same-host connections of this loop will not receive", e);
+        int leftOpen = worker.renew();
+        if (leftOpen > 0) {
+            logger.debug("{} connection(s) of the replaced UCP worker were left open by their channels", leftOpen);
         }
+        return closed;
     }
 
-    /** Probes that arrived: the queue worked after a same-host peer vanished. */
-    long probesArrived() {
-        return probesArrived;
-    }
+    /** What {@link UcxSharedMemoryProbe} sees of this loop. */
+    private final class ProbedLoop implements UcxSharedMemoryProbe.Loop {
+        @Override
+        public UcxWorker worker() {
+            return worker;
+        }
 
-    long workersReplaced() {
-        return workersReplaced;
+        @Override
+        public void processCompletions() {
+            UcxIoHandler.this.processCompletions();
+        }
+
+        @Override
+        public int replaceWorker(IOException cause) throws IOException {
+            return UcxIoHandler.this.replaceWorker(cause);
+        }
     }
 
     void dispatchSocket(int fd, int ops) {
@@ -319,7 +259,7 @@ public final class UcxIoHandler implements IoHandler {
         // Channels can still register while the loop shuts down, after prepareToDestroy() closed the others.
         // The executor takes no more tasks, so they cannot run Netty's close; they let go of native state instead.
         for (Registration registration : registrations.toArray(new Registration[0])) {
-            ((AbstractUcxChannel.UcxUnsafe) registration.handle).abandon();
+            registration.handle.abandon();
         }
         if (worker != null) {
             int leftOpen = worker.destroy();
@@ -444,8 +384,14 @@ public final class UcxIoHandler implements IoHandler {
             return worker;
         }
 
+        /** The handler this registration belongs to; for tests. */
         UcxIoHandler handler() {
             return UcxIoHandler.this;
+        }
+
+        /** A same-host peer of this handle vanished without closing: see {@link UcxSharedMemoryProbe}. */
+        void sameHostPeerVanished() {
+            sharedMemoryProbe.sameHostPeerVanished();
         }
 
         @Override

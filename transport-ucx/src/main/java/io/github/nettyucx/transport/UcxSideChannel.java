@@ -9,18 +9,21 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Buffers of a connection's TCP side channel: the hello and records waiting to be written, and
- * the bytes read but not parsed yet (on the TCP data path, the records it took off the socket).
- * The socket itself belongs to the channel. The buffers are freed by {@link #release()} when the
+ * A connection's TCP side channel: its socket's hello and records waiting to be written, and the bytes
+ * read but not parsed yet (on the TCP data path, the records it took off the socket). As a
+ * {@link UcxRecordLink} it carries the records itself, until a data path that owns the socket takes
+ * over. The socket belongs to the channel (and, once connected, to the native connection, which closes
+ * it); this class only reads and writes it. The buffers are freed by {@link #release()} when the
  * channel closes, not left to the garbage collector: a busy server opens and closes connections
  * faster than the heap fills.
  */
-final class UcxSideChannel {
+final class UcxSideChannel implements UcxRecordLink {
     private final ByteBuffer out = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());
     private final long outAddress = PlatformDependent.directBufferAddress(out);
     private final ByteBuffer in = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());
     private final long inAddress = PlatformDependent.directBufferAddress(in);
 
+    private int fd = -1;
     private boolean released;
 
     UcxSideChannel() {
@@ -42,6 +45,11 @@ final class UcxSideChannel {
         }
     }
 
+    /** The connected socket to read and write from now on. */
+    void attach(int fd) {
+        this.fd = fd;
+    }
+
     void queue(ByteBuffer bytes) throws IOException {
         ensureNotReleased();
         out.compact();
@@ -55,14 +63,19 @@ final class UcxSideChannel {
         }
     }
 
-    void queueRecord(byte type, int messagesSent) throws IOException {
-        ByteBuffer record = ByteBuffer.allocate(UcxHandshake.RECORD_BYTES);
-        record.put(type).putInt(messagesSent).flip();
-        queue(record);
+    @Override
+    public boolean sendRecord(byte type, int messagesSent) throws IOException {
+        queue(UcxHandshake.encodeRecord(type, messagesSent));
+        return flush();
+    }
+
+    @Override
+    public boolean receiveRecords() throws IOException {
+        return fill();
     }
 
     /** Writes what is queued; returns true when nothing is left. */
-    boolean flush(int fd) throws IOException {
+    boolean flush() throws IOException {
         ensureNotReleased();
         while (out.hasRemaining()) {
             int n = UcxNative.socketWrite(fd, outAddress + out.position(), out.remaining());
@@ -78,7 +91,7 @@ final class UcxSideChannel {
      * Reads what the socket has into the input buffer. Returns false at end of stream.
      * Call {@link #inbound()} to parse, then {@link #consumed()}.
      */
-    boolean fill(int fd) throws IOException {
+    boolean fill() throws IOException {
         ensureNotReleased();
         for (;;) {
             if (!in.hasRemaining()) {
@@ -100,7 +113,7 @@ final class UcxSideChannel {
      * on: it takes the input not parsed yet (call while the input is in read mode, after the peer's
      * hello) and the output not written yet.
      */
-    void handOver(long conn, int fd) throws IOException {
+    void handOver(long conn) throws IOException {
         ensureNotReleased();
         UcxNative.connStreamStart(conn, fd, inAddress + in.position(), in.remaining(), outAddress + out.position(),
                 out.remaining());
@@ -108,10 +121,10 @@ final class UcxSideChannel {
         out.position(out.limit());
     }
 
-    /** Like {@link #fill(int)}, from the records the TCP data path of {@code connection} took off the socket. */
-    boolean fill(UcxConnection connection) throws IOException {
+    /** Like {@link #fill()}, from the records the TCP data path of {@code conn} took off the socket. */
+    boolean fillFromStream(long conn) throws IOException {
         ensureNotReleased();
-        int n = connection.takeRecords(inAddress + in.position(), in.remaining());
+        int n = UcxNative.connStreamTakeRecords(conn, inAddress + in.position(), in.remaining());
         if (n < 0) {
             return false;
         }

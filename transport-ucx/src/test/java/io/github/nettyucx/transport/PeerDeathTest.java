@@ -201,7 +201,7 @@ class PeerDeathTest {
             int arrived = 0;
             for (int round = 1; round <= ROUNDS; round++) {
                 long probesBefore = probeOutcomes(local, handler);
-                long replacedBefore = local.eventLoop().submit(handler::workersReplaced).get();
+                long replacedBefore = replacedWorkers(local, handler);
                 try (Child child = Child.start(transport, "server")) {
                     Watcher watcher = connectTo(transport, group, child);
                     watcher.awaitFlowing(child, round);
@@ -213,7 +213,7 @@ class PeerDeathTest {
                 Channel probed = local;
                 UcxIoHandler probedHandler = handler;
                 Await.until(() -> probeOutcomes(probed, probedHandler) != probesBefore, 10, TimeUnit.SECONDS);
-                long replaced = local.eventLoop().submit(handler::workersReplaced).get() - replacedBefore;
+                long replaced = replacedWorkers(local, handler) - replacedBefore;
                 if (replaced == 0) {
                     assertTrue(probeOutcomes(local, handler) > probesBefore, "round " + round + ": no probe");
                     arrived++;
@@ -254,9 +254,14 @@ class PeerDeathTest {
         }
     }
 
+    private static long replacedWorkers(Channel channel, UcxIoHandler handler) throws Exception {
+        return channel.eventLoop().submit(() -> handler.sharedMemoryProbe().workersReplaced()).get();
+    }
+
     /** Probes judged on {@code channel}'s loop so far, whatever their outcome. */
     private static long probeOutcomes(Channel channel, UcxIoHandler handler) throws Exception {
-        return channel.eventLoop().submit(() -> handler.probesArrived() + handler.workersReplaced()).get();
+        UcxSharedMemoryProbe probe = handler.sharedMemoryProbe();
+        return channel.eventLoop().submit(() -> probe.probesArrived() + probe.workersReplaced()).get();
     }
 
     private static Channel connectLocal(TestTransport transport, EventLoopGroup group, Channel server,
@@ -300,7 +305,7 @@ class PeerDeathTest {
                     UcxIoHandler h = handler;
                     Await.until(() -> probeOutcomes(probed, h) != verdictsBefore, 10, TimeUnit.SECONDS);
                     System.out.println("UCX round " + round + " of " + WEDGE_ROUNDS + ": data flowed, peer killed; "
-                            + "workers replaced so far: " + loopChannel.eventLoop().submit(h::workersReplaced).get());
+                            + "workers replaced so far: " + replacedWorkers(loopChannel, h));
                 }
             }
         } finally {

@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The send path over every kind of buffer a pipeline can hand the transport: heap, direct ones large
- * enough to be sent from their own memory (see {@link UcxConnection#ZERO_COPY_MIN_BYTES}) and smaller
+ * enough to be sent from their own memory (see {@link UcxTagDataPath#ZERO_COPY_MIN_BYTES}) and smaller
  * ones copied, slices, read-only views and composites, flushed in irregular groups; and the lifetime of
  * buffers that are still being sent when the channel closes. Runs on NIO and epoll as well, as the
  * cross-check.

@@ -32,10 +32,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import static io.github.nettyucx.transport.UcxTcpDataPath.FLAG_ACCEPTS;
-import static io.github.nettyucx.transport.UcxTcpDataPath.FLAG_INSISTS;
-import static io.github.nettyucx.transport.UcxTcpDataPath.FLAG_NETWORK;
-import static io.github.nettyucx.transport.UcxTcpDataPath.FLAG_SHARED_MEMORY;
+import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_ACCEPTS;
+import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_INSISTS;
+import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_NETWORK;
+import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_SHARED_MEMORY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -63,15 +63,15 @@ class TcpDataPathTest {
     @Test
     void bothSidesMustAcceptItAndSharedMemoryOrRdmaStayOnUcx() {
         int shm = FLAG_ACCEPTS | FLAG_SHARED_MEMORY;
-        assertFalse(UcxTcpDataPath.chosen(shm, shm, true), "same host with shared memory on both sides");
-        assertTrue(UcxTcpDataPath.chosen(shm, shm, false), "another host, only TCP between them");
-        assertTrue(UcxTcpDataPath.chosen(FLAG_ACCEPTS, shm, true), "same host, one side restricted to TCP");
+        assertFalse(UcxDataPathPolicy.streamChosen(shm, shm, true), "same host with shared memory on both sides");
+        assertTrue(UcxDataPathPolicy.streamChosen(shm, shm, false), "another host, only TCP between them");
+        assertTrue(UcxDataPathPolicy.streamChosen(FLAG_ACCEPTS, shm, true), "same host, one side restricted to TCP");
         int rdma = FLAG_ACCEPTS | FLAG_NETWORK;
-        assertFalse(UcxTcpDataPath.chosen(rdma, rdma, false), "RDMA on both sides");
-        assertTrue(UcxTcpDataPath.chosen(rdma, FLAG_ACCEPTS, false), "RDMA on one side only");
-        assertFalse(UcxTcpDataPath.chosen(FLAG_ACCEPTS, 0, false), "a peer that does not accept it (or predates it)");
-        assertFalse(UcxTcpDataPath.chosen(0, FLAG_ACCEPTS | FLAG_INSISTS, false), "this side set to never");
-        assertTrue(UcxTcpDataPath.chosen(shm | FLAG_NETWORK, FLAG_ACCEPTS | FLAG_INSISTS | FLAG_SHARED_MEMORY, true),
+        assertFalse(UcxDataPathPolicy.streamChosen(rdma, rdma, false), "RDMA on both sides");
+        assertTrue(UcxDataPathPolicy.streamChosen(rdma, FLAG_ACCEPTS, false), "RDMA on one side only");
+        assertFalse(UcxDataPathPolicy.streamChosen(FLAG_ACCEPTS, 0, false), "a peer that does not accept it (or predates it)");
+        assertFalse(UcxDataPathPolicy.streamChosen(0, FLAG_ACCEPTS | FLAG_INSISTS, false), "this side set to never");
+        assertTrue(UcxDataPathPolicy.streamChosen(shm | FLAG_NETWORK, FLAG_ACCEPTS | FLAG_INSISTS | FLAG_SHARED_MEMORY, true),
                 "a side that insists");
     }
 

@@ -149,6 +149,14 @@ class WorkerReplacementTest {
     }
 
     /** Reads a counter of {@code channel}'s loop on that loop (the channel may be closed by then). */
+    private static long probesArrived(UcxIoHandler handler) {
+        return handler.sharedMemoryProbe().probesArrived();
+    }
+
+    private static long workersReplaced(UcxIoHandler handler) {
+        return handler.sharedMemoryProbe().workersReplaced();
+    }
+
     private static long onLoop(Channel channel, UcxIoHandler handler, ToLongFunction<UcxIoHandler> counter)
             throws Exception {
         return channel.eventLoop().submit(() -> counter.applyAsLong(handler)).get(5, TimeUnit.SECONDS);
@@ -164,15 +172,16 @@ class WorkerReplacementTest {
             UcxIoHandler handler = handlerOf(client);
             long descriptorsBefore = OpenDescriptors.targets().size();
             // The loop is idle, so it judges the probe from its sleep.
-            client.eventLoop().submit(handler::probeSharedMemory).sync();
-            Await.until(() -> onLoop(client, handler, UcxIoHandler::probesArrived) != 0, 10, TimeUnit.SECONDS);
-            assertEquals(1, onLoop(client, handler, UcxIoHandler::probesArrived), "the probe did not arrive");
-            assertEquals(0, onLoop(client, handler, UcxIoHandler::workersReplaced));
+            client.eventLoop().submit(() -> handler.sharedMemoryProbe().sameHostPeerVanished()).sync();
+            Await.until(() -> onLoop(client, handler, WorkerReplacementTest::probesArrived) != 0, 10, TimeUnit.SECONDS);
+            assertEquals(1, onLoop(client, handler, WorkerReplacementTest::probesArrived), "the probe did not arrive");
+            assertEquals(0, onLoop(client, handler, WorkerReplacementTest::workersReplaced));
             assertTrue(client.isActive(), "a passed probe closed a connection");
             // A second probe (each has a worker of its own, freed with it).
-            client.eventLoop().submit(handler::probeSharedMemory).sync();
-            Await.until(() -> onLoop(client, handler, UcxIoHandler::probesArrived) != 1, 10, TimeUnit.SECONDS);
-            assertEquals(2, onLoop(client, handler, UcxIoHandler::probesArrived), "the second probe did not arrive");
+            client.eventLoop().submit(() -> handler.sharedMemoryProbe().sameHostPeerVanished()).sync();
+            Await.until(() -> onLoop(client, handler, WorkerReplacementTest::probesArrived) != 1, 10, TimeUnit.SECONDS);
+            assertEquals(2, onLoop(client, handler, WorkerReplacementTest::probesArrived),
+                    "the second probe did not arrive");
             assertEquals(descriptorsBefore, OpenDescriptors.targets().size(),
                     "the probes' workers kept descriptors open");
             assertTrue(checker.exceptions.isEmpty(), "exceptions: " + checker.exceptions);
@@ -195,8 +204,8 @@ class WorkerReplacementTest {
             UcxIoHandler handler = handlerOf(first);
             // With a probe in flight, as after a real stuck queue.
             first.eventLoop().submit(() -> {
-                handler.probeSharedMemory();
-                handler.replaceWorker();
+                handler.sharedMemoryProbe().sameHostPeerVanished();
+                handler.sharedMemoryProbe().replaceWorker();
             }).sync();
 
             for (Channel client : new Channel[] {first, second}) {
@@ -206,7 +215,7 @@ class WorkerReplacementTest {
                 assertTrue(checker.exceptions.stream().anyMatch(e -> e instanceof IOException
                         && e.getMessage().contains("shared-memory receive queue")), "cause: " + checker.exceptions);
             }
-            assertEquals(1, onLoop(first, handler, UcxIoHandler::workersReplaced));
+            assertEquals(1, onLoop(first, handler, WorkerReplacementTest::workersReplaced));
             // The server's side sees a reset, not an orderly close.
             Await.until(() -> !firstAccepted.exceptions.isEmpty(), 5, TimeUnit.SECONDS);
             assertTrue(firstAccepted.exceptions.stream().anyMatch(e -> e instanceof IOException),

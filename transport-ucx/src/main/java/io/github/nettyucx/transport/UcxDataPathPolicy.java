@@ -12,19 +12,18 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Decides whether a connection carries its bytes on its own TCP socket (the TCP data path,
- * {@code ucx_stream.c}) instead of through a UCX endpoint. It does when UCX could reach the peer only
- * over TCP: UCX's tcp transport receives every message into segments of its own and copies it out, so
- * over TCP it is slower than Netty's epoll transport, which reads straight into the buffer; the TCP
- * data path reads straight into the receive slot. Shared memory (same host) and RDMA (InfiniBand,
- * RoCE) keep using UCX.
+ * Chooses a connection's {@link UcxDataPath} when the peer's hello arrives: the TCP data path
+ * ({@link UcxStreamDataPath}, frames on the connection's own TCP socket) when UCX could reach the peer
+ * only over TCP, since UCX's tcp transport copies every message out of segments of its own and was
+ * slower than Netty's epoll transport (docs/settings.md); UCX tagged messages ({@link UcxTagDataPath})
+ * otherwise: shared memory on one host, RDMA (InfiniBand, RoCE) across hosts.
  * <p>
  * Each side tells in its hello which transports its UCX has; both then decide alike.
  * {@code -Dio.github.nettyucx.tcpDataPath}: {@code auto} (default), {@code always} (also where UCX
  * has more than TCP; for tests), {@code never} (UCX's tcp transport, as before).
  */
-final class UcxTcpDataPath {
-    private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxTcpDataPath.class);
+final class UcxDataPathPolicy {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxDataPathPolicy.class);
 
     /** This side can use the TCP data path. */
     static final int FLAG_ACCEPTS = 1;
@@ -44,7 +43,7 @@ final class UcxTcpDataPath {
 
     private static volatile int localFlags = -1;
 
-    private UcxTcpDataPath() {
+    private UcxDataPathPolicy() {
     }
 
     /** What this side's hello says. */
@@ -92,12 +91,21 @@ final class UcxTcpDataPath {
         return flags;
     }
 
-    /** Whether the connection to a peer whose hello had {@code peerFlags} uses the TCP data path. */
-    static boolean chosen(int peerFlags, boolean sameHost) {
-        return chosen(localFlags(), peerFlags, sameHost);
+    /**
+     * Connects {@code connection} to the peer of {@code hello} over the data path both ends choose alike,
+     * and returns that data path. {@code stopWatchingSocket} takes the side channel's socket out of the
+     * loop's epoll set; a data path that takes the socket over runs it first.
+     */
+    static UcxDataPath connect(UcxHandshake.Hello hello, UcxConnection connection, UcxSideChannel side,
+                               Runnable stopWatchingSocket) throws IOException {
+        if (streamChosen(localFlags(), hello.flags, hello.sameHost())) {
+            return UcxStreamDataPath.connect(hello, connection, side, stopWatchingSocket);
+        }
+        return UcxTagDataPath.connect(hello, connection, side);
     }
 
-    static boolean chosen(int ours, int peerFlags, boolean sameHost) {
+    /** Whether a connection between ends whose hellos had these flags takes the TCP data path. */
+    static boolean streamChosen(int ours, int peerFlags, boolean sameHost) {
         if ((ours & peerFlags & FLAG_ACCEPTS) == 0) {
             return false;
         }

@@ -1,0 +1,46 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.channel.ChannelOutboundBuffer;
+
+import java.io.IOException;
+
+/** The send loop both data paths share: one message per free slot, while flow control allows. */
+abstract class AbstractUcxDataPath implements UcxDataPath {
+    final UcxConnection connection;
+    /** Bytes one message carries at most. */
+    private final int sendCapacity;
+    private final int inPlaceMinBytes;
+
+    AbstractUcxDataPath(UcxConnection connection, UcxHandshake.Hello peer, int inPlaceMinBytes) {
+        this.connection = connection;
+        this.sendCapacity = connection.sendCapacity(peer);
+        this.inPlaceMinBytes = inPlaceMinBytes;
+    }
+
+    @Override
+    public final boolean write(ChannelOutboundBuffer in) throws Exception {
+        while (!in.isEmpty()) {
+            if (!canSend() && !makeRoom()) {
+                return false;
+            }
+            connection.sendNext(in, sendCapacity, inPlaceMinBytes);
+        }
+        return true;
+    }
+
+    @Override
+    public final boolean canSend() throws IOException {
+        return connection.isConnected() && peerCredits() > 0 && connection.sendSlotFree();
+    }
+
+    /** Messages the peer can take now. */
+    abstract int peerCredits();
+
+    /** Tries to free the next send slot when none is free; true when it did. */
+    boolean makeRoom() throws IOException {
+        return false;
+    }
+}

@@ -1,0 +1,422 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelException;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.channel.RecvByteBufAllocator;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelInputShutdownReadComplete;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.channel.socket.DuplexChannelConfig;
+import io.netty.util.internal.StringUtil;
+
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * What a UCX stream channel does with its connection's bytes, whichever way they travel: the read loop
+ * (bytes arrive in {@link UcxStreamUnsafe#readReady()}), writes ({@link #doWrite}: bytes leave through
+ * the {@link UcxDataPath}), and half-close. The side channel, its {@link UcxSession} events and connect
+ * are the subclass's ({@link UcxSocketChannel}).
+ */
+abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements DuplexChannel {
+    final UcxSession session;
+    /** Created with our hello, before the peer's (its window is what the hello advertises). */
+    UcxConnection connection;
+    /** Set when the peer's hello arrives; null before. */
+    UcxDataPath dataPath;
+    /** What the side-channel records travel on: the side channel until a data path takes its socket. */
+    UcxRecordLink records;
+    volatile boolean active;
+    private volatile boolean inputShutdown;
+    private volatile boolean outputShutdown;
+    boolean writePending;
+    private boolean readPending;
+    private boolean readTaskScheduled;
+    boolean inputClosedSeenErrorOnRead;
+    private final Runnable readTask = () -> ((UcxStreamUnsafe) unsafe()).readReady();
+
+    AbstractUcxStreamChannel(Channel parent, int fd, boolean tcpConnected) {
+        super(parent, fd);
+        session = new UcxSession(this::helloReceived, tcpConnected);
+    }
+
+    /** The peer's hello arrived: connect the data path (see {@link UcxSession.Listener}). */
+    abstract void helloReceived(UcxHandshake.Hello hello) throws IOException;
+
+    /** Called before a write looks at the session: a chance to pick up a close record the loop has not seen. */
+    abstract void beforeWrite();
+
+    @Override
+    public abstract DuplexChannelConfig config();
+
+    @Override
+    public boolean isActive() {
+        return active;
+    }
+
+    // ---- reading ----
+
+    /**
+     * True while messages the peer sent before its close are still to arrive or to be read, and this channel
+     * reads: a write to the closed peer then shuts the output down, keeping them readable. A channel that
+     * does not read would never reach the close and would stay open; it is reset instead, as over TCP.
+     */
+    final boolean peerHasMessagesToBeRead() {
+        return connection != null && !inputShutdown && readWanted()
+                && (connection.hasReadable() || session.peerMessagesInFlight(connection.messagesReceived()));
+    }
+
+    private boolean atEndOfInput() {
+        return connection != null && session.atEndOfInput(connection.messagesReceived());
+    }
+
+    private boolean shouldBreakReading() {
+        return inputShutdown && (inputClosedSeenErrorOnRead || !config().isAllowHalfClosure());
+    }
+
+    private boolean readWanted() {
+        return config().isAutoRead() || readPending;
+    }
+
+    /**
+     * Schedules the read loop when bytes are wanted and there, or when the peer's end of stream is
+     * reached: like epoll's EPOLLRDHUP, that is delivered even without a pending read.
+     */
+    final void scheduleReadIfNeeded() {
+        if (!readTaskScheduled && readable()) {
+            readTaskScheduled = true;
+            eventLoop().execute(readTask);
+        }
+    }
+
+    final boolean readable() {
+        return active && connection != null
+                && (readWanted() && connection.hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead);
+    }
+
+    /** Auto-read was switched off: a read requested before no longer counts. */
+    void clearReadPending() {
+        if (isRegistered() && !eventLoop().inEventLoop()) {
+            eventLoop().execute(() -> readPending = false);
+        } else {
+            readPending = false;
+        }
+    }
+
+    @Override
+    protected void doBeginRead() {
+        readPending = true;
+        scheduleReadIfNeeded();
+    }
+
+    // ---- writing ----
+
+    @Override
+    protected Object filterOutboundMessage(Object msg) {
+        if (msg instanceof ByteBuf) {
+            return msg;
+        }
+        throw new UnsupportedOperationException("unsupported message type: " + StringUtil.simpleClassName(msg)
+                + " (expected: " + StringUtil.simpleClassName(ByteBuf.class) + ')');
+    }
+
+    @Override
+    protected void doWrite(ChannelOutboundBuffer in) throws Exception {
+        beforeWrite();
+        if (session.peerClosedInOrder() && peerHasMessagesToBeRead()) {
+            throw new PeerClosedBeforeReadException(connection.messagesReceived(), session.peerFinalSeq());
+        }
+        if (session.peerWillNotRead()) {
+            throw new IOException("Connection reset by peer: the peer closed the connection");
+        }
+        if (dataPath == null || !connection.isConnected()) {
+            // Only reachable through a write issued before the channel became active.
+            writePending = !in.isEmpty();
+            return;
+        }
+        writePending = !dataPath.write(in);
+    }
+
+    @Override
+    protected void doShutdownOutput() throws Exception {
+        if (connection != null && fd >= 0 && session.canAnnounceShutdown()
+                && !records.sendRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, connection.messagesSent())) {
+            interest(UcxIoOps.IN_OUT);
+        }
+        outputShutdown = true;
+    }
+
+    // ---- DuplexChannel ----
+
+    // As on NIO, a channel that is not active counts as shut down in both directions.
+    @Override
+    public boolean isInputShutdown() {
+        return inputShutdown || !isActive();
+    }
+
+    @Override
+    public boolean isOutputShutdown() {
+        return outputShutdown || !isActive();
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return inputShutdown && outputShutdown || !isActive();
+    }
+
+    @Override
+    public ChannelFuture shutdownOutput() {
+        return shutdownOutput(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdownOutput(ChannelPromise promise) {
+        EventLoop loop = eventLoop();
+        if (loop.inEventLoop()) {
+            ((AbstractUnsafe) unsafe()).shutdownOutput(promise);
+        } else {
+            loop.execute(() -> ((AbstractUnsafe) unsafe()).shutdownOutput(promise));
+        }
+        return promise;
+    }
+
+    @Override
+    public ChannelFuture shutdownInput() {
+        return shutdownInput(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdownInput(ChannelPromise promise) {
+        EventLoop loop = eventLoop();
+        if (loop.inEventLoop()) {
+            shutdownInput0(promise);
+        } else {
+            loop.execute(() -> shutdownInput0(promise));
+        }
+        return promise;
+    }
+
+    private void shutdownInput0(ChannelPromise promise) {
+        if (!isOpen()) {
+            promise.setFailure(new ClosedChannelException());
+            return;
+        }
+        inputShutdown = true;
+        promise.setSuccess();
+    }
+
+    @Override
+    public ChannelFuture shutdown() {
+        return shutdown(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdown(ChannelPromise promise) {
+        ChannelFuture outputDone = shutdownOutput();
+        outputDone.addListener((ChannelFutureListener) f -> {
+            ChannelFuture inputDone = shutdownInput();
+            inputDone.addListener((ChannelFutureListener) g -> {
+                Throwable cause = f.cause() != null ? f.cause() : g.cause();
+                if (cause != null) {
+                    promise.setFailure(cause);
+                } else {
+                    promise.setSuccess();
+                }
+            });
+        });
+        return promise;
+    }
+
+    /** Reads, resumes writes, and delivers the end of the peer's input, on the event loop. */
+    abstract class UcxStreamUnsafe extends UcxUnsafe {
+
+        @Override
+        protected void flush0() {
+            // While waiting for credit or the handshake, the connection's completions resume the flush.
+            if (writePending) {
+                return;
+            }
+            if (holdWritesUntilActive()) {
+                writePending = true;
+                return;
+            }
+            super.flush0();
+        }
+
+        /** True when writes must wait for the channel to become active instead of failing. */
+        abstract boolean holdWritesUntilActive();
+
+        /** Flushes writes that waited for credit, a send slot or the handshake, once they can go. */
+        final void resumeWriting() {
+            if (!writePending || dataPath == null) {
+                return;
+            }
+            try {
+                if (!dataPath.canSend()) {
+                    return;
+                }
+            } catch (IOException e) {
+                pipeline().fireExceptionCaught(e);
+                close(voidPromise());
+                return;
+            }
+            writePending = false;
+            super.flush0();
+        }
+
+        /** Delivers arrived bytes in sequence order, like epoll's read loop delivers socket reads. */
+        final void readReady() {
+            readTaskScheduled = false;
+            if (!active || connection == null) {
+                return;
+            }
+            if (shouldBreakReading()) {
+                discardInput();
+                return;
+            }
+            if (!readWanted() && !atEndOfInput()) {
+                return;
+            }
+            DuplexChannelConfig config = config();
+            ChannelPipeline pipeline = pipeline();
+            ByteBufAllocator allocator = config.getAllocator();
+            RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
+            allocHandle.reset(config);
+            ByteBuf byteBuf = null;
+            boolean endOfInput = false;
+            try {
+                do {
+                    if (atEndOfInput()) {
+                        endOfInput = true;
+                        readPending = false;
+                        break;
+                    }
+                    if (!connection.hasReadable()) {
+                        break;
+                    }
+                    // The handle's guess bounds a read, as the user's RecvByteBufAllocator expects.
+                    byteBuf = connection.readInPlace(allocHandle.guess());
+                    if (byteBuf != null) {
+                        allocHandle.attemptedBytesRead(byteBuf.readableBytes());
+                        allocHandle.lastBytesRead(byteBuf.readableBytes());
+                    } else {
+                        byteBuf = allocHandle.allocate(allocator);
+                        allocHandle.attemptedBytesRead(byteBuf.writableBytes());
+                        allocHandle.lastBytesRead(connection.read(byteBuf));
+                    }
+                    if (allocHandle.lastBytesRead() <= 0) {
+                        byteBuf.release();
+                        byteBuf = null;
+                        break;
+                    }
+                    allocHandle.incMessagesRead(1);
+                    readPending = false;
+                    pipeline.fireChannelRead(byteBuf);
+                    byteBuf = null;
+                    if (shouldBreakReading() || !isOpen()) {
+                        break;
+                    }
+                } while (allocHandle.continueReading());
+                allocHandle.readComplete();
+                pipeline.fireChannelReadComplete();
+                if (isOpen()) {
+                    returnCreditsIfDue();
+                }
+                if (endOfInput) {
+                    shutdownInput(true);
+                }
+            } catch (Throwable t) {
+                handleReadException(pipeline, byteBuf, t, allocHandle);
+            } finally {
+                if (isOpen()) {
+                    scheduleReadIfNeeded();
+                }
+            }
+        }
+
+        /** Returns the peer's credits when due; a data path that failed to closes the channel. */
+        final void returnCreditsIfDue() {
+            if (dataPath == null) {
+                return;
+            }
+            try {
+                dataPath.returnCreditsIfDue();
+            } catch (IOException e) {
+                pipeline().fireExceptionCaught(e);
+                close(voidPromise());
+            }
+        }
+
+        private void discardInput() {
+            try {
+                connection.discardReadable();
+            } catch (IOException e) {
+                pipeline().fireExceptionCaught(e);
+                close(voidPromise());
+                return;
+            }
+            returnCreditsIfDue();
+        }
+
+        private void handleReadException(ChannelPipeline pipeline, ByteBuf byteBuf, Throwable cause,
+                                         RecvByteBufAllocator.Handle allocHandle) {
+            if (byteBuf != null) {
+                if (byteBuf.isReadable()) {
+                    readPending = false;
+                    pipeline.fireChannelRead(byteBuf);
+                } else {
+                    byteBuf.release();
+                }
+            }
+            allocHandle.readComplete();
+            pipeline.fireChannelReadComplete();
+            pipeline.fireExceptionCaught(cause);
+            if (cause instanceof IOException || cause instanceof OutOfMemoryError) {
+                close(voidPromise());
+            }
+        }
+
+        /** Peer's end of stream reached: half-close when allowed, else close, as Netty's socket transports do. */
+        private void shutdownInput(boolean allDataRead) {
+            if (!inputShutdown) {
+                if (config().isAllowHalfClosure()) {
+                    inputShutdown = true;
+                    pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+                } else {
+                    close(voidPromise());
+                    return;
+                }
+            }
+            if (allDataRead && !inputClosedSeenErrorOnRead) {
+                inputClosedSeenErrorOnRead = true;
+                pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
+            }
+        }
+    }
+
+    /**
+     * A write to a peer that has closed while its last messages are still unread. Deliberately not an
+     * {@link IOException}: Netty then shuts the output down (failing the writes) instead of closing the
+     * channel, so those messages can still be read, as they can be from a TCP socket the peer reset.
+     */
+    private static final class PeerClosedBeforeReadException extends ChannelException {
+        private static final long serialVersionUID = 1L;
+
+        PeerClosedBeforeReadException(int messagesReceived, int peerFinalSeq) {
+            super("the peer closed the connection and will not read this write; the output is shut down so that "
+                    + "the peer's last messages can still be read (" + messagesReceived + " of its "
+                    + peerFinalSeq + " messages arrived)");
+        }
+    }
+}

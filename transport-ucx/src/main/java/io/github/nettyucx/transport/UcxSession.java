@@ -1,0 +1,246 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import java.io.IOException;
+import java.net.ProtocolException;
+import java.nio.ByteBuffer;
+
+/**
+ * The session of one connection as its side channel sees it: the peer's hello, the records that
+ * follow it (output shut down, closed), and whether the peer is still there. Pure Java, used on the
+ * event loop only; the channel feeds it events and asks it questions, and {@link Listener} is told
+ * when the hello arrives. The wire format is {@link UcxHandshake}'s (docs/protocol.md).
+ * <pre>
+ *  CONNECTING --tcpConnected--&gt; AWAITING_HELLO --hello--&gt; OPEN --'S'--&gt; PEER_OUTPUT_SHUT
+ *                                                           |              |
+ *                                                           +----'C'-------+--&gt; PEER_CLOSED
+ *  any state but CLOSED --peerLost (reset, death, protocol violation)--&gt; GONE
+ *  any state --closed--&gt; CLOSED
+ * </pre>
+ * The end of the side channel's stream is a fact of its own ({@link #sideChannelEnded}): after a close
+ * record it is the orderly end, before one the peer is gone.
+ */
+final class UcxSession {
+
+    /** Where the session stands, as far as the peer is concerned. */
+    enum State {
+        /** A client whose TCP connect is in flight. */
+        CONNECTING,
+        /** Our hello is on its way; the peer's has not arrived. */
+        AWAITING_HELLO,
+        /** Both hellos exchanged: the data path is up. */
+        OPEN,
+        /** The peer shut its output down: no messages beyond {@link #peerFinalSeq()} will come. */
+        PEER_OUTPUT_SHUT,
+        /** The peer closed in order; its last messages may still be in flight or unread. */
+        PEER_CLOSED,
+        /** The peer reset, died, or broke the protocol: nothing more comes, nothing of ours is read. */
+        GONE,
+        /** This side closed. */
+        CLOSED
+    }
+
+    /** Told what the session learns that the connection must act on. */
+    interface Listener {
+        /**
+         * The peer's hello arrived: the listener connects the data path. A {@link ProtocolException}
+         * rejects the peer; another IOException means the connection could not be set up.
+         */
+        void helloReceived(UcxHandshake.Hello hello) throws IOException;
+    }
+
+    private final Listener listener;
+    private State state;
+    private UcxHandshake.Hello peer;
+    /** Messages the peer sent before it shut down its output or closed; -1 while it has not. */
+    private int peerFinalSeq = -1;
+    private boolean sideChannelEnded;
+    /** The peer's close record arrived (it stays true if the peer is lost afterwards). */
+    private boolean closeRecordReceived;
+
+    /**
+     * A session of a client, whose TCP connection is still to be made ({@code connected} false), or of
+     * an accepted connection ({@code connected} true).
+     */
+    UcxSession(Listener listener, boolean connected) {
+        this.listener = listener;
+        this.state = connected ? State.AWAITING_HELLO : State.CONNECTING;
+    }
+
+    State state() {
+        return state;
+    }
+
+    /** The peer's hello, or null before it arrived. */
+    UcxHandshake.Hello peer() {
+        return peer;
+    }
+
+    boolean isTcpConnected() {
+        return state != State.CONNECTING;
+    }
+
+    /** Messages the peer announced as its last, or -1 while it has announced no end. */
+    int peerFinalSeq() {
+        return peerFinalSeq;
+    }
+
+    // ---- events ----
+
+    /** The client's TCP connection is made; our hello goes out next. */
+    void tcpConnected() {
+        expect(State.CONNECTING, "tcpConnected");
+        state = State.AWAITING_HELLO;
+    }
+
+    /**
+     * Parses what arrived on the side channel ({@code in} in read mode; it may hold a part of the
+     * hello or of a record, which stays unconsumed for the next call): the peer's hello first, then
+     * records. {@code messagesReceived} is how many of the peer's messages have arrived so far.
+     * Returns true when a record announced the end of the peer's output (the reader has something to
+     * look at). A malformed hello or record throws {@link ProtocolException} and leaves the session
+     * {@link State#GONE}; so does a failure of the listener.
+     */
+    boolean input(ByteBuffer in, int messagesReceived) throws IOException {
+        if (state == State.GONE || state == State.CLOSED || state == State.CONNECTING) {
+            return false;
+        }
+        try {
+            if (state == State.AWAITING_HELLO) {
+                UcxHandshake.Hello hello = UcxHandshake.decodeHello(in);
+                if (hello == null) {
+                    return false;
+                }
+                listener.helloReceived(hello);
+                peer = hello;
+                state = State.OPEN;
+            }
+            return parseRecords(in, messagesReceived);
+        } catch (IOException e) {
+            state = State.GONE;
+            throw e;
+        }
+    }
+
+    private boolean parseRecords(ByteBuffer in, int messagesReceived) throws ProtocolException {
+        boolean ended = false;
+        while (in.remaining() >= UcxHandshake.RECORD_BYTES) {
+            byte type = in.get();
+            int messages = in.getInt();
+            if (type == UcxHandshake.RECORD_CLOSE) {
+                state = State.PEER_CLOSED;
+                closeRecordReceived = true;
+            } else if (type != UcxHandshake.RECORD_SHUTDOWN_OUTPUT) {
+                throw new ProtocolException("unknown side-channel record type " + type);
+            } else if (state == State.OPEN) {
+                state = State.PEER_OUTPUT_SHUT;
+            }
+            if (messages < messagesReceived) {
+                throw new ProtocolException("peer claims " + messages + " messages but " + messagesReceived
+                        + " arrived");
+            }
+            peerFinalSeq = messages;
+            ended = true;
+        }
+        return ended;
+    }
+
+    /**
+     * The side channel's stream ended ({@code socketError}: the error that ended it, or null). Returns
+     * null after the peer's close record (the orderly end, also if the peer was lost since); otherwise
+     * why the peer counts as gone, which the channel reports and then follows with {@link #peerLost()}.
+     */
+    IOException sideChannelEnded(String socketError) {
+        sideChannelEnded = true;
+        if (closeRecordReceived) {
+            return null;
+        }
+        if (peer == null) {
+            return new IOException("Connection reset by peer during the UCX handshake");
+        }
+        if (socketError != null) {
+            return new IOException("Connection lost: " + socketError + " (the peer or the link to it is gone)");
+        }
+        return new IOException("Connection reset by peer (its side channel closed without a close record)");
+    }
+
+    /**
+     * The peer vanished, reset, or broke the protocol (or this side can no longer reach it). Returns
+     * true when it had been there until now: it neither closed in order nor was known to be gone.
+     */
+    boolean peerLost() {
+        boolean wasThere = state == State.OPEN || state == State.PEER_OUTPUT_SHUT;
+        if (state != State.CLOSED) {
+            state = State.GONE;
+        }
+        return wasThere;
+    }
+
+    /**
+     * This side closes. Returns true when the peer should be told with a close record: it sent its
+     * hello, is still there, and its side channel is open.
+     */
+    boolean closed() {
+        boolean announce = peer != null && !sideChannelEnded
+                && (state == State.OPEN || state == State.PEER_OUTPUT_SHUT || state == State.PEER_CLOSED);
+        state = State.CLOSED;
+        return announce;
+    }
+
+    // ---- questions ----
+
+    /** True once the peer's hello arrived and the session was not ended before it. */
+    boolean isEstablished() {
+        return peer != null;
+    }
+
+    /**
+     * True when a shutdown-output record can still be written: the side channel is open and the peer has
+     * not closed (it need not have sent its hello; a peer known to be gone makes the write fail).
+     */
+    boolean canAnnounceShutdown() {
+        return !sideChannelEnded && !closeRecordReceived && state != State.CONNECTING && state != State.CLOSED;
+    }
+
+    /** The peer closed in order (and is not known to be gone since). */
+    boolean peerClosedInOrder() {
+        return state == State.PEER_CLOSED;
+    }
+
+    /** Nothing written now can reach a reader: the peer closed or is gone (or this side closed). */
+    boolean peerWillNotRead() {
+        return state == State.PEER_CLOSED || state == State.GONE || state == State.CLOSED;
+    }
+
+    /** The native connection must be closed without flushing: the peer is gone or never said hello. */
+    boolean closeForcibly() {
+        return peer == null || state == State.GONE;
+    }
+
+    /** All of the peer's messages have been read: its announced end is reached. */
+    boolean atEndOfInput(int messagesReceived) {
+        return peerFinalSeq >= 0 && messagesReceived == peerFinalSeq;
+    }
+
+    /** Messages the peer sent before its end are still on their way. */
+    boolean peerMessagesInFlight(int messagesReceived) {
+        return messagesReceived < peerFinalSeq;
+    }
+
+    boolean isSideChannelEnded() {
+        return sideChannelEnded;
+    }
+
+    private void expect(State expected, String event) {
+        if (state != expected) {
+            throw new IllegalStateException(event + " in state " + state + " (expected " + expected + ')');
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "UcxSession(" + state + (peerFinalSeq >= 0 ? ", peer's end at " + peerFinalSeq : "") + ')';
+    }
+}
