@@ -275,6 +275,41 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             super.flush0();
         }
 
+        /**
+         * Sends and receives of the connection completed (and, on the TCP data path, side-channel input
+         * may have arrived): release what finished sends held, resume writes, read, return credits.
+         */
+        final void completionsReady() {
+            if (connection == null || !isOpen()) {
+                return;
+            }
+            connection.clearNotified();
+            connection.releaseCompletedSends();
+            int error = connection.endpointError();
+            if (error != 0) {
+                peerVanished(new IOException(dataPath + " failed: " + UcxNative.statusString(error)));
+                return;
+            }
+            if (connection.sideInputReady()) {
+                sideChannelReadable();
+                if (!isOpen()) {
+                    return;
+                }
+            }
+            resumeWriting();
+            if (readable()) {
+                // Like epoll's handler: read at once, in the loop's own dispatch.
+                readReady();
+            }
+            returnCreditsIfDue();
+        }
+
+        /** Side-channel input arrived: records, the peer's hello, or the end of its stream. */
+        abstract void sideChannelReadable();
+
+        /** The peer is gone or unreachable: fail the connect, or report {@code cause} and close. */
+        abstract void peerVanished(IOException cause);
+
         /** Delivers arrived bytes in sequence order, like epoll's read loop delivers socket reads. */
         final void readReady() {
             readTaskScheduled = false;

@@ -178,6 +178,13 @@ final class UcxSession {
         return wasThere;
     }
 
+    /** The side channel's stream ends: the peer is gone unless it closed in order first. */
+    void peerLostUnlessClosed() {
+        if (state != State.PEER_CLOSED) {
+            peerLost();
+        }
+    }
+
     /**
      * This side closes. Returns true when the peer should be told with a close record: it sent its
      * hello, is still there, and its side channel is open.

@@ -3,10 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelMetadata;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoRegistration;
@@ -22,10 +20,8 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.ProtocolException;
 import java.net.SocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.ConnectionPendingException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,9 +42,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private final UcxSideChannel side = new UcxSideChannel();
     /** Set while side-channel input is parsed: handlers called from there must not read it again. */
     private boolean parsingSideChannel;
-    private ChannelPromise connectPromise;
-    private Future<?> connectTimeoutFuture;
-    private InetSocketAddress requestedRemote;
+    private final UcxConnectAttempt attempt = new UcxConnectAttempt();
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -111,23 +105,16 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
     }
 
-    /**
-     * An accepted connection whose peer does not finish the hello within the channel's connect
-     * timeout is closed: otherwise a client that stops halfway would hold a socket and a UCX
-     * connection forever.
-     */
+    /** An accepted channel's peer has the connect timeout to finish its hello. */
     private void scheduleAcceptedHandshakeTimeout() {
         int timeoutMillis = config.getConnectTimeoutMillis();
-        if (timeoutMillis <= 0) {
-            return;
-        }
-        connectTimeoutFuture = eventLoop().schedule(() -> {
+        attempt.acceptedDeadline(eventLoop(), timeoutMillis, () -> {
             if (isOpen() && !active) {
                 logger.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms", this,
                         timeoutMillis);
                 unsafe().close(unsafe().voidPromise());
             }
-        }, timeoutMillis, TimeUnit.MILLISECONDS);
+        });
     }
 
     /** Creates the UCX connection (posting its receives) and sends our hello. */
@@ -173,9 +160,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         boolean more;
         try {
             more = records.receiveRecords();
-            ByteBuffer in = side.inbound();
             try {
-                if (session.input(in, connection.messagesReceived())) {
+                if (session.input(side.inbound(), connection.messagesReceived())) {
                     scheduleReadIfNeeded();
                 }
             } finally {
@@ -186,9 +172,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             return;
         }
         if (!more) {
-            if (!session.peerClosedInOrder()) {
-                session.peerLost();
-            }
+            session.peerLostUnlessClosed();
             eventLoop().execute(() -> {
                 if (isOpen() && !session.isSideChannelEnded()) {
                     ((UcxSocketUnsafe) unsafe()).sideChannelClosed();
@@ -212,7 +196,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         active = false;
         open = false;
         inputClosedSeenErrorOnRead = true;
-        ChannelPromise promise = takeConnectPromise();
+        ChannelPromise promise = attempt.take();
         if (promise != null) {
             promise.tryFailure(new ClosedChannelException());
         }
@@ -236,21 +220,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             UcxNative.socketClose(sideFd);
         }
         side.release();
-    }
-
-    /** Ends the pending connect attempt, if any: cancels its timeout and returns its promise. */
-    private ChannelPromise takeConnectPromise() {
-        ChannelPromise promise = connectPromise;
-        connectPromise = null;
-        cancelConnectTimeout();
-        return promise;
-    }
-
-    private void cancelConnectTimeout() {
-        if (connectTimeoutFuture != null) {
-            connectTimeoutFuture.cancel(false);
-            connectTimeoutFuture = null;
-        }
     }
 
     /** Tells the peer how many messages to expect before end of stream; best effort, the socket closes later. */
@@ -308,43 +277,16 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 return;
             }
             try {
-                if (connectPromise != null) {
-                    throw new ConnectionPendingException();
-                }
-                if (connection != null || session.isTcpConnected()) {
+                if (!attempt.isPending() && (connection != null || session.isTcpConnected())) {
                     throw new AlreadyConnectedException();
                 }
                 InetSocketAddress target = SocketAddresses.checkInet(remoteAddress);
-                connectPromise = promise;
-                requestedRemote = target;
-                scheduleConnectTimeout(target);
-                promise.addListener((ChannelFutureListener) f -> {
-                    if (f.isCancelled()) {
-                        if (connectTimeoutFuture != null) {
-                            connectTimeoutFuture.cancel(false);
-                        }
-                        connectPromise = null;
-                        close(voidPromise());
-                    }
-                });
+                attempt.start(promise, target, eventLoop(), config.getConnectTimeoutMillis(),
+                        () -> close(voidPromise()));
                 startConnect(target, localAddress);
             } catch (Throwable t) {
                 failConnect(annotateConnectException(t, remoteAddress));
             }
-        }
-
-        private void scheduleConnectTimeout(InetSocketAddress target) {
-            int timeoutMillis = config.getConnectTimeoutMillis();
-            if (timeoutMillis <= 0) {
-                return;
-            }
-            connectTimeoutFuture = eventLoop().schedule(() -> {
-                ChannelPromise pending = connectPromise;
-                if (pending != null && !pending.isDone() && pending.tryFailure(new ConnectTimeoutException(
-                        "connection timed out after " + timeoutMillis + " ms: " + target))) {
-                    close(voidPromise());
-                }
-            }, timeoutMillis, TimeUnit.MILLISECONDS);
         }
 
         private void startConnect(InetSocketAddress target, SocketAddress localAddress) throws IOException {
@@ -365,7 +307,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             side.attach(fd);
             local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
             InetSocketAddress actual = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
-            remote = actual != null ? actual : requestedRemote;
+            remote = actual != null ? actual : attempt.target();
             startHandshake();
         }
 
@@ -375,12 +317,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                     tcpConnected();
                 }
             } catch (Throwable t) {
-                failConnect(annotateConnectException(t, requestedRemote));
+                failConnect(annotateConnectException(t, attempt.target()));
             }
         }
 
         private void failConnect(Throwable cause) {
-            ChannelPromise promise = takeConnectPromise();
+            ChannelPromise promise = attempt.take();
             if (promise != null) {
                 promise.tryFailure(cause);
             }
@@ -409,7 +351,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         /** Side-channel input arrived (on its socket, or through the data path that owns the socket now). */
-        private void sideChannelReadable() {
+        @Override
+        void sideChannelReadable() {
             UcxRecordLink link = records;
             boolean more;
             try {
@@ -477,10 +420,10 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         /** The data path is up: complete the connect, or activate the accepted channel. */
         private void activate() {
-            if (connectPromise != null) {
+            if (attempt.isPending()) {
                 fulfillConnect();
             } else {
-                cancelConnectTimeout();
+                attempt.take();
                 active = true;
                 pipeline().fireChannelActive();
             }
@@ -489,7 +432,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void fulfillConnect() {
-            ChannelPromise promise = takeConnectPromise();
+            ChannelPromise promise = attempt.take();
             if (promise == null) {
                 return;
             }
@@ -514,8 +457,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             logger.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}", UcxSocketChannel.this,
                     e.getMessage());
             session.peerLost();
-            if (connectPromise != null) {
-                failConnect(new ConnectException("handshake with " + requestedRemote + " failed: "
+            if (attempt.isPending()) {
+                failConnect(new ConnectException("handshake with " + attempt.target() + " failed: "
                         + e.getMessage()));
             } else {
                 pipeline().fireExceptionCaught(e);
@@ -523,13 +466,14 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
         }
 
-        private void peerVanished(IOException cause) {
+        @Override
+        void peerVanished(IOException cause) {
             UcxIoHandler.Registration registration = registration();
             if (session.peerLost() && dataPath != null && dataPath.peerSharesMemoryQueue() && registration != null) {
                 registration.sameHostPeerVanished();
             }
-            if (connectPromise != null) {
-                ConnectException connectFailure = new ConnectException("connection to " + requestedRemote
+            if (attempt.isPending()) {
+                ConnectException connectFailure = new ConnectException("connection to " + attempt.target()
                         + " failed: " + cause.getMessage());
                 connectFailure.initCause(cause);
                 failConnect(connectFailure);
@@ -548,31 +492,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             session.peerLost();
             peerVanished(cause);
             return true;
-        }
-
-        private void completionsReady() {
-            if (connection == null || !isOpen()) {
-                return;
-            }
-            connection.clearNotified();
-            connection.releaseCompletedSends();
-            int error = connection.endpointError();
-            if (error != 0) {
-                peerVanished(new IOException(dataPath + " failed: " + UcxNative.statusString(error)));
-                return;
-            }
-            if (connection.sideInputReady()) {
-                sideChannelReadable();
-                if (!isOpen()) {
-                    return;
-                }
-            }
-            resumeWriting();
-            if (readable()) {
-                // Like epoll's handler: read at once, in the loop's own dispatch.
-                readReady();
-            }
-            returnCreditsIfDue();
         }
     }
 }

@@ -1,0 +1,86 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+
+import java.net.InetSocketAddress;
+import java.nio.channels.ConnectionPendingException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The deadline of a channel's handshake: a client's connect promise and its timeout (the promise is
+ * fulfilled once the data path is up, not when TCP connects), or the time an accepted channel's peer
+ * has to finish its hello. Used on the event loop only.
+ */
+final class UcxConnectAttempt {
+    private ChannelPromise promise;
+    private Future<?> timeout;
+    private InetSocketAddress target;
+
+    /** A client's connect is in flight. */
+    boolean isPending() {
+        return promise != null;
+    }
+
+    /** The address the client asked to connect to. */
+    InetSocketAddress target() {
+        return target;
+    }
+
+    /**
+     * Starts a client's attempt to reach {@code target}: after {@code timeoutMillis} (none when not
+     * positive) the promise fails with a {@link ConnectTimeoutException} and {@code close} runs; so it
+     * does when the user cancels the promise.
+     */
+    void start(ChannelPromise connectPromise, InetSocketAddress target, EventLoop loop, int timeoutMillis,
+               Runnable close) {
+        if (promise != null) {
+            throw new ConnectionPendingException();
+        }
+        promise = connectPromise;
+        this.target = target;
+        if (timeoutMillis > 0) {
+            timeout = loop.schedule(() -> {
+                ChannelPromise pending = promise;
+                if (pending != null && !pending.isDone() && pending.tryFailure(new ConnectTimeoutException(
+                        "connection timed out after " + timeoutMillis + " ms: " + target))) {
+                    close.run();
+                }
+            }, timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+        connectPromise.addListener((ChannelFutureListener) f -> {
+            if (f.isCancelled()) {
+                take();
+                close.run();
+            }
+        });
+    }
+
+    /**
+     * An accepted channel's peer must finish its hello within {@code timeoutMillis} (none when not
+     * positive): otherwise {@code onTimeout} runs, since a client that stops halfway would hold a socket
+     * and a UCX connection forever.
+     */
+    void acceptedDeadline(EventLoop loop, int timeoutMillis, Runnable onTimeout) {
+        if (timeoutMillis > 0) {
+            timeout = loop.schedule(onTimeout, timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Ends the attempt: cancels its timeout and returns the client's promise, if one is pending. */
+    ChannelPromise take() {
+        ChannelPromise pending = promise;
+        promise = null;
+        if (timeout != null) {
+            timeout.cancel(false);
+            timeout = null;
+        }
+        return pending;
+    }
+}
