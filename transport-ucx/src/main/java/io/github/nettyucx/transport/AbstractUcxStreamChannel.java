@@ -450,8 +450,8 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
         PeerClosedBeforeReadException(int messagesReceived, int peerFinalSeq) {
             super("the peer closed the connection and will not read this write; the output is shut down so that "
-                    + "the peer's last messages can still be read (" + messagesReceived + " of its "
-                    + peerFinalSeq + " messages arrived)");
+                    + "the peer's last messages can still be read (" + Integer.toUnsignedString(messagesReceived)
+                    + " of its " + Integer.toUnsignedString(peerFinalSeq) + " messages arrived)");
         }
     }
 }

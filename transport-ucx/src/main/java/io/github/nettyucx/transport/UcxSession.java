@@ -54,8 +54,13 @@ final class UcxSession {
     private final Listener listener;
     private State state;
     private UcxHandshake.Hello peer;
-    /** Messages the peer sent before it shut down its output or closed; -1 while it has not. */
-    private int peerFinalSeq = -1;
+    /**
+     * Messages the peer sent before it shut down its output or closed, once {@link #peerEndAnnounced}.
+     * Message counts wrap around past 2^31 (the wire carries them as u32), so they are compared by
+     * their difference, never with {@code <}.
+     */
+    private int peerFinalSeq;
+    private boolean peerEndAnnounced;
     private boolean sideChannelEnded;
     /** The peer's close record arrived (it stays true if the peer is lost afterwards). */
     private boolean closeRecordReceived;
@@ -82,7 +87,7 @@ final class UcxSession {
         return state != State.CONNECTING;
     }
 
-    /** Messages the peer announced as its last, or -1 while it has announced no end. */
+    /** Messages the peer announced as its last (a u32 count); meaningful once it announced an end. */
     int peerFinalSeq() {
         return peerFinalSeq;
     }
@@ -137,11 +142,12 @@ final class UcxSession {
             } else if (state == State.OPEN) {
                 state = State.PEER_OUTPUT_SHUT;
             }
-            if (messages < messagesReceived) {
+            if (messages - messagesReceived < 0) {
                 throw new ProtocolException("peer claims " + messages + " messages but " + messagesReceived
                         + " arrived");
             }
             peerFinalSeq = messages;
+            peerEndAnnounced = true;
             ended = true;
         }
         return ended;
@@ -228,12 +234,12 @@ final class UcxSession {
 
     /** All of the peer's messages have been read: its announced end is reached. */
     boolean atEndOfInput(int messagesReceived) {
-        return peerFinalSeq >= 0 && messagesReceived == peerFinalSeq;
+        return peerEndAnnounced && messagesReceived == peerFinalSeq;
     }
 
     /** Messages the peer sent before its end are still on their way. */
     boolean peerMessagesInFlight(int messagesReceived) {
-        return messagesReceived < peerFinalSeq;
+        return peerEndAnnounced && peerFinalSeq - messagesReceived > 0;
     }
 
     boolean isSideChannelEnded() {
@@ -248,6 +254,6 @@ final class UcxSession {
 
     @Override
     public String toString() {
-        return "UcxSession(" + state + (peerFinalSeq >= 0 ? ", peer's end at " + peerFinalSeq : "") + ')';
+        return "UcxSession(" + state + (peerEndAnnounced ? ", peer's end at " + peerFinalSeq : "") + ')';
     }
 }

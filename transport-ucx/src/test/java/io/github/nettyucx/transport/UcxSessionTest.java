@@ -289,6 +289,23 @@ class UcxSessionTest {
         assertTrue(session.canAnnounceShutdown());
     }
 
+    /** Message counts are u32 on the wire and wrap around in Java's int past 2^31. */
+    @Test
+    void messageCountsPast2To31() throws IOException {
+        UcxSession session = sessionIn(State.OPEN);
+        int beyond = Integer.MIN_VALUE + 2; // 2^31 + 2
+        assertTrue(input.feed(session, record(UcxHandshake.RECORD_CLOSE, beyond), Integer.MAX_VALUE));
+        assertTrue(session.peerMessagesInFlight(Integer.MAX_VALUE));
+        assertFalse(session.atEndOfInput(Integer.MIN_VALUE + 1));
+        assertTrue(session.atEndOfInput(beyond));
+        assertFalse(session.peerMessagesInFlight(beyond));
+
+        UcxSession other = sessionIn(State.OPEN);
+        assertThrows(ProtocolException.class,
+                () -> input.feed(other, record(UcxHandshake.RECORD_CLOSE, Integer.MAX_VALUE), Integer.MIN_VALUE + 1),
+                "a record claiming 2^31 - 1 messages when 2^31 + 1 arrived");
+    }
+
     @Test
     void aShutdownAfterTheCloseRecordLeavesThePeerClosed() throws IOException {
         UcxSession session = sessionIn(State.PEER_CLOSED);
