@@ -15,7 +15,7 @@ import java.util.Set;
  * Chooses a connection's {@link UcxDataPath} when the peer's hello arrives: the TCP data path
  * ({@link UcxStreamDataPath}, frames on the connection's own TCP socket) when UCX could reach the peer
  * only over TCP, since UCX's tcp transport copies every message out of segments of its own and was
- * slower than Netty's epoll transport (docs/settings.md); UCX tagged messages ({@link UcxTagDataPath})
+ * slower than Netty's epoll transport (docs/settings.md#tcp-data-path); UCX tagged messages ({@link UcxTagDataPath})
  * otherwise: shared memory on one host, RDMA (InfiniBand, RoCE) across hosts.
  * <p>
  * Each side tells in its hello which transports its UCX has; both then decide alike.

@@ -40,11 +40,10 @@ public final class UcxIoHandler implements IoHandler {
     private static final long BUSY_SOCKET_POLL_NANOS = 50_000;
     /**
      * How long a spin polls before it starts yielding the core (see {@link #spin}):
-     * {@code -Dio.github.nettyucx.spinYieldAfterMicros}, default 10, negative for never. Measured on a
-     * 2-core machine with client and server on it (docs/benchmarks): never yielding gives the best
-     * round trips (16 B p50 ~3 us) but 2-10x lower throughput once more loops are busy than there are
-     * cores; yielding after 10 us keeps that throughput, and the round trip is ~2 us when the two
-     * loops get their own cores, ~27 us when the scheduler puts them on one.
+     * {@code -Dio.github.nettyucx.spinYieldAfterMicros}, default 10, negative for never. Never yielding
+     * gives the best round trips while every loop has a core of its own, and loses most of the throughput
+     * once more threads are busy than there are cores; the measurements behind 10 are in
+     * docs/settings.md#yielding-while-spinning.
      */
     private static final long SPIN_WITHOUT_YIELD_NANOS = spinWithoutYieldNanos(
             SystemPropertyUtil.getLong("io.github.nettyucx.spinYieldAfterMicros", 10));

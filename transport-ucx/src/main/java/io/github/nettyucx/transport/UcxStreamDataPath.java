@@ -19,7 +19,7 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
     /**
      * Like {@link UcxTagDataPath#ZERO_COPY_MIN_BYTES}, on this path, where a buffer sent from its own
      * memory costs an entry of the sendmsg and a reference count, and saves copying it into the slot:
-     * {@code -Dio.github.nettyucx.tcpDataPathZeroCopyBytes}. Why 128: docs/settings.md.
+     * {@code -Dio.github.nettyucx.tcpDataPathZeroCopyBytes}. Why 128: docs/settings.md#tcp-data-path.
      */
     static final int ZERO_COPY_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.tcpDataPathZeroCopyBytes", 128));

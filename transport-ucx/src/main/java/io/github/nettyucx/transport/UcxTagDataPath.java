@@ -18,9 +18,9 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
     /**
      * Readable bytes from which a buffer with a memory address is sent from its own memory (an entry of
      * the message's I/O vector, held until UCX is done with it) rather than copied into the send slot:
-     * {@code -Dio.github.nettyucx.zeroCopySendBytes}. Why 128: docs/settings.md. Such sends wait for the
-     * endpoint's first flush, as UCX 1.13 can stall I/O-vector sends queued during wire-up
-     * (openucx/ucx#6872).
+     * {@code -Dio.github.nettyucx.zeroCopySendBytes}; why 128: docs/settings.md#sends-from-the-buffers-own-memory.
+     * Such sends wait for the endpoint's first flush, as UCX 1.13 can stall I/O-vector sends queued during
+     * wire-up (openucx/ucx#6872).
      */
     static final int ZERO_COPY_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", 128));
