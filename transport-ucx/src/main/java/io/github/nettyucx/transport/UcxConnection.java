@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -19,7 +20,7 @@ import java.util.List;
  * the window, read strictly in sequence order (so eager and rendezvous completions can finish in
  * any order), and send staging slots that flushed bytes are gathered into, one tagged send each.
  * <p>
- * Each receive is posted into a pooled, registered buffer of {@link UcxByteBufAllocator#RECEIVE}: a message
+ * Each receive is posted into a pooled, registered buffer of {@link UcxMemoryRegistration#receiveAllocator}: a message
  * of at least {@link #IN_PLACE_MIN_BYTES} goes up the pipeline in that buffer, and the slot gets a
  * fresh one; smaller messages are copied out and the buffer is posted again. The buffers stay
  * alive until the native connection is freed, since UCX may write into them until then.
@@ -161,7 +162,7 @@ final class UcxConnection {
         ByteBuf[] buffers = new ByteBuf[count];
         try {
             for (int i = 0; i < count; i++) {
-                buffers[i] = UcxByteBufAllocator.RECEIVE.directBuffer(bytes, bytes);
+                buffers[i] = UcxMemoryRegistration.receiveAllocator().directBuffer(bytes, bytes);
             }
         } catch (Throwable t) {
             release(buffers);
@@ -180,7 +181,7 @@ final class UcxConnection {
 
     private void postRecv(int slot, int seq) {
         ByteBuf buffer = recvBufs[slot];
-        UcxNative.connPostRecv(conn, slot, seq, buffer.memoryAddress(), UcxByteBufAllocator.memoryHandleOf(buffer));
+        UcxNative.connPostRecv(conn, slot, seq, buffer.memoryAddress(), UcxMemoryRegistration.memoryHandleOf(buffer));
     }
 
     int id() {
@@ -296,7 +297,7 @@ final class UcxConnection {
         }
         ByteBuf fresh;
         try {
-            fresh = UcxByteBufAllocator.RECEIVE.directBuffer(slotStride, slotStride);
+            fresh = UcxMemoryRegistration.receiveAllocator().directBuffer(slotStride, slotStride);
         } catch (OutOfMemoryError e) {
             return null;
         }
