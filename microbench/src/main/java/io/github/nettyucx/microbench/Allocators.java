@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.microbench;
 
-import io.github.nettyucx.transport.UcxByteBufAllocator;
+import io.github.nettyucx.buffer.UcxByteBufAllocator;
 import io.netty.buffer.AdaptiveByteBufAllocator;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;

@@ -1,5 +1,7 @@
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.buffer.UcxByteBufAllocator;
+import io.github.nettyucx.buffer.UcxOutOfMemoryError;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

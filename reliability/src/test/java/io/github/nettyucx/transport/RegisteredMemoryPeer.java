@@ -1,5 +1,7 @@
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.buffer.UcxByteBufAllocator;
+import io.github.nettyucx.buffer.UcxByteBufAllocatorMetric;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.util.internal.NativeLibraryLoader;
 import io.netty.util.internal.PlatformDependent;
 import io.netty.util.internal.logging.InternalLogger;
@@ -71,6 +72,7 @@ public final class Ucx {
             return new IllegalStateException("UCX is installed but ucp_init failed (" + t.getMessage()
                     + "); check UCX_* environment variables and the output of `ucx_info -d`", t);
         }
+        UcxMemoryRegistration.install(new UcxNativeMemory());
         logger.debug("UCX transport available, libucp {}", UcxNative.ucxVersion());
         return null;
     }

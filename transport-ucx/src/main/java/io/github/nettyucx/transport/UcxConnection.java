@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -22,10 +23,10 @@ import java.util.List;
  * {@link UcxDataPath} chosen at the hello connects it, sends through it and applies flow control.
  * Used on the event loop only.
  * <p>
- * Each receive is posted into a pooled, registered buffer of {@link UcxByteBufAllocator#RECEIVE}: a message
- * of at least {@link #IN_PLACE_MIN_BYTES} goes up the pipeline in that buffer, and the slot gets a
- * fresh one; smaller messages are copied out and the buffer is posted again. The buffers stay
- * alive until the native connection is freed, since UCX may write into them until then.
+ * Each receive is posted into a pooled, registered buffer of {@link UcxMemoryRegistration#receiveAllocator}:
+ * a message of at least {@link #IN_PLACE_MIN_BYTES} goes up the pipeline in that buffer, and the slot gets
+ * a fresh one; smaller messages are copied out and the buffer is posted again. The buffers stay alive
+ * until the native connection is freed, since UCX may write into them until then.
  * <p>
  * A send is one message: the header (credits returned), then the flushed bytes. Small pieces are copied
  * into the slot; direct buffers from the data path's in-place threshold go as I/O vector entries over
@@ -126,7 +127,7 @@ final class UcxConnection {
         ByteBuf[] buffers = new ByteBuf[count];
         try {
             for (int i = 0; i < count; i++) {
-                buffers[i] = UcxByteBufAllocator.RECEIVE.directBuffer(bytes, bytes);
+                buffers[i] = UcxMemoryRegistration.receiveAllocator().directBuffer(bytes, bytes);
             }
         } catch (Throwable t) {
             release(buffers);
@@ -145,7 +146,8 @@ final class UcxConnection {
 
     private void postRecv(int slot, int seq) {
         ByteBuf buffer = recvBufs[slot];
-        UcxNative.connPostRecv(conn, slot, seq, buffer.memoryAddress(), UcxByteBufAllocator.memoryHandleOf(buffer));
+        UcxNative.connPostRecv(conn, slot, seq, buffer.memoryAddress(),
+                UcxMemoryRegistration.memoryHandleOf(buffer));
     }
 
     int id() {
@@ -240,7 +242,7 @@ final class UcxConnection {
         }
         ByteBuf fresh;
         try {
-            fresh = UcxByteBufAllocator.RECEIVE.directBuffer(slotStride, slotStride);
+            fresh = UcxMemoryRegistration.receiveAllocator().directBuffer(slotStride, slotStride);
         } catch (OutOfMemoryError e) {
             return null;
         }

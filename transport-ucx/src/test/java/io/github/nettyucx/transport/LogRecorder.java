@@ -21,7 +21,7 @@ import java.util.function.Predicate;
  * pipeline", "A task raised an exception") and buffer leaks ("LEAK: ...") reported by the paranoid leak
  * detector.
  */
-final class LogRecorder extends AppenderBase<ILoggingEvent> {
+public final class LogRecorder extends AppenderBase<ILoggingEvent> {
     private static final String CAUSE = "\n  caused by ";
     private static LogRecorder installed;
 
@@ -31,7 +31,7 @@ final class LogRecorder extends AppenderBase<ILoggingEvent> {
     }
 
     /** Installs the recorder on the root logger once and returns it. */
-    static synchronized LogRecorder install() {
+    public static synchronized LogRecorder install() {
         if (installed == null) {
             org.slf4j.Logger root = LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
             if (!(root instanceof Logger)) {
@@ -65,13 +65,13 @@ final class LogRecorder extends AppenderBase<ILoggingEvent> {
         }
     }
 
-    void clear() {
+    public void clear() {
         synchronized (events) {
             events.clear();
         }
     }
 
-    List<String> events(Predicate<String> filter) {
+    public List<String> events(Predicate<String> filter) {
         List<String> result = new ArrayList<>();
         synchronized (events) {
             for (String e : events) {
@@ -84,12 +84,12 @@ final class LogRecorder extends AppenderBase<ILoggingEvent> {
     }
 
     /** WARN/ERROR events that carry an exception: something threw where nobody handled it. */
-    List<String> withThrowable() {
+    public List<String> withThrowable() {
         return events(e -> e.contains(CAUSE));
     }
 
     /** Events that report a leaked reference-counted object. */
-    List<String> leaks() {
+    public List<String> leaks() {
         return events(e -> e.contains("LEAK:"));
     }
 
@@ -97,7 +97,7 @@ final class LogRecorder extends AppenderBase<ILoggingEvent> {
      * Makes the leak detector report whatever it can: leaked buffers are found when they are garbage collected
      * and reported on a later allocation of a tracked object.
      */
-    static void provokeLeakReports() throws InterruptedException {
+    public static void provokeLeakReports() throws InterruptedException {
         for (int i = 0; i < 5; i++) {
             System.gc();
             Thread.sleep(50);

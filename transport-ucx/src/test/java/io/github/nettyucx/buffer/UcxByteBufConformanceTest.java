@@ -1,5 +1,10 @@
-package io.github.nettyucx.transport;
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.buffer;
 
+import io.github.nettyucx.transport.LogRecorder;
+import io.github.nettyucx.transport.TestTransport;
 import io.github.nettyucx.transport.testsuite.RequireUcx;
 import io.netty.buffer.AbstractByteBufTest;
 import io.netty.buffer.ByteBuf;

@@ -1,8 +1,9 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.buffer;
 
+import io.github.nettyucx.buffer.UcxMemoryRegistration.NativeMemory;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -10,9 +11,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * One mapping made by {@code ucx_memory.c}: page-aligned anonymous memory registered with
- * {@code ucp_mem_map}. The region owns the mapping and the registration; {@link #unmap()} is the
- * one place both are freed, and runs at most once.
+ * One mapping made by {@code ucx_memory.c} (through {@link UcxMemoryRegistration.NativeMemory}): page-aligned
+ * anonymous memory registered with {@code ucp_mem_map}. The region owns the mapping and the registration;
+ * {@link #unmap()} is the one place both are freed, and runs at most once.
  *
  * <p>{@link #memoryHandle()} is 0 when registration failed: the memory is then ordinary memory,
  * still usable for buffers, that UCX registers (or copies) per transfer as it would any other.
@@ -36,17 +37,18 @@ final class UcxMemoryRegion {
         this.length = length;
         this.memh = memh;
         this.registrationStatus = registrationStatus;
-        view = UcxNative.directBuffer(address, (int) Math.min(length, Integer.MAX_VALUE));
+        view = UcxMemoryRegistration.nativeMemory().directBuffer(address, (int) Math.min(length, Integer.MAX_VALUE));
     }
 
     /** Maps and registers {@code length} bytes (a multiple of the page size). */
     static UcxMemoryRegion map(long length) throws IOException {
+        NativeMemory calls = UcxMemoryRegistration.nativeMemory();
         long[] out = new long[3];
-        UcxNative.memoryMap(length, out);
+        calls.map(length, out);
         try {
             return new UcxMemoryRegion(out[MAP_ADDRESS], length, out[MAP_MEMH], (int) out[MAP_STATUS]);
         } catch (Throwable t) {
-            UcxNative.memoryUnmap(out[MAP_ADDRESS], length, out[MAP_MEMH]);
+            calls.unmap(out[MAP_ADDRESS], length, out[MAP_MEMH]);
             throw t;
         }
     }
@@ -70,7 +72,7 @@ final class UcxMemoryRegion {
 
     /** Why registration failed, as UCX says it; only meaningful when {@link #isRegistered()} is false. */
     String registrationFailure() {
-        return UcxNative.statusString(registrationStatus);
+        return UcxMemoryRegistration.nativeMemory().statusString(registrationStatus);
     }
 
     boolean contains(long start, long bytes) {
@@ -88,11 +90,12 @@ final class UcxMemoryRegion {
             return;
         }
         unmapped = true;
-        int result = UcxNative.memoryUnmap(address, length, memh);
+        NativeMemory calls = UcxMemoryRegistration.nativeMemory();
+        int result = calls.unmap(address, length, memh);
         if (result != 0) {
             // The mapping is gone in any case; a failed deregistration only leaks UCX bookkeeping.
             logger.warn("unmapping a {}-byte memory region at 0x{} reported {}", length,
-                    Long.toHexString(address), result < 0 ? UcxNative.statusString(result) : "errno " + result);
+                    Long.toHexString(address), result < 0 ? calls.statusString(result) : "errno " + result);
         }
     }
 

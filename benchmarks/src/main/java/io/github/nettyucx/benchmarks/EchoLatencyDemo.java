@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.demo;
+package io.github.nettyucx.benchmarks;
 
 import io.github.nettyucx.transport.Ucx;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
@@ -33,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo {@code bin/demo} runs: an echo server in a second JVM, and a client here that sends
+ * The demo {@code bin/echo-demo} runs: an echo server in a second JVM, and a client here that sends
  * one message at a time and times each round trip. It runs over UCX and, for comparison, over
  * Netty's NIO transport, and prints percentiles for both.
  * <pre>

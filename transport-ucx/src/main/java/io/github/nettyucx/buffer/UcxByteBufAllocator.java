@@ -1,8 +1,9 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.buffer;
 
+import io.github.nettyucx.transport.Ucx;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
@@ -59,8 +60,8 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
     public static final UcxByteBufAllocator DEFAULT = new UcxByteBufAllocator(UcxAllocatorConfig.fromSystemProperties());
 
     /**
-     * Where UCX channels post their receives (see {@code UcxConnection}); large messages go up the
-     * pipeline in these buffers.
+     * Where UCX channels post their receives (see {@code UcxConnection}, which gets it from
+     * {@link UcxMemoryRegistration#receiveAllocator()}); large messages go up the pipeline in these buffers.
      */
     static final UcxByteBufAllocator RECEIVE = new UcxByteBufAllocator(UcxAllocatorConfig.forReceiveBuffers());
 
@@ -150,7 +151,8 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
 
     /**
      * Like {@link #memoryHandle(ByteBuf)} for a buffer of any {@code UcxByteBufAllocator}, when the
-     * caller does not know which one made it; 0 for any other buffer. Allocates nothing.
+     * caller does not know which one made it; 0 for any other buffer. Allocates nothing. The transport
+     * calls it through {@link UcxMemoryRegistration#memoryHandleOf(ByteBuf)}.
      */
     static long memoryHandleOf(ByteBuf buf) {
         if (!buf.hasMemoryAddress()) {
