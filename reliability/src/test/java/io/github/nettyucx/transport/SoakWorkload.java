@@ -1,3 +1,6 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
 package io.github.nettyucx.transport;
 
 /**
