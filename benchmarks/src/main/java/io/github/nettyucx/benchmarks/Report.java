@@ -200,7 +200,8 @@ final class Report {
 
     private void pingPongSection(StringBuilder md, List<String> ids) {
         md.append("\n## Ping-pong latency (round trip, µs)\n\n");
-        md.append("p50 by transport; the ratio columns divide the UCX p50 by the epoll p50 (below 1 = UCX faster).\n\n");
+        md.append("p50 by transport; the ratio columns divide the UCX p50 by the epoll p50 ")
+                .append("(below 1 = UCX faster).\n\n");
         md.append("| size |");
         ids.forEach(id -> md.append(' ').append(id).append(" |"));
         md.append(" ucx/epoll | ucx-tcp/epoll |\n|---|");

@@ -314,7 +314,8 @@ public final class SystemBenchmark {
         progress(String.format(Locale.ROOT, "%s run %d/%d: starting client and server processes%s", t.id(), run, runs,
                 t.environment().isEmpty() ? "" : " with " + t.environment()));
         ChildProcess client = startJava(CHILD_JVM_OPTIONS, args, t);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) (specs.size() * (limitSeconds * 2 + 20) + 60));
+        long deadline = System.nanoTime()
+                + TimeUnit.SECONDS.toNanos((long) (specs.size() * (limitSeconds * 2 + 20) + 60));
         int received = 0;
         boolean timedOut = false;
         while (true) {

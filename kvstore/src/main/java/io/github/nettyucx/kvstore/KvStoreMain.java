@@ -88,7 +88,8 @@ public final class KvStoreMain {
             stopped.countDown();
         }, "kvstore-shutdown"));
         // Scripts wait for this line (and read the port from it when --port 0 was given).
-        System.out.println(String.format("kvstore: listening on %s:%d over %s (max memory %d bytes, max frame %d bytes)",
+        System.out.println(String.format(
+                "kvstore: listening on %s:%d over %s (max memory %d bytes, max frame %d bytes)",
                 config.host(), server.port(), config.transport().id(), config.maxMemoryBytes(),
                 config.maxFrameLength()));
         System.out.flush();

@@ -97,7 +97,8 @@ class MultiServerTest {
                         unavailable++;
                     }
                 }
-                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "down server was not detected quickly");
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30),
+                        "down server was not detected quickly");
                 assertTrue(ok > 0 && unavailable > 0, ok + " ok, " + unavailable + " unavailable");
                 // Reconnecting to a dead server ends (it does not fail the caller or hang).
                 client.connectAll().get(30, TimeUnit.SECONDS);

@@ -110,9 +110,9 @@ public final class AllocatorReport {
         StringBuilder csv = new StringBuilder("benchmark,allocator,size,iterations,median_ns,min_ns,max_ns,"
                 + "ratio_to_pooled,median_bytes_per_op\n");
         for (Row r : rows) {
-            csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f%n", r.benchmark(), r.allocator(),
-                    r.size(), r.nanos().size(), r.median(), min(r.nanos()), max(r.nanos()), ratioToPooled(rows, r),
-                    Medians.ofFinite(r.garbage())));
+            csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f%n", r.benchmark(),
+                    r.allocator(), r.size(), r.nanos().size(), r.median(), min(r.nanos()), max(r.nanos()),
+                    ratioToPooled(rows, r), Medians.ofFinite(r.garbage())));
         }
         return csv.toString();
     }
@@ -144,7 +144,8 @@ public final class AllocatorReport {
         md.append("Machine: ").append(machine).append(".\n\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("![median ns per operation](allocator.png)\n\n");
-        md.append("| scenario | size | allocator | ns per op, median (min–max) | median vs pooled | B/op (gc.alloc.rate.norm) |\n");
+        md.append("| scenario | size | allocator | ns per op, median (min–max) | median vs pooled ")
+                .append("| B/op (gc.alloc.rate.norm) |\n");
         md.append("| --- | ---: | --- | ---: | ---: | ---: |\n");
         for (Map.Entry<String, String> scenario : SCENARIOS.entrySet()) {
             for (int size : sizes(rows)) {

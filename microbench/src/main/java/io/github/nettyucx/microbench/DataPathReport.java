@@ -115,7 +115,8 @@ public final class DataPathReport {
                     if (r == null) {
                         continue;
                     }
-                    String ratio = epoll == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.median() / epoll.median());
+                    String ratio = epoll == null ? "-"
+                            : String.format(Locale.ROOT, "%.2fx", r.median() / epoll.median());
                     sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f (%.0f-%.0f) | %s | %.2f |%n", benchmark,
                             label(size), transport, r.median(),
                             r.nanos.stream().mapToDouble(d -> d).min().orElse(Double.NaN),

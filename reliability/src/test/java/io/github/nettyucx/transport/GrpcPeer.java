@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * for gRPC across {@link TwoHosts}: the grpc-example module's echo service over UCX.
  *
  * <pre>
- *   grpc-server HOST        serves Echo on HOST:0                  prints PORT n; CALL-CANCELLED method, CALL-ENDED method
+ *   grpc-server HOST        serves Echo on HOST:0                  prints PORT n; CALL-CANCELLED method,
+ *                                                                  CALL-ENDED method
  *   grpc-client HOST PORT   unary calls of 1 B-1 MiB, then one bidi stream of checked 16 KiB messages
  *                           prints UNARY n ok|CORRUPT what, STREAMED n every second (CORRUPT what), then
  *                           FAILED code description, ms after the last answer, if the stream fails
@@ -152,7 +153,8 @@ final class GrpcPeer {
         public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
                                                            ServerCallHandler<Q, A> next) {
             String method = call.getMethodDescriptor().getFullMethodName();
-            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+            ServerCall.Listener<Q> listener = next.startCall(call, headers);
+            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
                 @Override
                 public void onCancel() {
                     ReliabilityPeer.print(CALL_CANCELLED + method);

@@ -58,7 +58,8 @@ class HandshakeFuzzTest {
             }
             assertTrue(hello.workerAddress.length > 0 && hello.workerAddress.length <= UcxHandshake.MAX_WORKER_ADDRESS,
                     "worker address length " + hello.workerAddress.length);
-            assertTrue(hello.recvWindow > 0 && hello.recvUnit > 0, "window " + hello.recvWindow + " x " + hello.recvUnit);
+            assertTrue(hello.recvWindow > 0 && hello.recvUnit > 0,
+                    "window " + hello.recvWindow + " x " + hello.recvUnit);
             assertEquals(16, hello.bootId.length);
             assertEquals(UcxHandshake.HELLO_HEADER_BYTES + hello.workerAddress.length, in.position() - start,
                     "a hello must consume exactly its own bytes");

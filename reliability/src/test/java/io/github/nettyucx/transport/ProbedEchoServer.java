@@ -72,7 +72,8 @@ final class ProbedEchoServer implements AutoCloseable {
     /** The server process is alive and the healthy connection still echoes, byte for byte. */
     void assertStillServing() throws Exception {
         String probe = "probe " + (++probes) + " " + System.nanoTime();
-        healthy.writeAndFlush(Unpooled.copiedBuffer(probe + "\n", StandardCharsets.US_ASCII)).await(10, TimeUnit.SECONDS);
+        healthy.writeAndFlush(Unpooled.copiedBuffer(probe + "\n", StandardCharsets.US_ASCII))
+                .await(10, TimeUnit.SECONDS);
         String echo = echoes.poll(10, TimeUnit.SECONDS);
         assertTrue(child.isAlive(), "the server process died; output:\n" + child.output());
         assertTrue(healthy.isActive(), "the healthy connection was closed; server output:\n" + child.output());

@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  *   sink-server HOST SEED           checks a {@link DataStream}, reports at its end  prints PORT n, RECEIVED bytes crc
  *   paused-server HOST              accepts but never reads (auto-read off)          prints PORT n
  *   stream-server HOST              streams 64 KiB chunks while writable            prints PORT n
- *   closing-server HOST BYTES       echoes, closes a connection once it read BYTES  prints PORT n, CLOSING after n bytes
+ *   closing-server HOST BYTES       echoes, closes a connection once it read BYTES  prints PORT n,
+ *                                                                                    CLOSING after n bytes
  *   idle-client HOST PORT           connects and does nothing                        prints CONNECTED
  *   echo-client HOST PORT           echo round trips of checked 16 KiB messages      prints ECHOED n, INACTIVE ms cause
  *   half-hello HOST PORT            plain TCP: sends 20 bytes of a hello, then waits  prints SENT

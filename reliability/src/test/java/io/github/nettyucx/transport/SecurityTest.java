@@ -117,7 +117,8 @@ class SecurityTest {
             checkNewFiles(Paths.get("/tmp"), tmpBefore, forbiddenModeBits, findings, problems);
             System.out.println("shared memory while a UCX connection is up:\n  " + String.join("\n  ", findings));
             assertFalse(findings.isEmpty(), "found no shared memory at all: the check looked in the wrong places");
-            assertTrue(problems.isEmpty(), "mode bits " + Integer.toOctalString(forbiddenModeBits) + " set: " + problems);
+            assertTrue(problems.isEmpty(),
+                    "mode bits " + Integer.toOctalString(forbiddenModeBits) + " set: " + problems);
         }
     }
 
@@ -298,7 +299,8 @@ class SecurityTest {
         String hex = parts[0];
         if (hex.length() == 8) {
             long a = Long.parseLong(hex, 16);
-            return (a & 0xFF) + "." + ((a >> 8) & 0xFF) + "." + ((a >> 16) & 0xFF) + "." + ((a >> 24) & 0xFF) + ":" + port;
+            return (a & 0xFF) + "." + ((a >> 8) & 0xFF) + "." + ((a >> 16) & 0xFF) + "." + ((a >> 24) & 0xFF)
+                    + ":" + port;
         }
         return (hex.equals("00000000000000000000000000000000") ? "[::]" : "[" + hex + "]") + ":" + port;
     }

@@ -52,7 +52,8 @@ class TwoHostTest {
                         - TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - cutAt)));
                 long serverMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cutAt);
                 System.out.println("two hosts, link cut on the client's side: client "
-                        + (clientEnd == null ? "did NOT notice" : "inactive after " + clientMillis + " ms") + ", server "
+                        + (clientEnd == null ? "did NOT notice" : "inactive after " + clientMillis + " ms")
+                        + ", server "
                         + (serverEnd == null ? "did NOT notice" : "inactive after " + serverMillis + " ms")
                         + " (within " + DETECTION_SECONDS + " s)\nclient exceptions: "
                         + exceptions(client) + "\nserver exceptions: " + exceptions(server));
@@ -126,7 +127,8 @@ class TwoHostTest {
             YcsbOutput run = ycsb(hosts, hostPort, "-t", "-threads", "8", "-p", "recordcount=" + records,
                     "-p", "operationcount=" + operations);
             for (String section : List.of("READ", "UPDATE", "VERIFY")) {
-                assertEquals(Set.of("OK"), run.returns(section).keySet(), section + " returned " + run.returns(section));
+                assertEquals(Set.of("OK"), run.returns(section).keySet(),
+                        section + " returned " + run.returns(section));
             }
             assertEquals(operations, run.returned("READ", "OK") + run.returned("UPDATE", "OK"));
             assertEquals(run.returned("READ", "OK"), run.returned("VERIFY", "OK"));

@@ -29,7 +29,8 @@ final class UcxProbe {
     }
 
     static void run(String[] args) throws InterruptedException {
-        ReliabilityPeer.print(AVAILABLE + Ucx.isAvailable() + (Ucx.isAvailable() ? "" : " " + Ucx.unavailabilityCause()));
+        ReliabilityPeer.print(AVAILABLE + Ucx.isAvailable()
+                + (Ucx.isAvailable() ? "" : " " + Ucx.unavailabilityCause()));
         if (!Ucx.isAvailable()) {
             ReliabilityPeer.print(DONE);
             return;

@@ -38,7 +38,10 @@ final class UcxWorker {
     private int nextFreeIndex;
     private final int[] freeIndexes;
     private int freeCount;
-    /** Buffers of closed connections' sends that UCX may still read, by connection id, until the connection is freed. */
+    /**
+     * Buffers of closed connections' sends that UCX may still read, by connection id, until the connection is
+     * freed.
+     */
     private final IntObjectMap<List<ByteBuf>> heldUntilFreed = new IntObjectHashMap<>();
     private final int[] freedIds = new int[64];
     private byte[] workerAddress;

@@ -69,10 +69,11 @@ class TcpDataPathTest {
         int rdma = FLAG_ACCEPTS | FLAG_NETWORK;
         assertFalse(UcxDataPathPolicy.streamChosen(rdma, rdma, false), "RDMA on both sides");
         assertTrue(UcxDataPathPolicy.streamChosen(rdma, FLAG_ACCEPTS, false), "RDMA on one side only");
-        assertFalse(UcxDataPathPolicy.streamChosen(FLAG_ACCEPTS, 0, false), "a peer that does not accept it (or predates it)");
+        assertFalse(UcxDataPathPolicy.streamChosen(FLAG_ACCEPTS, 0, false),
+                "a peer that does not accept it (or predates it)");
         assertFalse(UcxDataPathPolicy.streamChosen(0, FLAG_ACCEPTS | FLAG_INSISTS, false), "this side set to never");
-        assertTrue(UcxDataPathPolicy.streamChosen(shm | FLAG_NETWORK, FLAG_ACCEPTS | FLAG_INSISTS | FLAG_SHARED_MEMORY, true),
-                "a side that insists");
+        assertTrue(UcxDataPathPolicy.streamChosen(shm | FLAG_NETWORK,
+                FLAG_ACCEPTS | FLAG_INSISTS | FLAG_SHARED_MEMORY, true), "a side that insists");
     }
 
     @BeforeEach

@@ -81,7 +81,8 @@ public final class YcsbCompare {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-24s", name));
         for (YcsbOutput o : outputs) {
             double v = o.value(section, metric);
-            sb.append(String.format(Locale.ROOT, "%14s", Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v)));
+            sb.append(String.format(Locale.ROOT, "%14s",
+                    Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v)));
         }
         if (ratio) {
             double a = outputs.get(0).value(section, metric);

@@ -122,7 +122,8 @@ class YcsbEndToEndTest {
     }
 
     /** Runs site.ycsb.Client in a child JVM and returns its parsed summary. */
-    private static YcsbOutput ycsb(String phase, String workload, String... args) throws IOException, InterruptedException {
+    private static YcsbOutput ycsb(String phase, String workload, String... args)
+            throws IOException, InterruptedException {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(Arrays.asList(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),

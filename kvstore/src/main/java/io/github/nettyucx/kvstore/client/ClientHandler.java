@@ -76,8 +76,9 @@ final class ClientHandler extends ChannelDuplexHandler {
         int frameLength = out.readableBytes() - Frame.LENGTH_BYTES;
         if (frameLength > maxFrameLength) {
             out.release();
-            request.fail(new KvException(request.op + " request of " + frameLength + " bytes exceeds the maximum frame of "
-                    + maxFrameLength + " bytes; send smaller records or raise the frame limit on client and server"));
+            request.fail(new KvException(request.op + " request of " + frameLength
+                    + " bytes exceeds the maximum frame of " + maxFrameLength
+                    + " bytes; send smaller records or raise the frame limit on client and server"));
             promise.trySuccess();
             return;
         }

@@ -73,7 +73,8 @@ public final class KvClient implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new FrameDecoderHandler(config.maxFrameLength()),
-                                    new ClientHandler(resolved, config.maxFrameLength(), config.requestTimeoutMillis()));
+                                    new ClientHandler(resolved, config.maxFrameLength(),
+                                            config.requestTimeoutMillis()));
                         }
                     });
             links.add(new ServerLink(resolved, b, config.connectionsPerServer(),
@@ -224,7 +225,8 @@ public final class KvClient implements AutoCloseable {
         }
     }
 
-    private static List<KeyRecord> readScan(Status status, ByteBuf in) throws io.github.nettyucx.kvstore.protocol.ProtocolException {
+    private static List<KeyRecord> readScan(Status status, ByteBuf in)
+            throws io.github.nettyucx.kvstore.protocol.ProtocolException {
         // Each row takes at least a 2-byte key length and a 4-byte field count.
         int rows = Wire.readCount(in, 6, "row");
         List<KeyRecord> out = new ArrayList<>(rows);

@@ -105,7 +105,8 @@ final class ServerLink {
                 if (f.isSuccess()) {
                     f.channel().writeAndFlush(request).addListener(request);
                 } else {
-                    request.fail(new KvUnavailableException("cannot connect to " + address + ": " + f.cause(), f.cause()));
+                    request.fail(new KvUnavailableException("cannot connect to " + address + ": " + f.cause(),
+                            f.cause()));
                 }
             });
         }

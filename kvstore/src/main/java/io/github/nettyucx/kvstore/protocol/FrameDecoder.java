@@ -32,8 +32,8 @@ public final class FrameDecoder {
     private boolean corrupt;
 
     public FrameDecoder(int maxFrameLength) {
-        this.maxFrameLength = ObjectUtil.checkInRange(maxFrameLength, Frame.HEADER_BYTES, Integer.MAX_VALUE - Frame.LENGTH_BYTES,
-                "maxFrameLength");
+        this.maxFrameLength = ObjectUtil.checkInRange(maxFrameLength, Frame.HEADER_BYTES,
+                Integer.MAX_VALUE - Frame.LENGTH_BYTES, "maxFrameLength");
     }
 
     public int maxFrameLength() {

@@ -93,7 +93,8 @@ final class BenchReport {
 
     private String chart(Path dir, String w, String name, String yTitle, String latencyMetric) throws IOException {
         CategoryChart chart = new CategoryChartBuilder().width(800).height(500)
-                .title("YCSB workload " + w.toUpperCase(Locale.ROOT) + ": " + yTitle + ", median of " + o.runs + " run(s)")
+                .title("YCSB workload " + w.toUpperCase(Locale.ROOT) + ": " + yTitle + ", median of " + o.runs
+                        + " run(s)")
                 .xAxisTitle("YCSB client threads").yAxisTitle(yTitle).build();
         List<String> x = new ArrayList<>();
         for (int t : o.threads) {
@@ -136,7 +137,8 @@ final class BenchReport {
           .append("summary (throughput; per-operation average and percentiles from its HdrHistogram); medians of ")
           .append(o.runs).append(" run(s). \"steady ops/s\" leaves out the first ").append(o.warmupSeconds())
           .append(" s of each run (a fresh JVM compiling its hot code), from YCSB's per-second status lines. The ")
-          .append("\"vs epoll\" columns divide by epoll's figure in this run. `ucx-sleep` is UCX with `-Dio.github.nettyucx.waitStrategy=sleep` in server and client ")
+          .append("\"vs epoll\" columns divide by epoll's figure in this run. `ucx-sleep` is UCX with ")
+          .append("`-Dio.github.nettyucx.waitStrategy=sleep` in server and client ")
           .append("(idle event loops sleep at once instead of spinning first).\n\n");
         md.append("The machine is shared with other work: compare ratios within this table, not absolute numbers ")
           .append("across runs; ").append(MachineFacts.overloaded(loadBefore, loadAfter)
@@ -166,7 +168,8 @@ final class BenchReport {
                         md.append(' ').append(fmt(median(w, threads, t, op, "AverageLatency(us)"))).append(" | ")
                           .append(fmt(median(w, threads, t, op, "99thPercentileLatency(us)"))).append(" |");
                     }
-                    md.append(' ').append(ratio(tp, epoll)).append(" | ").append(ratio(steady, epollSteady)).append(" |\n");
+                    md.append(' ').append(ratio(tp, epoll)).append(" | ").append(ratio(steady, epollSteady))
+                            .append(" |\n");
                 }
             }
             md.append('\n');
