@@ -318,7 +318,7 @@ final class BenchClient {
         for (ThroughputHandler h : handlers) {
             phases.add(h.phase(perConn, deadline));
         }
-        await(CompletableFuture.allOf(phases.toArray(new CompletableFuture[0])));
+        await(CompletableFuture.allOf(phases.toArray(new CompletableFuture<?>[0])));
     }
 
     /** Sends one message, waits until all of its bytes came back, records the round trip, repeats. */

@@ -4,7 +4,7 @@
 package io.github.nettyucx.benchmarks;
 
 import io.github.nettyucx.transport.Ucx;
-import io.github.nettyucx.transport.UcxEventLoopGroup;
+import io.github.nettyucx.transport.UcxIoHandler;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.bootstrap.Bootstrap;
@@ -15,11 +15,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.channel.nio.NioEventLoopGroup;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -126,7 +127,8 @@ public final class EchoLatencyDemo {
     }
 
     private static EventLoopGroup group(String transport) {
-        return "ucx".equals(transport) ? new UcxEventLoopGroup(1) : new NioEventLoopGroup(1);
+        return new MultiThreadIoEventLoopGroup(1,
+                "ucx".equals(transport) ? UcxIoHandler.newFactory() : NioIoHandler.newFactory());
     }
 
     /** Echo server: prints its port, serves until its standard input closes. */

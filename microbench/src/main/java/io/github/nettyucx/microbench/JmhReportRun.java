@@ -99,7 +99,7 @@ final class JmhReportRun {
         List<Double> garbage = new ArrayList<>();
         for (BenchmarkResult fork : run.getBenchmarkResults()) {
             for (IterationResult iteration : fork.getIterationResults()) {
-                Result gc = iteration.getSecondaryResults().get(GC_NORM);
+                Result<?> gc = iteration.getSecondaryResults().get(GC_NORM);
                 if (gc != null) {
                     garbage.add(gc.getScore());
                 }

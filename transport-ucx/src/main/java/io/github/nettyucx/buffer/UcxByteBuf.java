@@ -147,6 +147,7 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         return allocator;
     }
 
+    @Deprecated
     @Override
     public ByteOrder order() {
         return ByteOrder.BIG_ENDIAN;

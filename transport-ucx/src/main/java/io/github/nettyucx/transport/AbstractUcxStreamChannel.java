@@ -310,7 +310,12 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         /** The peer is gone or unreachable: fail the connect, or report {@code cause} and close. */
         abstract void peerVanished(IOException cause);
 
-        /** Delivers arrived bytes in sequence order, like epoll's read loop delivers socket reads. */
+        /**
+         * Delivers arrived bytes in sequence order, like epoll's read loop delivers socket reads. (Netty's
+         * Unsafe hands out its RecvByteBufAllocator.Handle, deprecated in favour of ExtendedHandle, which a
+         * user's allocator need not implement.)
+         */
+        @SuppressWarnings("deprecation")
         final void readReady() {
             readTaskScheduled = false;
             if (!active || connection == null) {
@@ -404,6 +409,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             returnCreditsIfDue();
         }
 
+        @SuppressWarnings("deprecation")
         private void handleReadException(ChannelPipeline pipeline, ByteBuf byteBuf, Throwable cause,
                                          RecvByteBufAllocator.Handle allocHandle) {
             if (byteBuf != null) {

@@ -11,6 +11,10 @@ import java.io.IOException;
  * A handle served by {@link UcxIoHandler}: a side-channel socket, possibly with a UCX connection.
  */
 public interface UcxIoHandle extends IoHandle {
+    /** Closes the channel behind the handle; never throws (nor is interrupted). */
+    @Override
+    void close();
+
     /** The side-channel socket to watch, or -1 while there is none. */
     int fd();
 

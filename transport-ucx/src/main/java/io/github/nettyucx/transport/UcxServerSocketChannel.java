@@ -130,6 +130,9 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
             }
         }
 
+        // Netty's Unsafe hands out its RecvByteBufAllocator.Handle, deprecated in favour of ExtendedHandle,
+        // which a user's allocator need not implement.
+        @SuppressWarnings("deprecation")
         private void acceptReady() {
             if (!isOpen()) {
                 return;

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.netty.util.internal.CleanableDirectBuffer;
 import io.netty.util.internal.PlatformDependent;
 
 import java.io.IOException;
@@ -18,9 +19,11 @@ import java.nio.ByteBuffer;
  * faster than the heap fills.
  */
 final class UcxSideChannel implements UcxRecordLink {
-    private final ByteBuffer out = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());
+    private final CleanableDirectBuffer outMemory = PlatformDependent.allocateDirect(UcxHandshake.helloCapacity());
+    private final ByteBuffer out = outMemory.buffer();
     private final long outAddress = PlatformDependent.directBufferAddress(out);
-    private final ByteBuffer in = ByteBuffer.allocateDirect(UcxHandshake.helloCapacity());
+    private final CleanableDirectBuffer inMemory = PlatformDependent.allocateDirect(UcxHandshake.helloCapacity());
+    private final ByteBuffer in = inMemory.buffer();
     private final long inAddress = PlatformDependent.directBufferAddress(in);
 
     private int fd = -1;
@@ -40,8 +43,8 @@ final class UcxSideChannel implements UcxRecordLink {
     void release() {
         if (!released) {
             released = true;
-            PlatformDependent.freeDirectBuffer(out);
-            PlatformDependent.freeDirectBuffer(in);
+            outMemory.clean();
+            inMemory.clean();
         }
     }
 
