@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * Closing a connection without losing or stranding a message.
  *
  * After Java closes a channel, the native connection lingers on its worker's closing list (one on the

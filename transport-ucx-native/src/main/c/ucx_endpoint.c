@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * A connection: its UCP endpoint, its pre-posted receive slots (one per sequence number in the
  * window), its send staging slots, and the state block Java reads after each progress call.
  * Bytes are sent in java_conn_send and received into slots posted by post_recv.

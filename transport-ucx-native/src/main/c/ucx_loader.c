@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * Library entry point: registers every native method of UcxNative (no JNI name mangling is used,
  * so the symbol table exports only JNI_OnLoad/JNI_OnUnload).
  */

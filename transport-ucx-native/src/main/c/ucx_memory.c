@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * Memory regions of UcxByteBufAllocator: anonymous mappings registered once with ucp_mem_map on the
  * process-wide context, so that sends and receives from them can pass the region's memory handle
  * (UCP_OP_ATTR_FIELD_MEMH) instead of UCX looking the buffer up in its registration cache.

@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * Shared declarations of the netty-ucx JNI library.
  *
  * Memory shared with Java is laid out as plain int32 arrays so that the Java side can read it with

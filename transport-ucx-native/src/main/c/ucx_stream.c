@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * The TCP data path: a connection whose peer UCX could reach only over TCP sends its messages on
  * the side channel's own socket instead of through a UCX endpoint. UCX's tcp transport receives
  * into segments of its own and copies every message out of them; here a message is read straight

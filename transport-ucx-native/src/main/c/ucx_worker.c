@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * One UCP worker per event loop, and the epoll set the loop sleeps in: the worker's event fd,
  * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, the TCP side
  * channels of the loop's connections, and the set of sockets on the TCP data path (ucx_stream.c),
