@@ -284,7 +284,7 @@ static void ctrl_send_callback(void *request, ucs_status_t status, void *user_da
     }
 }
 
-/* Returns 0 (sent), 1 (in flight), 2 (the previous one is still in flight: nothing sent) or a ucs_status_t. */
+/* Returns 0 (sent), 1 (in flight), NUCX_CREDITS_BUSY (the previous one is in flight) or a ucs_status_t. */
 static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint credits) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
@@ -294,7 +294,7 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
         .user_data = conn,
     };
     if (conn->ctrl_send_pending) {
-        return 2;
+        return NUCX_CREDITS_BUSY;
     }
     if (conn->stream != NULL) {
         return 0; /* TCP's flow control stands in for credits on the TCP data path */
@@ -479,7 +479,7 @@ static uint32_t new_connection_id(const nucx_worker *w) {
 
 /*
  * Creates a connection; Java then posts its receives (connPostRecv) into buffers of its own
- * before the handshake advertises the window. out: {conn, state, sendArea, id, sendIovs}.
+ * before the handshake advertises the window. out: see enum nucx_created_word.
  */
 static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint index, jint recv_slots,
                              jint recv_slot_bytes, jint send_slots, jint send_slot_bytes, jlongArray out) {
@@ -514,11 +514,14 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     }
     w->live = conn;
     post_ctrl_recv(conn);
-    jlong values[5] = {
-        (jlong) (intptr_t) conn, (jlong) (intptr_t) conn->state, (jlong) (intptr_t) conn->send_area,
-        (jlong) conn->id, (jlong) (intptr_t) conn->send_iovs,
+    jlong values[NUCX_CREATED_WORDS] = {
+        [NUCX_CREATED_CONN] = (jlong) (intptr_t) conn,
+        [NUCX_CREATED_STATE] = (jlong) (intptr_t) conn->state,
+        [NUCX_CREATED_SEND_AREA] = (jlong) (intptr_t) conn->send_area,
+        [NUCX_CREATED_ID] = (jlong) conn->id,
+        [NUCX_CREATED_SEND_IOVS] = (jlong) (intptr_t) conn->send_iovs,
     };
-    (*env)->SetLongArrayRegion(env, out, 0, 5, values);
+    (*env)->SetLongArrayRegion(env, out, 0, NUCX_CREATED_WORDS, values);
 }
 
 static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {

@@ -14,12 +14,6 @@
 #include <sys/mman.h>
 #include "ucx_native.h"
 
-/* Layout of the long[] filled by memoryMap (see UcxMemoryRegion.java). */
-#define NUCX_MAP_ADDRESS 0
-#define NUCX_MAP_MEMH 1
-#define NUCX_MAP_STATUS 2
-#define NUCX_MAP_WORDS 3
-
 /* Registers memory we mapped ourselves with the process-wide context (regions, send slots). */
 ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh) {
     ucs_status_t status = nucx_context_init();

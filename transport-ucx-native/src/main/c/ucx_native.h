@@ -67,21 +67,56 @@
 /* Bytes a stray message is received into before it is dropped; longer ones are truncated. */
 #define NUCX_STRAY_BUFFER_BYTES (64 * 1024 + NUCX_HEADER_BYTES)
 
-/* Offsets (in int32 words) of the connection state block shared with Java. */
-#define NUCX_STATE_NOTIFIED 0
-#define NUCX_STATE_ERROR 1
-#define NUCX_STATE_CREDITS 2
-#define NUCX_STATE_WIRED_UP 3 /* 1 once the endpoint's first flush completed: its lanes are final */
-#define NUCX_STATE_SIDE_INPUT 4 /* 1 while the TCP data path holds side-channel records or its end for Java */
-#define NUCX_STATE_HEADER_WORDS 5
+/*
+ * Words of the connection state block shared with Java: this header, then one word per receive
+ * slot (NUCX_RECV_* or a payload length), then one per send slot (NUCX_SEND_*).
+ */
+enum nucx_state_word {
+    NUCX_STATE_NOTIFIED,    /* 1 while the connection is on its worker's ready list; Java clears it */
+    NUCX_STATE_ERROR,       /* the first error (a ucs_status_t or NUCX_ERR_*), 0 while there is none */
+    NUCX_STATE_CREDITS,     /* credits the peer returned so far, modulo 2^32 */
+    NUCX_STATE_WIRED_UP,    /* 1 once the endpoint's first flush completed: its lanes are final */
+    NUCX_STATE_SIDE_INPUT,  /* 1 while the TCP data path holds side-channel records or its end for Java */
+    NUCX_STATE_HEADER_WORDS
+};
 
 /*
- * Worker ready list: [0] count, [1] capacity, [2] overflowed, then connection indices. The capacity is
- * twice the connection indices: Java dispatches the listed ones once per drain, and dispatching one
- * can list it again (at most once, its NOTIFIED flag stops more), so a drain never holds more.
+ * Words of the worker's ready list shared with Java: this header, then the indices of the connections
+ * to dispatch. The capacity is twice the connection indices: Java dispatches the listed ones once per
+ * drain, and dispatching one can list it again (at most once, its NOTIFIED flag stops more), so a
+ * drain never holds more.
  */
-#define NUCX_READY_HEADER_WORDS 3
-#define NUCX_READY_OVERFLOWED 2
+enum nucx_ready_word {
+    NUCX_READY_COUNT,       /* indices listed; Java takes them off as it dispatches them */
+    NUCX_READY_CAPACITY,    /* room for indices */
+    NUCX_READY_OVERFLOWED,  /* 1 when an index did not fit (cannot happen): Java dispatches every connection */
+    NUCX_READY_HEADER_WORDS
+};
+
+/* Elements of the long[] that connCreate fills. */
+enum nucx_created_word {
+    NUCX_CREATED_CONN,      /* the nucx_conn pointer */
+    NUCX_CREATED_STATE,     /* its state block (enum nucx_state_word) */
+    NUCX_CREATED_SEND_AREA, /* its send slots */
+    NUCX_CREATED_ID,        /* its connection id (the receiver's part of the tag) */
+    NUCX_CREATED_SEND_IOVS, /* its I/O vectors, NUCX_MAX_IOV ucp_dt_iov_t per send slot */
+    NUCX_CREATED_WORDS
+};
+
+/* Elements of the long[] that memoryMap fills (see UcxMemoryRegion.java). */
+enum nucx_map_word {
+    NUCX_MAP_ADDRESS,       /* the mapping */
+    NUCX_MAP_MEMH,          /* its ucp_mem_h, or 0 when registration failed */
+    NUCX_MAP_STATUS,        /* the ucs_status_t of ucp_mem_map */
+    NUCX_MAP_WORDS
+};
+
+/* What connSendCredits returns when the previous credit message is still in flight (nothing sent). */
+#define NUCX_CREDITS_BUSY 2
+
+/* Java writes the I/O vector entries of send slots itself, each field as a 64-bit value. */
+_Static_assert(sizeof(((ucp_dt_iov_t *) 0)->buffer) == 8 && sizeof(((ucp_dt_iov_t *) 0)->length) == 8,
+               "UcxConnection writes the fields of ucp_dt_iov_t as longs");
 
 typedef struct nucx_worker nucx_worker;
 typedef struct nucx_conn nucx_conn;
@@ -139,7 +174,7 @@ struct nucx_worker {
     int epoll_fd;
     int event_fd;
     int timer_fd;
-    int32_t *ready;        /* shared with Java, see NUCX_READY_HEADER_WORDS */
+    int32_t *ready;        /* shared with Java, see enum nucx_ready_word */
     int max_connections;   /* connection indices run from 0 to this, exclusive */
     nucx_conn *live;       /* connections Java has not closed yet */
     nucx_conn *closing;    /* connections waiting for their requests to finish before they are freed */

@@ -28,13 +28,13 @@ void nucx_worker_notify(nucx_conn *conn) {
     }
     state[NUCX_STATE_NOTIFIED] = 1;
     int32_t *ready = conn->worker->ready;
-    if (ready[0] == ready[1]) {
-        /* Cannot happen (see NUCX_READY_HEADER_WORDS); if it did, Java dispatches every connection. */
+    if (ready[NUCX_READY_COUNT] == ready[NUCX_READY_CAPACITY]) {
+        /* Cannot happen (see enum nucx_ready_word); if it did, Java dispatches every connection. */
         ready[NUCX_READY_OVERFLOWED] = 1;
         return;
     }
-    ready[NUCX_READY_HEADER_WORDS + ready[0]] = conn->index;
-    ready[0]++;
+    ready[NUCX_READY_HEADER_WORDS + ready[NUCX_READY_COUNT]] = conn->index;
+    ready[NUCX_READY_COUNT]++;
 }
 
 /*
@@ -140,7 +140,7 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
         *status = UCS_ERR_NO_MEMORY;
         return "ready list";
     }
-    w->ready[1] = 2 * max_connections;
+    w->ready[NUCX_READY_CAPACITY] = 2 * max_connections;
     w->max_connections = max_connections;
     w->stray_buffer = malloc(NUCX_STRAY_BUFFER_BYTES);
     if (w->stray_buffer == NULL) {
@@ -276,7 +276,7 @@ static jint java_worker_renew(JNIEnv *env, jclass cls, jlong worker_ptr) {
     }
     w->worker = fresh;
     w->ucx_fd = fresh_fd;
-    w->ready[0] = 0;
+    w->ready[NUCX_READY_COUNT] = 0;
     if (add_to_epoll(w->epoll_fd, fresh_fd) != 0) {
         nucx_throw_errno(env, "epoll_ctl(ADD) of the new worker's event fd", errno);
     }
@@ -327,7 +327,7 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     int timeout_ms = 0;
-    if (w->ready[0] > 0) {
+    if (w->ready[NUCX_READY_COUNT] > 0) {
         timeout_nanos = 0; /* connections listed again by their last dispatch still wait for Java */
     }
     if (timeout_nanos != 0) {
