@@ -264,6 +264,7 @@ NUCX_HIDDEN void nucx_probe_free(nucx_worker *w);
 NUCX_HIDDEN ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh);
 
 /* Registration tables: each file registers its own natives. */
+NUCX_HIDDEN int nucx_register_constants(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_context(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);

@@ -392,16 +392,16 @@ static jint java_worker_event_fd(JNIEnv *env, jclass cls, jlong worker_ptr) {
     return ((nucx_worker *) (intptr_t) worker_ptr)->event_fd;
 }
 
+/* op and events are the kernel's values, which Java reads from this library (ucx_constants.c). */
 static void java_epoll_ctl(JNIEnv *env, jclass cls, jlong worker_ptr, jint op, jint fd, jint events) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     struct epoll_event ev = {.events = (uint32_t) events, .data.u64 = (uint64_t) fd << 1};
-    static const int ops[] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
-    if (op < 0 || op > 2) {
+    if (op != EPOLL_CTL_ADD && op != EPOLL_CTL_MOD && op != EPOLL_CTL_DEL) {
         nucx_throw_io(env, "epoll_ctl", "bad operation");
         return;
     }
-    if (epoll_ctl(w->epoll_fd, ops[op], fd, &ev) != 0) {
+    if (epoll_ctl(w->epoll_fd, op, fd, &ev) != 0) {
         nucx_throw_errno(env, "epoll_ctl", errno);
     }
 }
