@@ -128,6 +128,22 @@ typedef struct {
     int index;
 } nucx_slot_ref;
 
+/*
+ * A connection's close (ucx_close.c, whose top comment tells the whole lifetime): zero, with side_fd -1,
+ * until Java closes it; then what it waits for while it lingers on its worker's closing list.
+ */
+typedef struct {
+    int side_fd;           /* the side channel's socket, owned by the connection once it is closing, or -1 */
+    int report_free;       /* Java holds buffers UCX may still use: list the id when the connection is freed */
+    int write_shut;        /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
+    int peer_done;         /* the peer will send nothing more: receives are cancelled */
+    int receives_orphaned; /* receives UCX never completes were let go; recv_refs outlive the connection */
+    uint64_t peer_gone_ns; /* when the peer was known to send nothing more (its side channel ended, or it died) */
+    uint64_t deadline_ns;  /* when lingering ends: receives are cancelled, unsent stream data is dropped */
+    void *close_req;       /* ucp_ep_close_nbx request still in progress */
+    nucx_conn *next_closing; /* the worker's closing list */
+} nucx_linger;
+
 struct nucx_conn {
     nucx_worker *worker;
     ucp_ep_h ep;
@@ -140,15 +156,8 @@ struct nucx_conn {
     int32_t send_slot_bytes;
     int32_t outstanding;   /* requests whose callbacks have not run yet */
     uint32_t sent;         /* data messages posted: the most credits the peer can return */
-    int closing;
-    int report_free;       /* Java holds buffers UCX may still read: tell it when the connection is freed */
-    int side_fd;           /* side channel, owned by the connection once it is closing */
-    int write_shut;        /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
-    int peer_done;         /* the peer will send nothing more: receives are cancelled */
-    int receives_orphaned; /* receives UCX never completes were let go; recv_refs outlive the connection */
-    uint64_t peer_gone_ns; /* when the peer was known to send nothing more (its side channel ended, or it died) */
-    uint64_t linger_deadline_ns;
-    void *close_req;       /* ucp_ep_close_nbx request still in progress */
+    int closing;           /* Java closed it (connClose): callbacks stop reporting to Java, it lingers */
+    nucx_linger linger;    /* the rest of its close (ucx_close.c) */
     volatile int32_t *state; /* shared with Java: header + recv states + send states */
     char **recv_bufs;      /* per slot: the buffer (owned by Java) its receive is posted into */
     char *send_area;
@@ -163,7 +172,6 @@ struct nucx_conn {
     uint32_t ctrl_send_buf;
     int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
     nucx_stream *stream;     /* the TCP data path (ucx_stream.c) in place of the endpoint, or NULL */
-    nucx_conn *next_closing;
     nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
     nucx_conn *next_live;
 };
@@ -207,10 +215,6 @@ NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
  */
 #define NUCX_EPOLL_CONN_BIT 1ull
 
-/* ucx_worker.c */
-NUCX_HIDDEN void nucx_worker_notify(nucx_conn *conn);
-NUCX_HIDDEN void nucx_worker_record_freed(nucx_worker *w, uint32_t conn_id);
-
 static inline volatile int32_t *nucx_recv_state(nucx_conn *conn) {
     return conn->state + NUCX_STATE_HEADER_WORDS;
 }
@@ -224,7 +228,8 @@ static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
 }
 
 /* ucx_endpoint.c */
-NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_notify(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_release(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length);
 NUCX_HIDDEN void nucx_conn_add_credits(nucx_conn *conn, uint32_t credits);
 NUCX_HIDDEN void nucx_conn_unlink_live(nucx_conn *conn);
@@ -237,6 +242,7 @@ NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
 NUCX_HIDDEN void nucx_sweep_strays(nucx_worker *w);
 
 /* ucx_close.c */
+NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
 NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);
 NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_peer_done(nucx_conn *conn);

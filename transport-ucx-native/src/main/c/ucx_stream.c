@@ -149,7 +149,7 @@ static void finish_item(nucx_conn *conn, stream_item *item, ucs_status_t status)
     case ITEM_SLOT_IOV:
         if (!conn->closing) {
             nucx_send_state(conn)[item->slot] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
-            nucx_worker_notify(conn);
+            nucx_conn_notify(conn);
         }
         break;
     case ITEM_INLINE:
@@ -380,7 +380,7 @@ void nucx_stream_post_recv(nucx_conn *conn, int slot, char *buffer) {
 static void side_input_ready(nucx_conn *conn) {
     if (!conn->closing) {
         conn->state[NUCX_STATE_SIDE_INPUT] = 1;
-        nucx_worker_notify(conn);
+        nucx_conn_notify(conn);
     }
 }
 

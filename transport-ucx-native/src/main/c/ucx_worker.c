@@ -21,57 +21,6 @@
 /* While connections are closing, the loop wakes at least this often to reap them. */
 #define NUCX_REAP_INTERVAL_NANOS 100000000L
 
-void nucx_worker_notify(nucx_conn *conn) {
-    volatile int32_t *state = conn->state;
-    if (state[NUCX_STATE_NOTIFIED]) {
-        return;
-    }
-    state[NUCX_STATE_NOTIFIED] = 1;
-    int32_t *ready = conn->worker->ready;
-    if (ready[NUCX_READY_COUNT] == ready[NUCX_READY_CAPACITY]) {
-        /* Cannot happen (see enum nucx_ready_word); if it did, Java dispatches every connection. */
-        ready[NUCX_READY_OVERFLOWED] = 1;
-        return;
-    }
-    ready[NUCX_READY_HEADER_WORDS + ready[NUCX_READY_COUNT]] = conn->index;
-    ready[NUCX_READY_COUNT]++;
-}
-
-/*
- * Java keeps the buffers of sends still in flight when a connection closes, and releases them when
- * it learns (workerTakeFreed) that the connection, and so every request of it, is gone. If the
- * list cannot grow, those buffers stay unreleased: a leak, never a use after free.
- */
-void nucx_worker_record_freed(nucx_worker *w, uint32_t conn_id) {
-    if (w->freed_count == w->freed_capacity) {
-        int capacity = w->freed_capacity == 0 ? 16 : 2 * w->freed_capacity;
-        uint32_t *grown = realloc(w->freed_ids, (size_t) capacity * sizeof(uint32_t));
-        if (grown == NULL) {
-            return;
-        }
-        w->freed_ids = grown;
-        w->freed_capacity = capacity;
-    }
-    w->freed_ids[w->freed_count++] = conn_id;
-}
-
-/* Moves up to out.length ids of freed connections to out; returns how many. */
-static jint java_worker_take_freed(JNIEnv *env, jclass cls, jlong worker_ptr, jintArray out) {
-    (void) cls;
-    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
-    jsize n = (*env)->GetArrayLength(env, out);
-    if (n > w->freed_count) {
-        n = w->freed_count;
-    }
-    if (n == 0) {
-        return 0;
-    }
-    (*env)->SetIntArrayRegion(env, out, 0, n, (const jint *) w->freed_ids);
-    w->freed_count -= n;
-    memmove(w->freed_ids, w->freed_ids + n, (size_t) w->freed_count * sizeof(uint32_t));
-    return n;
-}
-
 static int add_to_epoll(int epoll_fd, int fd) {
     struct epoll_event ev = {.events = EPOLLIN, .data.u64 = (uint64_t) fd << 1};
     return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
@@ -92,7 +41,7 @@ static void worker_free(nucx_worker *w) {
     /* Connections whose requests never finished: their memory outlived the worker's callbacks. */
     while (w->closing != NULL) {
         nucx_conn *conn = w->closing;
-        w->closing = conn->next_closing;
+        w->closing = conn->linger.next_closing;
         nucx_conn_free(conn);
     }
     close_fd(w->epoll_fd);
@@ -196,7 +145,7 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
 
 static int count_closing(const nucx_worker *w) {
     int count = 0;
-    for (const nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
+    for (const nucx_conn *conn = w->closing; conn != NULL; conn = conn->linger.next_closing) {
         count++;
     }
     return count;
@@ -440,7 +389,6 @@ static const JNINativeMethod methods[] = {
     {"workerEpollCtl", "(JIII)V", (void *) java_epoll_ctl},
     {"workerAddress", "(J)[B", (void *) java_worker_address},
     {"workerReadyList", "(J)J", (void *) java_worker_ready_list},
-    {"workerTakeFreed", "(J[I)I", (void *) java_worker_take_freed},
 };
 
 int nucx_register_worker(JNIEnv *env, jclass cls) {

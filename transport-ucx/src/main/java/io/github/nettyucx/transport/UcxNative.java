@@ -118,9 +118,6 @@ final class UcxNative {
 
     static native long workerReadyList(long worker);
 
-    /** Moves ids of connections freed since the last call (those closed with reportFree) into out. */
-    static native int workerTakeFreed(long worker, int[] out);
-
     // ucx_probe.c
     static native void workerProbeStart(long worker) throws IOException;
 
@@ -129,6 +126,9 @@ final class UcxNative {
     static native void workerProbeFree(long worker);
 
     // ucx_endpoint.c
+    /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
+    static native long connectionsAllocated();
+
     static native ByteBuffer directBuffer(long address, int length);
 
     static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
@@ -146,9 +146,17 @@ final class UcxNative {
     /** Posts the receive of sequence number {@code seq} into {@code address} (a slot's worth of bytes). */
     static native void connPostRecv(long conn, int slot, int seq, long address, long memoryHandle);
 
+    static native String connDescribe(long conn);
+
+    // ucx_close.c (the lifetime of a native connection is described at its top)
+    /**
+     * Hands the connection and the socket {@code sideFd} (or -1) to its worker, which frees both once no UCX
+     * request of it can call back; the pointer must not be used afterwards.
+     */
     static native void connClose(long conn, int sideFd, boolean force, boolean reportFree);
 
-    static native String connDescribe(long conn);
+    /** Moves ids of connections freed since the last call (those closed with reportFree) into out. */
+    static native int workerTakeFreed(long worker, int[] out);
 
     // ucx_stream.c
     /**
@@ -172,9 +180,6 @@ final class UcxNative {
 
     /** The socket error that ended the peer's stream (for example "Connection timed out"), or null. */
     static native String connStreamEndError(long conn);
-
-    /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
-    static native long connectionsAllocated();
 
     // ucx_socket.c
     static native int socketStream(boolean ipv6) throws IOException;
