@@ -96,7 +96,8 @@ static int reapable(nucx_conn *conn, uint64_t now) {
             shutdown(conn->linger.side_fd, SHUT_WR);
         }
     }
-    if (conn->outstanding > 0 && conn->linger.peer_gone_ns != 0 && now >= conn->linger.peer_gone_ns + NUCX_GONE_GRACE_NANOS) {
+    if (conn->outstanding > 0 && conn->linger.peer_gone_ns != 0 &&
+        now >= conn->linger.peer_gone_ns + NUCX_GONE_GRACE_NANOS) {
         /*
          * What the peer had sent has arrived: a receive still open never completes. Only for a peer
          * known gone: one that is merely slow (stopped, paused) may still send the rest of a message.

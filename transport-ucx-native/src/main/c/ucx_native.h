@@ -72,11 +72,11 @@
  * slot (NUCX_RECV_* or a payload length), then one per send slot (NUCX_SEND_*).
  */
 enum nucx_state_word {
-    NUCX_STATE_NOTIFIED,    /* 1 while the connection is on its worker's ready list; Java clears it */
-    NUCX_STATE_ERROR,       /* the first error (a ucs_status_t or NUCX_ERR_*), 0 while there is none */
-    NUCX_STATE_CREDITS,     /* credits the peer returned so far, modulo 2^32 */
-    NUCX_STATE_WIRED_UP,    /* 1 once the endpoint's first flush completed: its lanes are final */
-    NUCX_STATE_SIDE_INPUT,  /* 1 while the TCP data path holds side-channel records or its end for Java */
+    NUCX_STATE_NOTIFIED,   /* 1 while the connection is on its worker's ready list; Java clears it */
+    NUCX_STATE_ERROR,      /* the first error (a ucs_status_t or NUCX_ERR_*), 0 while there is none */
+    NUCX_STATE_CREDITS,    /* credits the peer returned so far, modulo 2^32 */
+    NUCX_STATE_WIRED_UP,   /* 1 once the endpoint's first flush completed: its lanes are final */
+    NUCX_STATE_SIDE_INPUT, /* 1 while the TCP data path holds side-channel records or its end for Java */
     NUCX_STATE_HEADER_WORDS
 };
 
@@ -87,9 +87,9 @@ enum nucx_state_word {
  * drain never holds more.
  */
 enum nucx_ready_word {
-    NUCX_READY_COUNT,       /* indices listed; Java takes them off as it dispatches them */
-    NUCX_READY_CAPACITY,    /* room for indices */
-    NUCX_READY_OVERFLOWED,  /* 1 when an index did not fit (cannot happen): Java dispatches every connection */
+    NUCX_READY_COUNT,      /* indices listed; Java takes them off as it dispatches them */
+    NUCX_READY_CAPACITY,   /* room for indices */
+    NUCX_READY_OVERFLOWED, /* 1 when an index did not fit (cannot happen): Java dispatches every connection */
     NUCX_READY_HEADER_WORDS
 };
 
@@ -105,9 +105,9 @@ enum nucx_created_word {
 
 /* Elements of the long[] that memoryMap fills (see UcxMemoryRegion.java). */
 enum nucx_map_word {
-    NUCX_MAP_ADDRESS,       /* the mapping */
-    NUCX_MAP_MEMH,          /* its ucp_mem_h, or 0 when registration failed */
-    NUCX_MAP_STATUS,        /* the ucs_status_t of ucp_mem_map */
+    NUCX_MAP_ADDRESS, /* the mapping */
+    NUCX_MAP_MEMH,    /* its ucp_mem_h, or 0 when registration failed */
+    NUCX_MAP_STATUS,  /* the ucs_status_t of ucp_mem_map */
     NUCX_MAP_WORDS
 };
 
@@ -133,14 +133,14 @@ typedef struct {
  * until Java closes it; then what it waits for while it lingers on its worker's closing list.
  */
 typedef struct {
-    int side_fd;           /* the side channel's socket, owned by the connection once it is closing, or -1 */
-    int report_free;       /* Java holds buffers UCX may still use: list the id when the connection is freed */
-    int write_shut;        /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
-    int peer_done;         /* the peer will send nothing more: receives are cancelled */
-    int receives_orphaned; /* receives UCX never completes were let go; recv_refs outlive the connection */
-    uint64_t peer_gone_ns; /* when the peer was known to send nothing more (its side channel ended, or it died) */
-    uint64_t deadline_ns;  /* when lingering ends: receives are cancelled, unsent stream data is dropped */
-    void *close_req;       /* ucp_ep_close_nbx request still in progress */
+    int side_fd;             /* the side channel's socket, owned by the connection once it is closing, or -1 */
+    int report_free;         /* Java holds buffers UCX may still use: list the id when the connection is freed */
+    int write_shut;          /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
+    int peer_done;           /* the peer will send nothing more: receives are cancelled */
+    int receives_orphaned;   /* receives UCX never completes were let go; recv_refs outlive the connection */
+    uint64_t peer_gone_ns;   /* when the peer was known to send nothing more (its side channel ended, or it died) */
+    uint64_t deadline_ns;    /* when lingering ends: receives are cancelled, unsent stream data is dropped */
+    void *close_req;         /* ucp_ep_close_nbx request still in progress */
     nucx_conn *next_closing; /* the worker's closing list */
 } nucx_linger;
 
