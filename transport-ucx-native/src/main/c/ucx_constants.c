@@ -38,6 +38,9 @@
     X(mapMemh, NUCX_MAP_MEMH)                          \
     X(mapStatus, NUCX_MAP_STATUS)                      \
     X(mapWords, NUCX_MAP_WORDS)                        \
+    X(eventFd, NUCX_EVENT_FD)                          \
+    X(eventEvents, NUCX_EVENT_EVENTS)                  \
+    X(eventWords, NUCX_EVENT_WORDS)                    \
     X(headerBytes, NUCX_HEADER_BYTES)                  \
     X(creditsBusy, NUCX_CREDITS_BUSY)                  \
     X(maxIov, NUCX_MAX_IOV)                            \

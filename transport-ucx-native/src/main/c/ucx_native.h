@@ -111,6 +111,13 @@ enum nucx_map_word {
     NUCX_MAP_WORDS
 };
 
+/* Words (int32) of each socket event workerWait writes for Java. */
+enum nucx_event_word {
+    NUCX_EVENT_FD,     /* the socket */
+    NUCX_EVENT_EVENTS, /* its epoll events (EPOLLIN...) */
+    NUCX_EVENT_WORDS
+};
+
 /* What connSendCredits returns when the previous credit message is still in flight (nothing sent). */
 #define NUCX_CREDITS_BUSY 2
 

@@ -268,8 +268,8 @@ static void drain_fd(int fd) {
 /*
  * Sleeps until the worker, a registered socket, wakeup() or the timer needs the loop.
  * timeout_nanos: < 0 sleeps without timer, 0 only polls sockets (no arming), > 0 arms the timer.
- * Returns the number of (fd, events) int pairs written to events_addr, or -1 when the worker had
- * unprocessed events (ucp_worker_arm said BUSY) and must be progressed before sleeping.
+ * Returns the number of socket events (enum nucx_event_word) written to events_addr, or -1 when the
+ * worker had unprocessed events (ucp_worker_arm said BUSY) and must be progressed before sleeping.
  */
 static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong events_addr, jint max_events,
                              jlong timeout_nanos) {
@@ -318,8 +318,9 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
         if (fd == w->event_fd || fd == w->timer_fd) {
             drain_fd(fd);
         } else if (fd != w->ucx_fd && fd != w->stream_epoll_fd) {
-            out[2 * count] = fd;
-            out[2 * count + 1] = (int32_t) events[i].events;
+            int32_t *event = out + (size_t) count * NUCX_EVENT_WORDS;
+            event[NUCX_EVENT_FD] = fd;
+            event[NUCX_EVENT_EVENTS] = (int32_t) events[i].events;
             count++;
         }
     }

@@ -7,8 +7,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Every native method of the transport. Each is registered by {@code JNI_OnLoad}; the C function
- * behind a method is named {@code java_<snake_case_name>} in the file given for its group.
+ * Every native method of the transport, and the values it shares with the native library (read from
+ * {@link UcxNativeConstants}). Each method is registered by {@code JNI_OnLoad}; the C function behind a
+ * method is named {@code java_<snake_case_name>} in the file given for its group.
  */
 final class UcxNative {
     static {
@@ -50,6 +51,10 @@ final class UcxNative {
     static final int MAP_MEMH = UcxNativeConstants.mapMemh();
     static final int MAP_STATUS = UcxNativeConstants.mapStatus();
     static final int MAP_WORDS = UcxNativeConstants.mapWords();
+    /** Words (int32) of each socket event that {@link #workerWait} writes. */
+    static final int EVENT_FD = UcxNativeConstants.eventFd();
+    static final int EVENT_EVENTS = UcxNativeConstants.eventEvents();
+    static final int EVENT_WORDS = UcxNativeConstants.eventWords();
     /** Bytes of the header in front of every message's payload (the credits returned). */
     static final int HEADER_BYTES = UcxNativeConstants.headerBytes();
     /** What {@link #connSendCredits} returns while the previous credit message is in flight. */

@@ -61,6 +61,12 @@ final class UcxNativeConstants {
 
     static native int mapWords();
 
+    static native int eventFd();
+
+    static native int eventEvents();
+
+    static native int eventWords();
+
     static native int headerBytes();
 
     static native int creditsBusy();
