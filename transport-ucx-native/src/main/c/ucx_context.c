@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * The process-wide UCP context: one per JVM, created on first use, never destroyed (workers of
  * every event loop share it, and the JVM may still hold endpoints at exit).
  */

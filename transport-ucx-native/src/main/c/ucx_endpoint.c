@@ -1,7 +1,11 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * A connection: its UCP endpoint, its pre-posted receive slots (one per sequence number in the
  * window), its send staging slots, and the state block Java reads after each progress call.
- * Bytes are sent in java_conn_send and received into slots posted by post_recv.
+ * Bytes are sent in java_conn_send and received into slots posted by post_recv. Who frees what,
+ * and when: the top of ucx_close.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,12 +34,32 @@ static uint32_t read_header(const void *message) {
     return credits;
 }
 
+/*
+ * Lists the connection on its worker's ready list for Java to dispatch, once until Java clears its
+ * NOTIFIED word.
+ */
+void nucx_conn_notify(nucx_conn *conn) {
+    volatile int32_t *state = conn->state;
+    if (state[NUCX_STATE_NOTIFIED]) {
+        return;
+    }
+    state[NUCX_STATE_NOTIFIED] = 1;
+    int32_t *ready = conn->worker->ready;
+    if (ready[NUCX_READY_COUNT] == ready[NUCX_READY_CAPACITY]) {
+        /* Cannot happen (see enum nucx_ready_word); if it did, Java dispatches every connection. */
+        ready[NUCX_READY_OVERFLOWED] = 1;
+        return;
+    }
+    ready[NUCX_READY_HEADER_WORDS + ready[NUCX_READY_COUNT]] = conn->index;
+    ready[NUCX_READY_COUNT]++;
+}
+
 /* error: a ucs_status_t or a NUCX_ERR_* code; the first one sticks. */
 void nucx_conn_fail(nucx_conn *conn, int32_t error) {
     if (conn->state[NUCX_STATE_ERROR] == 0) {
         conn->state[NUCX_STATE_ERROR] = error;
     }
-    nucx_worker_notify(conn);
+    nucx_conn_notify(conn);
 }
 
 /*
@@ -64,7 +88,7 @@ void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t 
     } else {
         nucx_recv_state(conn)[slot] = (int32_t) status;
     }
-    nucx_worker_notify(conn);
+    nucx_conn_notify(conn);
 }
 
 static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data) {
@@ -139,7 +163,7 @@ static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag
         return;
     }
     nucx_conn_add_credits(conn, read_header(conn->ctrl_recv_buf));
-    nucx_worker_notify(conn);
+    nucx_conn_notify(conn);
     if (!called_inside_post) {
         post_ctrl_recv(conn);
     }
@@ -168,7 +192,7 @@ static void post_ctrl_recv(nucx_conn *conn) {
                 return;
             }
             nucx_conn_add_credits(conn, read_header(conn->ctrl_recv_buf));
-            nucx_worker_notify(conn);
+            nucx_conn_notify(conn);
         } else if (UCS_PTR_IS_ERR(req)) {
             conn->ctrl_recv_req = NULL;
             conn->outstanding--;
@@ -191,7 +215,7 @@ static void send_callback(void *request, ucs_status_t status, void *user_data) {
     ucp_request_free(request);
     if (!conn->closing) {
         nucx_send_state(conn)[ref->index] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
-        nucx_worker_notify(conn);
+        nucx_conn_notify(conn);
     }
 }
 
@@ -277,11 +301,11 @@ static void ctrl_send_callback(void *request, ucs_status_t status, void *user_da
         nucx_conn_fail(conn, status);
     } else {
         /* Java may hold credits it could not send while this one was pending. */
-        nucx_worker_notify(conn);
+        nucx_conn_notify(conn);
     }
 }
 
-/* Returns 0 (sent), 1 (in flight), 2 (the previous one is still in flight: nothing sent) or a ucs_status_t. */
+/* Returns 0 (sent), 1 (in flight), NUCX_CREDITS_BUSY (the previous one is in flight) or a ucs_status_t. */
 static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint credits) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
@@ -291,7 +315,7 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
         .user_data = conn,
     };
     if (conn->ctrl_send_pending) {
-        return 2;
+        return NUCX_CREDITS_BUSY;
     }
     if (conn->stream != NULL) {
         return 0; /* TCP's flow control stands in for credits on the TCP data path */
@@ -338,13 +362,13 @@ void nucx_conn_unlink_live(nucx_conn *conn) {
     conn->prev_live = conn->next_live = NULL;
 }
 
-void nucx_conn_free(nucx_conn *conn) {
+/*
+ * Frees what java_conn_create allocated, the connection itself last: the one place that memory is
+ * freed, once nothing can use it any more (nucx_conn_free). Slot refs of receives the connection let
+ * go of (nucx_conn_orphan_receives) stay allocated, marked, for callbacks that are not expected to come.
+ */
+void nucx_conn_release(nucx_conn *conn) {
     __atomic_sub_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
-    nucx_stream_free(conn);
-    /* Closed only now, so that the peer sees end-of-stream after every byte we sent was delivered. */
-    if (conn->side_fd >= 0) {
-        close(conn->side_fd);
-    }
     if (conn->send_memh != NULL) {
         ucp_mem_unmap(nucx_context(), conn->send_memh);
     }
@@ -353,7 +377,7 @@ void nucx_conn_free(nucx_conn *conn) {
     free(conn->send_area);
     free(conn->recv_reqs);
     free(conn->send_reqs);
-    if (conn->receives_orphaned) {
+    if (conn->linger.receives_orphaned) {
         for (int i = 0; i < conn->recv_slots; i++) {
             conn->recv_refs[i].conn = NULL;
         }
@@ -362,9 +386,6 @@ void nucx_conn_free(nucx_conn *conn) {
     }
     free(conn->send_refs);
     free(conn->send_iovs);
-    if (conn->report_free) {
-        nucx_worker_record_freed(conn->worker, conn->id);
-    }
     free(conn);
 }
 
@@ -382,13 +403,13 @@ int nucx_conn_waits_only_for_receives(const nucx_conn *conn) {
  * and UCX cannot cancel a receive once it matched. Called when nothing more can arrive for the
  * connection: if every request it still waits for is such a receive, it stops waiting. The
  * requests stay with UCX, and their slot refs stay allocated (left, marked orphaned, by
- * nucx_conn_free) for a callback that is not expected to come. Returns whether it let go.
+ * nucx_conn_release) for a callback that is not expected to come. Returns whether it let go.
  */
 int nucx_conn_orphan_receives(nucx_conn *conn) {
     if (!nucx_conn_waits_only_for_receives(conn)) {
         return 0;
     }
-    conn->receives_orphaned = 1;
+    conn->linger.receives_orphaned = 1;
     conn->outstanding = 0;
     return 1;
 }
@@ -450,7 +471,7 @@ static int id_in_use(const nucx_worker *w, uint32_t id) {
             return 1;
         }
     }
-    for (const nucx_conn *c = w->closing; c != NULL; c = c->next_closing) {
+    for (const nucx_conn *c = w->closing; c != NULL; c = c->linger.next_closing) {
         if (c->id == id) {
             return 1;
         }
@@ -476,7 +497,7 @@ static uint32_t new_connection_id(const nucx_worker *w) {
 
 /*
  * Creates a connection; Java then posts its receives (connPostRecv) into buffers of its own
- * before the handshake advertises the window. out: {conn, state, sendArea, id, sendIovs}.
+ * before the handshake advertises the window. out: see enum nucx_created_word.
  */
 static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint index, jint recv_slots,
                              jint recv_slot_bytes, jint send_slots, jint send_slot_bytes, jlongArray out) {
@@ -493,14 +514,14 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     }
     __atomic_add_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
     conn->worker = w;
-    conn->side_fd = -1;
+    conn->linger.side_fd = -1;
     conn->index = index;
     conn->recv_slots = recv_slots;
     conn->recv_slot_bytes = recv_slot_bytes;
     conn->send_slots = send_slots;
     conn->send_slot_bytes = send_slot_bytes;
     if (conn_alloc(conn) != 0) {
-        nucx_conn_free(conn);
+        nucx_conn_release(conn);
         nucx_throw_io(env, "connection buffers", "out of memory");
         return;
     }
@@ -511,11 +532,14 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     }
     w->live = conn;
     post_ctrl_recv(conn);
-    jlong values[5] = {
-        (jlong) (intptr_t) conn, (jlong) (intptr_t) conn->state, (jlong) (intptr_t) conn->send_area,
-        (jlong) conn->id, (jlong) (intptr_t) conn->send_iovs,
+    jlong values[NUCX_CREATED_WORDS] = {
+        [NUCX_CREATED_CONN] = (jlong) (intptr_t) conn,
+        [NUCX_CREATED_STATE] = (jlong) (intptr_t) conn->state,
+        [NUCX_CREATED_SEND_AREA] = (jlong) (intptr_t) conn->send_area,
+        [NUCX_CREATED_ID] = (jlong) conn->id,
+        [NUCX_CREATED_SEND_IOVS] = (jlong) (intptr_t) conn->send_iovs,
     };
-    (*env)->SetLongArrayRegion(env, out, 0, 5, values);
+    (*env)->SetLongArrayRegion(env, out, 0, NUCX_CREATED_WORDS, values);
 }
 
 static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {

@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * Java exceptions thrown by natives. Classes are resolved once at load time because FindClass from
  * an event-loop thread would use the wrong class loader.
  */

@@ -1,12 +1,19 @@
 /*
- * Library entry point: registers every native method of UcxNative (no JNI name mangling is used,
- * so the symbol table exports only JNI_OnLoad/JNI_OnUnload).
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
+ * Library entry point: registers every native method of UcxNative and UcxNativeConstants (no JNI
+ * name mangling is used, so the symbol table exports only JNI_OnLoad/JNI_OnUnload).
+ *
+ * UcxNative's static initialiser loads this library, and so runs JNI_OnLoad: FindClass returns the
+ * class being initialised, and its constants are read from UcxNativeConstants once the load returns.
  */
 #include <signal.h>
 #include <ucs/debug/debug.h>
 #include "ucx_native.h"
 
 #define NUCX_NATIVE_CLASS "io/github/nettyucx/transport/UcxNative"
+#define NUCX_CONSTANTS_CLASS "io/github/nettyucx/transport/UcxNativeConstants"
 
 /*
  * libucs installs handlers for these signals when it is loaded (before any UCX_* setting of ours
@@ -27,6 +34,11 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
     if ((*vm)->GetEnv(vm, (void **) &env, JNI_VERSION_1_8) != JNI_OK) {
         return JNI_ERR;
     }
+    jclass constants = (*env)->FindClass(env, NUCX_CONSTANTS_CLASS);
+    if (constants == NULL || nucx_register_constants(env, constants) != 0) {
+        return JNI_ERR;
+    }
+    (*env)->DeleteLocalRef(env, constants);
     jclass cls = (*env)->FindClass(env, NUCX_NATIVE_CLASS);
     if (cls == NULL) {
         return JNI_ERR;

@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * Memory regions of UcxByteBufAllocator: anonymous mappings registered once with ucp_mem_map on the
  * process-wide context, so that sends and receives from them can pass the region's memory handle
  * (UCP_OP_ATTR_FIELD_MEMH) instead of UCX looking the buffer up in its registration cache.
@@ -10,12 +13,6 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include "ucx_native.h"
-
-/* Layout of the long[] filled by memoryMap (see UcxMemoryRegion.java). */
-#define NUCX_MAP_ADDRESS 0
-#define NUCX_MAP_MEMH 1
-#define NUCX_MAP_STATUS 2
-#define NUCX_MAP_WORDS 3
 
 /* Registers memory we mapped ourselves with the process-wide context (regions, send slots). */
 ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh) {

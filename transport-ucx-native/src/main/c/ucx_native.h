@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * Shared declarations of the netty-ucx JNI library.
  *
  * Memory shared with Java is laid out as plain int32 arrays so that the Java side can read it with
@@ -30,6 +33,8 @@
  * receive callbacks (only the length).
  */
 #define NUCX_HEADER_BYTES 4
+/* A side-channel record's bytes: type u8 and a message count u32 (UcxHandshake.RECORD_BYTES). */
+#define NUCX_RECORD_BYTES 5
 
 /* Values of a receive slot's state word: >= 0 is a completed payload length, other negatives are ucs_status_t. */
 #define NUCX_RECV_POSTED (-1000000)
@@ -64,21 +69,63 @@
 /* Bytes a stray message is received into before it is dropped; longer ones are truncated. */
 #define NUCX_STRAY_BUFFER_BYTES (64 * 1024 + NUCX_HEADER_BYTES)
 
-/* Offsets (in int32 words) of the connection state block shared with Java. */
-#define NUCX_STATE_NOTIFIED 0
-#define NUCX_STATE_ERROR 1
-#define NUCX_STATE_CREDITS 2
-#define NUCX_STATE_WIRED_UP 3 /* 1 once the endpoint's first flush completed: its lanes are final */
-#define NUCX_STATE_SIDE_INPUT 4 /* 1 while the TCP data path holds side-channel records or its end for Java */
-#define NUCX_STATE_HEADER_WORDS 5
+/*
+ * Words of the connection state block shared with Java: this header, then one word per receive
+ * slot (NUCX_RECV_* or a payload length), then one per send slot (NUCX_SEND_*).
+ */
+enum nucx_state_word {
+    NUCX_STATE_NOTIFIED,   /* 1 while the connection is on its worker's ready list; Java clears it */
+    NUCX_STATE_ERROR,      /* the first error (a ucs_status_t or NUCX_ERR_*), 0 while there is none */
+    NUCX_STATE_CREDITS,    /* credits the peer returned so far, modulo 2^32 */
+    NUCX_STATE_WIRED_UP,   /* 1 once the endpoint's first flush completed: its lanes are final */
+    NUCX_STATE_SIDE_INPUT, /* 1 while the TCP data path holds side-channel records or its end for Java */
+    NUCX_STATE_HEADER_WORDS
+};
 
 /*
- * Worker ready list: [0] count, [1] capacity, [2] overflowed, then connection indices. The capacity is
- * twice the connection indices: Java dispatches the listed ones once per drain, and dispatching one
- * can list it again (at most once, its NOTIFIED flag stops more), so a drain never holds more.
+ * Words of the worker's ready list shared with Java: this header, then the indices of the connections
+ * to dispatch. The capacity is twice the connection indices: Java dispatches the listed ones once per
+ * drain, and dispatching one can list it again (at most once, its NOTIFIED flag stops more), so a
+ * drain never holds more.
  */
-#define NUCX_READY_HEADER_WORDS 3
-#define NUCX_READY_OVERFLOWED 2
+enum nucx_ready_word {
+    NUCX_READY_COUNT,      /* indices listed; Java takes them off as it dispatches them */
+    NUCX_READY_CAPACITY,   /* room for indices */
+    NUCX_READY_OVERFLOWED, /* 1 when an index did not fit (cannot happen): Java dispatches every connection */
+    NUCX_READY_HEADER_WORDS
+};
+
+/* Elements of the long[] that connCreate fills. */
+enum nucx_created_word {
+    NUCX_CREATED_CONN,      /* the nucx_conn pointer */
+    NUCX_CREATED_STATE,     /* its state block (enum nucx_state_word) */
+    NUCX_CREATED_SEND_AREA, /* its send slots */
+    NUCX_CREATED_ID,        /* its connection id (the receiver's part of the tag) */
+    NUCX_CREATED_SEND_IOVS, /* its I/O vectors, NUCX_MAX_IOV ucp_dt_iov_t per send slot */
+    NUCX_CREATED_WORDS
+};
+
+/* Elements of the long[] that memoryMap fills (see UcxMemoryRegion.java). */
+enum nucx_map_word {
+    NUCX_MAP_ADDRESS, /* the mapping */
+    NUCX_MAP_MEMH,    /* its ucp_mem_h, or 0 when registration failed */
+    NUCX_MAP_STATUS,  /* the ucs_status_t of ucp_mem_map */
+    NUCX_MAP_WORDS
+};
+
+/* Words (int32) of each socket event workerWait writes for Java. */
+enum nucx_event_word {
+    NUCX_EVENT_FD,     /* the socket */
+    NUCX_EVENT_EVENTS, /* its epoll events (EPOLLIN...) */
+    NUCX_EVENT_WORDS
+};
+
+/* What connSendCredits returns when the previous credit message is still in flight (nothing sent). */
+#define NUCX_CREDITS_BUSY 2
+
+/* Java writes the I/O vector entries of send slots itself, each field as a 64-bit value. */
+_Static_assert(sizeof(((ucp_dt_iov_t *) 0)->buffer) == 8 && sizeof(((ucp_dt_iov_t *) 0)->length) == 8,
+               "UcxConnection writes the fields of ucp_dt_iov_t as longs");
 
 typedef struct nucx_worker nucx_worker;
 typedef struct nucx_conn nucx_conn;
@@ -89,6 +136,22 @@ typedef struct {
     nucx_conn *conn;
     int index;
 } nucx_slot_ref;
+
+/*
+ * A connection's close (ucx_close.c, whose top comment tells the whole lifetime): zero, with side_fd -1,
+ * until Java closes it; then what it waits for while it lingers on its worker's closing list.
+ */
+typedef struct {
+    int side_fd;             /* the side channel's socket, owned by the connection once it is closing, or -1 */
+    int report_free;         /* Java holds buffers UCX may still use: list the id when the connection is freed */
+    int write_shut;          /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
+    int peer_done;           /* the peer will send nothing more: receives are cancelled */
+    int receives_orphaned;   /* receives UCX never completes were let go; recv_refs outlive the connection */
+    uint64_t peer_gone_ns;   /* when the peer was known to send nothing more (its side channel ended, or it died) */
+    uint64_t deadline_ns;    /* when lingering ends: receives are cancelled, unsent stream data is dropped */
+    void *close_req;         /* ucp_ep_close_nbx request still in progress */
+    nucx_conn *next_closing; /* the worker's closing list */
+} nucx_linger;
 
 struct nucx_conn {
     nucx_worker *worker;
@@ -102,15 +165,8 @@ struct nucx_conn {
     int32_t send_slot_bytes;
     int32_t outstanding;   /* requests whose callbacks have not run yet */
     uint32_t sent;         /* data messages posted: the most credits the peer can return */
-    int closing;
-    int report_free;       /* Java holds buffers UCX may still read: tell it when the connection is freed */
-    int side_fd;           /* side channel, owned by the connection once it is closing */
-    int write_shut;        /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
-    int peer_done;         /* the peer will send nothing more: receives are cancelled */
-    int receives_orphaned; /* receives UCX never completes were let go; recv_refs outlive the connection */
-    uint64_t peer_gone_ns; /* when the peer was known to send nothing more (its side channel ended, or it died) */
-    uint64_t linger_deadline_ns;
-    void *close_req;       /* ucp_ep_close_nbx request still in progress */
+    int closing;           /* Java closed it (connClose): callbacks stop reporting to Java, it lingers */
+    nucx_linger linger;    /* the rest of its close (ucx_close.c) */
     volatile int32_t *state; /* shared with Java: header + recv states + send states */
     char **recv_bufs;      /* per slot: the buffer (owned by Java) its receive is posted into */
     char *send_area;
@@ -125,7 +181,6 @@ struct nucx_conn {
     uint32_t ctrl_send_buf;
     int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
     nucx_stream *stream;     /* the TCP data path (ucx_stream.c) in place of the endpoint, or NULL */
-    nucx_conn *next_closing;
     nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
     nucx_conn *next_live;
 };
@@ -136,7 +191,7 @@ struct nucx_worker {
     int epoll_fd;
     int event_fd;
     int timer_fd;
-    int32_t *ready;        /* shared with Java, see NUCX_READY_HEADER_WORDS */
+    int32_t *ready;        /* shared with Java, see enum nucx_ready_word */
     int max_connections;   /* connection indices run from 0 to this, exclusive */
     nucx_conn *live;       /* connections Java has not closed yet */
     nucx_conn *closing;    /* connections waiting for their requests to finish before they are freed */
@@ -169,10 +224,6 @@ NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
  */
 #define NUCX_EPOLL_CONN_BIT 1ull
 
-/* ucx_worker.c */
-NUCX_HIDDEN void nucx_worker_notify(nucx_conn *conn);
-NUCX_HIDDEN void nucx_worker_record_freed(nucx_worker *w, uint32_t conn_id);
-
 static inline volatile int32_t *nucx_recv_state(nucx_conn *conn) {
     return conn->state + NUCX_STATE_HEADER_WORDS;
 }
@@ -186,7 +237,8 @@ static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
 }
 
 /* ucx_endpoint.c */
-NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_notify(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_release(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length);
 NUCX_HIDDEN void nucx_conn_add_credits(nucx_conn *conn, uint32_t credits);
 NUCX_HIDDEN void nucx_conn_unlink_live(nucx_conn *conn);
@@ -199,6 +251,7 @@ NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
 NUCX_HIDDEN void nucx_sweep_strays(nucx_worker *w);
 
 /* ucx_close.c */
+NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
 NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);
 NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_peer_done(nucx_conn *conn);
@@ -226,6 +279,7 @@ NUCX_HIDDEN void nucx_probe_free(nucx_worker *w);
 NUCX_HIDDEN ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh);
 
 /* Registration tables: each file registers its own natives. */
+NUCX_HIDDEN int nucx_register_constants(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_context(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);

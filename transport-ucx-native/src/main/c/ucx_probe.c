@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * The shared-memory probe of a worker (bug 12 in docs/reliability.md).
  *
  * UCX 1.13's shared-memory (mm) transport gives each worker one receive queue that every same-host

@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * The TCP side channel of each connection: it carries the handshake (worker addresses) and the
  * close/shutdown records, and its hang-up is how a dead peer is noticed. Non-blocking sockets
  * only; addresses cross JNI as byte[] {ip (4 or 16 bytes), port (4 bytes, big endian)}.

@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * Stray messages: tagged messages that no posted receive wanted. A peer that follows the protocol
  * never sends one to a live connection: every receive of the window is posted before the handshake
  * and reposted before its credit goes back, so a data message that waits in UCX's unexpected queue

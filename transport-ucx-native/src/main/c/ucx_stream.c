@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * The TCP data path: a connection whose peer UCX could reach only over TCP sends its messages on
  * the side channel's own socket instead of through a UCX endpoint. UCX's tcp transport receives
  * into segments of its own and copies every message out of them; here a message is read straight
@@ -29,8 +32,6 @@
 #define FRAME_TYPE_SHIFT 30
 #define FRAME_LENGTH_MASK 0x3FFFFFFFu
 #define FRAME_WORD_BYTES 4
-/* A record's bytes: type u8 and a message count u32 (UcxHandshake.RECORD_BYTES). */
-#define RECORD_BYTES 5
 
 /* Bytes read from the socket at once when no large frame is being read. */
 #define RX_BUFFER_BYTES (64 * 1024)
@@ -146,7 +147,7 @@ static void finish_item(nucx_conn *conn, stream_item *item, ucs_status_t status)
     case ITEM_SLOT_IOV:
         if (!conn->closing) {
             nucx_send_state(conn)[item->slot] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
-            nucx_worker_notify(conn);
+            nucx_conn_notify(conn);
         }
         break;
     case ITEM_INLINE:
@@ -377,7 +378,7 @@ void nucx_stream_post_recv(nucx_conn *conn, int slot, char *buffer) {
 static void side_input_ready(nucx_conn *conn) {
     if (!conn->closing) {
         conn->state[NUCX_STATE_SIDE_INPUT] = 1;
-        nucx_worker_notify(conn);
+        nucx_conn_notify(conn);
     }
 }
 
@@ -429,7 +430,7 @@ static int start_frame(nucx_conn *conn, uint32_t word) {
         return 1;
     }
     case FRAME_RECORD:
-        return s->frame_length == RECORD_BYTES;
+        return s->frame_length == NUCX_RECORD_BYTES;
     default:
         return 0;
     }
@@ -447,11 +448,11 @@ static int finish_frame(nucx_conn *conn) {
         nucx_conn_recv_done(conn, s->frame_slot, UCS_OK, s->frame_length);
         return 1;
     default:
-        if (s->records_length + RECORD_BYTES > RECORD_INBOX_BYTES) {
+        if (s->records_length + NUCX_RECORD_BYTES > RECORD_INBOX_BYTES) {
             return 0;
         }
-        memcpy(s->records + s->records_length, s->small_frame, RECORD_BYTES);
-        s->records_length += RECORD_BYTES;
+        memcpy(s->records + s->records_length, s->small_frame, NUCX_RECORD_BYTES);
+        s->records_length += NUCX_RECORD_BYTES;
         side_input_ready(conn);
         return 1;
     }
@@ -836,11 +837,11 @@ static void java_conn_stream_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint
 static jint java_conn_stream_record(JNIEnv *env, jclass cls, jlong conn_ptr, jbyte type, jint messages) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    uint8_t record[RECORD_BYTES];
+    uint8_t record[NUCX_RECORD_BYTES];
     uint32_t count = htonl((uint32_t) messages);
     record[0] = (uint8_t) type;
     memcpy(record + 1, &count, sizeof(count));
-    jint rc = queue_inline(conn, FRAME_RECORD, record, RECORD_BYTES);
+    jint rc = queue_inline(conn, FRAME_RECORD, record, NUCX_RECORD_BYTES);
     if (rc == 0) {
         /* At once, with any deferred messages before it: the channel may be closing. */
         write_now(conn);

@@ -1,4 +1,7 @@
 /*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
  * One UCP worker per event loop, and the epoll set the loop sleeps in: the worker's event fd,
  * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, the TCP side
  * channels of the loop's connections, and the set of sockets on the TCP data path (ucx_stream.c),
@@ -17,57 +20,6 @@
 #define NUCX_MAX_WAIT_EVENTS 256
 /* While connections are closing, the loop wakes at least this often to reap them. */
 #define NUCX_REAP_INTERVAL_NANOS 100000000L
-
-void nucx_worker_notify(nucx_conn *conn) {
-    volatile int32_t *state = conn->state;
-    if (state[NUCX_STATE_NOTIFIED]) {
-        return;
-    }
-    state[NUCX_STATE_NOTIFIED] = 1;
-    int32_t *ready = conn->worker->ready;
-    if (ready[0] == ready[1]) {
-        /* Cannot happen (see NUCX_READY_HEADER_WORDS); if it did, Java dispatches every connection. */
-        ready[NUCX_READY_OVERFLOWED] = 1;
-        return;
-    }
-    ready[NUCX_READY_HEADER_WORDS + ready[0]] = conn->index;
-    ready[0]++;
-}
-
-/*
- * Java keeps the buffers of sends still in flight when a connection closes, and releases them when
- * it learns (workerTakeFreed) that the connection, and so every request of it, is gone. If the
- * list cannot grow, those buffers stay unreleased: a leak, never a use after free.
- */
-void nucx_worker_record_freed(nucx_worker *w, uint32_t conn_id) {
-    if (w->freed_count == w->freed_capacity) {
-        int capacity = w->freed_capacity == 0 ? 16 : 2 * w->freed_capacity;
-        uint32_t *grown = realloc(w->freed_ids, (size_t) capacity * sizeof(uint32_t));
-        if (grown == NULL) {
-            return;
-        }
-        w->freed_ids = grown;
-        w->freed_capacity = capacity;
-    }
-    w->freed_ids[w->freed_count++] = conn_id;
-}
-
-/* Moves up to out.length ids of freed connections to out; returns how many. */
-static jint java_worker_take_freed(JNIEnv *env, jclass cls, jlong worker_ptr, jintArray out) {
-    (void) cls;
-    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
-    jsize n = (*env)->GetArrayLength(env, out);
-    if (n > w->freed_count) {
-        n = w->freed_count;
-    }
-    if (n == 0) {
-        return 0;
-    }
-    (*env)->SetIntArrayRegion(env, out, 0, n, (const jint *) w->freed_ids);
-    w->freed_count -= n;
-    memmove(w->freed_ids, w->freed_ids + n, (size_t) w->freed_count * sizeof(uint32_t));
-    return n;
-}
 
 static int add_to_epoll(int epoll_fd, int fd) {
     struct epoll_event ev = {.events = EPOLLIN, .data.u64 = (uint64_t) fd << 1};
@@ -89,7 +41,7 @@ static void worker_free(nucx_worker *w) {
     /* Connections whose requests never finished: their memory outlived the worker's callbacks. */
     while (w->closing != NULL) {
         nucx_conn *conn = w->closing;
-        w->closing = conn->next_closing;
+        w->closing = conn->linger.next_closing;
         nucx_conn_free(conn);
     }
     close_fd(w->epoll_fd);
@@ -137,7 +89,7 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
         *status = UCS_ERR_NO_MEMORY;
         return "ready list";
     }
-    w->ready[1] = 2 * max_connections;
+    w->ready[NUCX_READY_CAPACITY] = 2 * max_connections;
     w->max_connections = max_connections;
     w->stray_buffer = malloc(NUCX_STRAY_BUFFER_BYTES);
     if (w->stray_buffer == NULL) {
@@ -193,7 +145,7 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
 
 static int count_closing(const nucx_worker *w) {
     int count = 0;
-    for (const nucx_conn *conn = w->closing; conn != NULL; conn = conn->next_closing) {
+    for (const nucx_conn *conn = w->closing; conn != NULL; conn = conn->linger.next_closing) {
         count++;
     }
     return count;
@@ -273,7 +225,7 @@ static jint java_worker_renew(JNIEnv *env, jclass cls, jlong worker_ptr) {
     }
     w->worker = fresh;
     w->ucx_fd = fresh_fd;
-    w->ready[0] = 0;
+    w->ready[NUCX_READY_COUNT] = 0;
     if (add_to_epoll(w->epoll_fd, fresh_fd) != 0) {
         nucx_throw_errno(env, "epoll_ctl(ADD) of the new worker's event fd", errno);
     }
@@ -316,15 +268,15 @@ static void drain_fd(int fd) {
 /*
  * Sleeps until the worker, a registered socket, wakeup() or the timer needs the loop.
  * timeout_nanos: < 0 sleeps without timer, 0 only polls sockets (no arming), > 0 arms the timer.
- * Returns the number of (fd, events) int pairs written to events_addr, or -1 when the worker had
- * unprocessed events (ucp_worker_arm said BUSY) and must be progressed before sleeping.
+ * Returns the number of socket events (enum nucx_event_word) written to events_addr, or -1 when the
+ * worker had unprocessed events (ucp_worker_arm said BUSY) and must be progressed before sleeping.
  */
 static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong events_addr, jint max_events,
                              jlong timeout_nanos) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     int timeout_ms = 0;
-    if (w->ready[0] > 0) {
+    if (w->ready[NUCX_READY_COUNT] > 0) {
         timeout_nanos = 0; /* connections listed again by their last dispatch still wait for Java */
     }
     if (timeout_nanos != 0) {
@@ -366,8 +318,9 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
         if (fd == w->event_fd || fd == w->timer_fd) {
             drain_fd(fd);
         } else if (fd != w->ucx_fd && fd != w->stream_epoll_fd) {
-            out[2 * count] = fd;
-            out[2 * count + 1] = (int32_t) events[i].events;
+            int32_t *event = out + (size_t) count * NUCX_EVENT_WORDS;
+            event[NUCX_EVENT_FD] = fd;
+            event[NUCX_EVENT_EVENTS] = (int32_t) events[i].events;
             count++;
         }
     }
@@ -389,16 +342,16 @@ static jint java_worker_event_fd(JNIEnv *env, jclass cls, jlong worker_ptr) {
     return ((nucx_worker *) (intptr_t) worker_ptr)->event_fd;
 }
 
+/* op and events are the kernel's values, which Java reads from this library (ucx_constants.c). */
 static void java_epoll_ctl(JNIEnv *env, jclass cls, jlong worker_ptr, jint op, jint fd, jint events) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     struct epoll_event ev = {.events = (uint32_t) events, .data.u64 = (uint64_t) fd << 1};
-    static const int ops[] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
-    if (op < 0 || op > 2) {
+    if (op != EPOLL_CTL_ADD && op != EPOLL_CTL_MOD && op != EPOLL_CTL_DEL) {
         nucx_throw_io(env, "epoll_ctl", "bad operation");
         return;
     }
-    if (epoll_ctl(w->epoll_fd, ops[op], fd, &ev) != 0) {
+    if (epoll_ctl(w->epoll_fd, op, fd, &ev) != 0) {
         nucx_throw_errno(env, "epoll_ctl", errno);
     }
 }
@@ -437,7 +390,6 @@ static const JNINativeMethod methods[] = {
     {"workerEpollCtl", "(JIII)V", (void *) java_epoll_ctl},
     {"workerAddress", "(J)[B", (void *) java_worker_address},
     {"workerReadyList", "(J)J", (void *) java_worker_ready_list},
-    {"workerTakeFreed", "(J[I)I", (void *) java_worker_take_freed},
 };
 
 int nucx_register_worker(JNIEnv *env, jclass cls) {

@@ -20,9 +20,6 @@ import java.nio.ByteBuffer;
  */
 final class UcxMemoryRegion {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxMemoryRegion.class);
-    private static final int MAP_ADDRESS = 0;
-    private static final int MAP_MEMH = 1;
-    private static final int MAP_STATUS = 2;
 
     private final long address;
     private final long length;
@@ -46,9 +43,10 @@ final class UcxMemoryRegion {
         long[] out = new long[3];
         calls.map(length, out);
         try {
-            return new UcxMemoryRegion(out[MAP_ADDRESS], length, out[MAP_MEMH], (int) out[MAP_STATUS]);
+            return new UcxMemoryRegion(out[NativeMemory.ADDRESS], length, out[NativeMemory.HANDLE],
+                    (int) out[NativeMemory.STATUS]);
         } catch (Throwable t) {
-            calls.unmap(out[MAP_ADDRESS], length, out[MAP_MEMH]);
+            calls.unmap(out[NativeMemory.ADDRESS], length, out[NativeMemory.HANDLE]);
             throw t;
         }
     }

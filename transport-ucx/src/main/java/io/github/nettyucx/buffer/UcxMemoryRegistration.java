@@ -39,10 +39,17 @@ public final class UcxMemoryRegistration {
      * memory regions are made and freed with.
      */
     public interface NativeMemory {
+        /** Index in {@link #map}'s {@code out} of the address. */
+        int ADDRESS = 0;
+        /** Index in {@link #map}'s {@code out} of the memory handle. */
+        int HANDLE = 1;
+        /** Index in {@link #map}'s {@code out} of the registration's status. */
+        int STATUS = 2;
+
         /**
          * Maps {@code length} bytes (a multiple of the page size) and registers them with {@code ucp_mem_map};
-         * fills {@code out} with the address, the memory handle (0 when registration failed) and the
-         * {@code ucs_status_t} of the registration.
+         * fills {@code out} at {@link #ADDRESS}, {@link #HANDLE} and {@link #STATUS} with the address, the
+         * memory handle (0 when registration failed) and the {@code ucs_status_t} of the registration.
          *
          * @throws IOException when the memory cannot be mapped
          */

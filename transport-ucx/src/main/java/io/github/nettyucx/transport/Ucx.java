@@ -4,12 +4,14 @@
 package io.github.nettyucx.transport;
 
 import io.github.nettyucx.buffer.UcxMemoryRegistration;
-import io.netty.util.internal.NativeLibraryLoader;
 import io.netty.util.internal.PlatformDependent;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -56,11 +58,11 @@ public final class Ucx {
             return new UnsupportedOperationException(
                     "the UCX transport needs sun.misc.Unsafe: " + PlatformDependent.getUnsafeUnavailabilityCause());
         }
-        String name = "netty_ucx_native_" + PlatformDependent.normalizedArch();
         try {
-            NativeLibraryLoader.load(name, Ucx.class.getClassLoader());
+            // Loads the library, registers the natives and reads the constants it shares with Java.
+            UcxNative.ensureLoaded();
         } catch (Throwable t) {
-            return explainLoadFailure(name, t);
+            return explainLoadFailure(UcxNativeLibrary.name(), t);
         }
         String badSetting = UcxSettingsCheck.problem(System.getenv());
         if (badSetting != null) {
@@ -78,27 +80,87 @@ public final class Ucx {
     }
 
     private static Throwable explainLoadFailure(String name, Throwable t) {
+        if (t instanceof ExceptionInInitializerError && t.getCause() != null) {
+            t = t.getCause();
+        }
+        Throwable mismatch = mismatch(t, 0);
+        if (mismatch != null) {
+            return new UnsatisfiedLinkError("the native library " + name + " does not match the classes of "
+                    + "netty-ucx-transport (are both jars of the same version?): " + mismatch).initCause(t);
+        }
         String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
         boolean ucxMissing = message.contains("libucp") || message.contains("libucs") || message.contains("libuct");
-        if (ucxMissing || !new File("/usr/lib/x86_64-linux-gnu/libucp.so.0").exists() && !libucpOnPath()) {
+        if (ucxMissing || !libucpFound()) {
             return new UnsatisfiedLinkError("libucp (UCX) is not installed: " + INSTALL_HINT
-                    + " (loading " + name + " failed: " + t.getMessage() + ")");
+                    + " (loading " + name + " failed: " + t.getMessage() + ")").initCause(t);
         }
         return new UnsatisfiedLinkError("could not load the native library " + name
                 + " (is the netty-ucx-transport-native jar with classifier linux-"
-                + PlatformDependent.normalizedArch() + " on the class path?): " + t.getMessage());
+                + PlatformDependent.normalizedArch() + " on the class path?): " + t.getMessage()).initCause(t);
     }
 
-    private static boolean libucpOnPath() {
-        String paths = System.getenv("LD_LIBRARY_PATH");
-        if (paths == null) {
-            return false;
+    /**
+     * The error saying that the library loaded but a native method of these classes is missing from it, or
+     * one of its from the classes (RegisterNatives fails with NoSuchMethodError): the jars come from
+     * different builds. Null when there is none. Netty's loader keeps the errors of its earlier attempts as
+     * suppressed ones, so those are looked at too.
+     */
+    private static Throwable mismatch(Throwable t, int depth) {
+        if (t == null || depth > 8) {
+            return null;
         }
-        for (String dir : paths.split(":")) {
+        if (t instanceof NoSuchMethodError || t instanceof UnsatisfiedLinkError
+                && String.valueOf(t.getMessage()).contains(UcxNative.class.getName())) {
+            return t;
+        }
+        for (Throwable suppressed : t.getSuppressed()) {
+            Throwable found = mismatch(suppressed, depth + 1);
+            if (found != null) {
+                return found;
+            }
+        }
+        return mismatch(t.getCause(), depth + 1);
+    }
+
+    /**
+     * Whether libucp.so.0 is in a directory the dynamic loader searches: LD_LIBRARY_PATH, this architecture's
+     * multiarch directory (Debian, Ubuntu), then the usual others. Only chooses which explanation to give.
+     */
+    private static boolean libucpFound() {
+        List<String> dirs = new ArrayList<>();
+        String paths = System.getenv("LD_LIBRARY_PATH");
+        if (paths != null) {
+            dirs.addAll(Arrays.asList(paths.split(":")));
+        }
+        String multiarch = multiarchTriplet();
+        if (multiarch != null) {
+            dirs.add("/usr/lib/" + multiarch);
+            dirs.add("/lib/" + multiarch);
+        }
+        dirs.addAll(Arrays.asList("/usr/lib64", "/usr/lib", "/usr/local/lib", "/lib64", "/lib"));
+        for (String dir : dirs) {
             if (!dir.isEmpty() && new File(dir, "libucp.so.0").exists()) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** The GNU multiarch triplet of this JVM's architecture (x86_64-linux-gnu...), or null when unknown. */
+    private static String multiarchTriplet() {
+        switch (PlatformDependent.normalizedArch()) {
+            case "x86_64":
+                return "x86_64-linux-gnu";
+            case "aarch_64":
+                return "aarch64-linux-gnu";
+            case "ppcle_64":
+                return "powerpc64le-linux-gnu";
+            case "s390_64":
+                return "s390x-linux-gnu";
+            case "riscv64":
+                return "riscv64-linux-gnu";
+            default:
+                return null;
+        }
     }
 }

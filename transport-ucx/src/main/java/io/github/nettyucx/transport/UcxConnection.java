@@ -74,9 +74,9 @@ final class UcxConnection {
 
     private UcxConnection(UcxWorker worker, long[] created, ByteBuf[] recvBufs, int recvUnit, int sendSlots) {
         this.worker = worker;
-        this.conn = created[0];
-        this.state = created[1];
-        this.id = (int) created[3];
+        this.conn = created[UcxNative.CREATED_CONN];
+        this.state = created[UcxNative.CREATED_STATE];
+        this.id = (int) created[UcxNative.CREATED_ID];
         this.recvBufs = recvBufs;
         int recvWindow = recvBufs.length;
         this.recvWindow = recvWindow;
@@ -84,8 +84,8 @@ final class UcxConnection {
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
         this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
-        this.sendAreaAddress = created[2];
-        this.sendIovAddress = created[4];
+        this.sendAreaAddress = created[UcxNative.CREATED_SEND_AREA];
+        this.sendIovAddress = created[UcxNative.CREATED_SEND_IOVS];
         this.heldBySlot = new ByteBuf[sendSlots][UcxNative.MAX_IOV - 1];
         this.heldCount = new int[sendSlots];
         this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride));
@@ -106,7 +106,7 @@ final class UcxConnection {
             throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
         }
         ByteBuf[] recvBufs = allocateReceiveBuffers(recvWindow, (int) stride);
-        long[] created = new long[5];
+        long[] created = new long[UcxNative.CREATED_WORDS];
         try {
             UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
         } catch (Throwable t) {
@@ -117,8 +117,8 @@ final class UcxConnection {
             return new UcxConnection(worker, created, recvBufs, recvUnit, sendSlots);
         } catch (Throwable t) {
             // Receives may be posted into the buffers: they go when the native connection does.
-            worker.holdUntilFreed((int) created[3], Arrays.asList(recvBufs));
-            UcxNative.connClose(created[0], -1, true, true);
+            worker.holdUntilFreed((int) created[UcxNative.CREATED_ID], Arrays.asList(recvBufs));
+            UcxNative.connClose(created[UcxNative.CREATED_CONN], -1, true, true);
             throw t;
         }
     }
@@ -532,12 +532,12 @@ final class UcxConnection {
 
         private void addEntry(long address, int length) {
             long entry = entryAddress(iovCount++);
-            PlatformDependent.putLong(entry, address);
-            PlatformDependent.putLong(entry + 8, length);
+            PlatformDependent.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
+            PlatformDependent.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
         }
 
         private void growLastEntry(int n) {
-            long lengthAddress = entryAddress(iovCount - 1) + 8;
+            long lengthAddress = entryAddress(iovCount - 1) + UcxNative.IOV_LENGTH_OFFSET;
             PlatformDependent.putLong(lengthAddress, PlatformDependent.getLong(lengthAddress) + n);
         }
     }

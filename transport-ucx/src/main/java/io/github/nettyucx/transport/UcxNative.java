@@ -7,42 +7,92 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Every native method of the transport. Each is registered by {@code JNI_OnLoad}; the C function
- * behind a method is named {@code java_<snake_case_name>} in the file given for its group.
+ * Every native method of the transport, and the values it shares with the native library (read from
+ * {@link UcxNativeConstants}). Each method is registered by {@code JNI_OnLoad}; the C function behind a
+ * method is named {@code java_<snake_case_name>} in the file given for its group.
  */
 final class UcxNative {
-    // Values shared with ucx_native.h.
-    static final int RECV_POSTED = -1000000;
-    static final int RECV_IDLE = -1000001;
-    static final int SEND_FREE = 0;
-    static final int SEND_BUSY = 1;
-    static final int STATE_NOTIFIED = 0;
-    static final int STATE_ERROR = 1;
-    static final int STATE_CREDITS = 2;
-    static final int STATE_WIRED_UP = 3;
-    static final int STATE_SIDE_INPUT = 4;
-    static final int STATE_HEADER_WORDS = 5;
-    static final int READY_COUNT = 0;
-    static final int READY_OVERFLOWED = 2;
-    static final int READY_HEADER_WORDS = 3;
-    /** Bytes of the header in front of every message's payload (the credits returned). */
-    static final int HEADER_BYTES = 4;
-    static final int CREDITS_BUSY = 2;
-    /** I/O vector entries per send slot (the header is entry 0), and the bytes of one entry (ucp_dt_iov_t). */
-    static final int MAX_IOV = 64;
-    static final int IOV_ENTRY_BYTES = 16;
-    static final int SEQ_MASK = 0x7FFFFF;
+    static {
+        // Registers every native method (JNI_OnLoad), and must come before the constants below, which are read
+        // from the library. Ucx calls ensureLoaded() to turn a failure here into its unavailability cause.
+        UcxNativeLibrary.load();
+    }
 
-    static final int EPOLL_CTL_ADD = 0;
-    static final int EPOLL_CTL_MOD = 1;
-    static final int EPOLL_CTL_DEL = 2;
-    static final int EPOLLIN = 0x001;
-    static final int EPOLLOUT = 0x004;
-    static final int EPOLLERR = 0x008;
-    static final int EPOLLHUP = 0x010;
-    static final int EPOLLRDHUP = 0x2000;
+    // Values shared with the native library, defined in ucx_native.h and read from it (ucx_constants.c).
+    // Not compile-time constants: they cannot be switch labels.
+
+    /** States of a receive slot's word; a completed receive's word is its payload length (>= 0) instead. */
+    static final int RECV_POSTED = UcxNativeConstants.recvPosted();
+    static final int RECV_IDLE = UcxNativeConstants.recvIdle();
+    /** States of a send slot's word; a failed send's word is its ucs_status_t (< 0) instead. */
+    static final int SEND_FREE = UcxNativeConstants.sendFree();
+    static final int SEND_BUSY = UcxNativeConstants.sendBusy();
+    /** Words (int32) of a connection's state block, then a word per receive slot, then one per send slot. */
+    static final int STATE_NOTIFIED = UcxNativeConstants.stateNotified();
+    static final int STATE_ERROR = UcxNativeConstants.stateError();
+    static final int STATE_CREDITS = UcxNativeConstants.stateCredits();
+    static final int STATE_WIRED_UP = UcxNativeConstants.stateWiredUp();
+    static final int STATE_SIDE_INPUT = UcxNativeConstants.stateSideInput();
+    static final int STATE_HEADER_WORDS = UcxNativeConstants.stateHeaderWords();
+    /** Words (int32) of a worker's ready list, then the indices of the connections to dispatch. */
+    static final int READY_COUNT = UcxNativeConstants.readyCount();
+    static final int READY_CAPACITY = UcxNativeConstants.readyCapacity();
+    static final int READY_OVERFLOWED = UcxNativeConstants.readyOverflowed();
+    static final int READY_HEADER_WORDS = UcxNativeConstants.readyHeaderWords();
+    /** Elements of the long[] that {@link #connCreate} fills. */
+    static final int CREATED_CONN = UcxNativeConstants.createdConn();
+    static final int CREATED_STATE = UcxNativeConstants.createdState();
+    static final int CREATED_SEND_AREA = UcxNativeConstants.createdSendArea();
+    static final int CREATED_ID = UcxNativeConstants.createdId();
+    static final int CREATED_SEND_IOVS = UcxNativeConstants.createdSendIovs();
+    static final int CREATED_WORDS = UcxNativeConstants.createdWords();
+    /** Elements of the long[] that {@link #memoryMap} fills. */
+    static final int MAP_ADDRESS = UcxNativeConstants.mapAddress();
+    static final int MAP_MEMH = UcxNativeConstants.mapMemh();
+    static final int MAP_STATUS = UcxNativeConstants.mapStatus();
+    static final int MAP_WORDS = UcxNativeConstants.mapWords();
+    /** Words (int32) of each socket event that {@link #workerWait} writes. */
+    static final int EVENT_FD = UcxNativeConstants.eventFd();
+    static final int EVENT_EVENTS = UcxNativeConstants.eventEvents();
+    static final int EVENT_WORDS = UcxNativeConstants.eventWords();
+    /** Bytes of the header in front of every message's payload (the credits returned). */
+    static final int HEADER_BYTES = UcxNativeConstants.headerBytes();
+    /**
+     * Bytes of a side-channel record as the TCP data path frames it; {@link UcxHandshake#RECORD_BYTES} keeps
+     * its own copy so that the session is usable without the native library, and a test compares them.
+     */
+    static final int RECORD_BYTES = UcxNativeConstants.recordBytes();
+    /** What {@link #connSendCredits} returns while the previous credit message is in flight. */
+    static final int CREDITS_BUSY = UcxNativeConstants.creditsBusy();
+    /**
+     * I/O vector entries per send slot (the header is entry 0), the bytes of one entry (ucp_dt_iov_t), and
+     * the offsets of its fields, each a 64-bit value.
+     */
+    static final int MAX_IOV = UcxNativeConstants.maxIov();
+    static final int IOV_ENTRY_BYTES = UcxNativeConstants.iovEntryBytes();
+    static final int IOV_BUFFER_OFFSET = UcxNativeConstants.iovBufferOffset();
+    static final int IOV_LENGTH_OFFSET = UcxNativeConstants.iovLengthOffset();
+    /** The bits of a sequence number that travel in the tag. */
+    static final int SEQ_MASK = UcxNativeConstants.seqMask();
+
+    /** The kernel's epoll values, for {@link #workerEpollCtl}. */
+    static final int EPOLL_CTL_ADD = UcxNativeConstants.epollCtlAdd();
+    static final int EPOLL_CTL_MOD = UcxNativeConstants.epollCtlMod();
+    static final int EPOLL_CTL_DEL = UcxNativeConstants.epollCtlDel();
+    static final int EPOLLIN = UcxNativeConstants.epollIn();
+    static final int EPOLLOUT = UcxNativeConstants.epollOut();
+    static final int EPOLLERR = UcxNativeConstants.epollErr();
+    static final int EPOLLHUP = UcxNativeConstants.epollHup();
+    static final int EPOLLRDHUP = UcxNativeConstants.epollRdHup();
 
     private UcxNative() {
+    }
+
+    /**
+     * Does nothing, but its first call initialises this class, which loads the library: a failure
+     * ({@link UnsatisfiedLinkError}, or any error of a library that does not match these classes) is thrown here.
+     */
+    static void ensureLoaded() {
     }
 
     // ucx_context.c
@@ -78,9 +128,6 @@ final class UcxNative {
 
     static native long workerReadyList(long worker);
 
-    /** Moves ids of connections freed since the last call (those closed with reportFree) into out. */
-    static native int workerTakeFreed(long worker, int[] out);
-
     // ucx_probe.c
     static native void workerProbeStart(long worker) throws IOException;
 
@@ -89,6 +136,9 @@ final class UcxNative {
     static native void workerProbeFree(long worker);
 
     // ucx_endpoint.c
+    /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
+    static native long connectionsAllocated();
+
     static native ByteBuffer directBuffer(long address, int length);
 
     static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
@@ -106,9 +156,17 @@ final class UcxNative {
     /** Posts the receive of sequence number {@code seq} into {@code address} (a slot's worth of bytes). */
     static native void connPostRecv(long conn, int slot, int seq, long address, long memoryHandle);
 
+    static native String connDescribe(long conn);
+
+    // ucx_close.c (the lifetime of a native connection is described at its top)
+    /**
+     * Hands the connection and the socket {@code sideFd} (or -1) to its worker, which frees both once no UCX
+     * request of it can call back; the pointer must not be used afterwards.
+     */
     static native void connClose(long conn, int sideFd, boolean force, boolean reportFree);
 
-    static native String connDescribe(long conn);
+    /** Moves ids of connections freed since the last call (those closed with reportFree) into out. */
+    static native int workerTakeFreed(long worker, int[] out);
 
     // ucx_stream.c
     /**
@@ -132,9 +190,6 @@ final class UcxNative {
 
     /** The socket error that ended the peer's stream (for example "Connection timed out"), or null. */
     static native String connStreamEndError(long conn);
-
-    /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
-    static native long connectionsAllocated();
 
     // ucx_socket.c
     static native int socketStream(boolean ipv6) throws IOException;

@@ -16,7 +16,11 @@ import java.nio.ByteBuffer;
 final class UcxNativeMemory implements UcxMemoryRegistration.NativeMemory {
     @Override
     public void map(long length, long[] out) throws IOException {
-        UcxNative.memoryMap(length, out);
+        long[] words = new long[UcxNative.MAP_WORDS];
+        UcxNative.memoryMap(length, words);
+        out[ADDRESS] = words[UcxNative.MAP_ADDRESS];
+        out[HANDLE] = words[UcxNative.MAP_MEMH];
+        out[STATUS] = words[UcxNative.MAP_STATUS];
     }
 
     @Override

@@ -32,7 +32,7 @@ final class UcxWorker {
     private final long address;
     private final long readyList;
     private final int eventFd;
-    private final ByteBuffer events = ByteBuffer.allocateDirect(MAX_EVENTS * 8);
+    private final ByteBuffer events = ByteBuffer.allocateDirect(MAX_EVENTS * UcxNative.EVENT_WORDS * 4);
     private final long eventsAddress = PlatformDependent.directBufferAddress(events);
     private final UcxIoHandler.Registration[] connections;
     private int nextFreeIndex;
@@ -167,8 +167,9 @@ final class UcxWorker {
         int count = UcxNative.workerWait(address, eventsAddress, MAX_EVENTS, timeoutNanos);
         lastSocketPollNanos = System.nanoTime();
         for (int i = 0; i < count; i++) {
-            int fd = PlatformDependent.getInt(eventsAddress + 8L * i);
-            int ops = PlatformDependent.getInt(eventsAddress + 8L * i + 4);
+            long event = eventsAddress + 4L * UcxNative.EVENT_WORDS * i;
+            int fd = PlatformDependent.getInt(event + 4L * UcxNative.EVENT_FD);
+            int ops = PlatformDependent.getInt(event + 4L * UcxNative.EVENT_EVENTS);
             handler.dispatchSocket(fd, ops);
         }
         return count;

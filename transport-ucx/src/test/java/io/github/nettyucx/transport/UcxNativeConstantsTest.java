@@ -1,0 +1,74 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The values UcxNative reads from the library (ucx_constants.c) are all there and describe sound layouts. */
+class UcxNativeConstantsTest {
+    @BeforeEach
+    void setUp() {
+        TestTransport.requireUcx();
+    }
+
+    @Test
+    void theLibraryDefinesEveryConstant() throws Exception {
+        int methods = 0;
+        for (Method method : UcxNativeConstants.class.getDeclaredMethods()) {
+            if (Modifier.isNative(method.getModifiers())) {
+                method.setAccessible(true);
+                method.invoke(null); // UnsatisfiedLinkError when the library lacks it
+                methods++;
+            }
+        }
+        assertTrue(methods > 30, "native constants found: " + methods);
+    }
+
+    @Test
+    void eachLayoutNamesDistinctWordsBelowItsSize() {
+        assertLayout(UcxNative.STATE_HEADER_WORDS, UcxNative.STATE_NOTIFIED, UcxNative.STATE_ERROR,
+                UcxNative.STATE_CREDITS, UcxNative.STATE_WIRED_UP, UcxNative.STATE_SIDE_INPUT);
+        assertLayout(UcxNative.READY_HEADER_WORDS, UcxNative.READY_COUNT, UcxNative.READY_CAPACITY,
+                UcxNative.READY_OVERFLOWED);
+        assertLayout(UcxNative.CREATED_WORDS, UcxNative.CREATED_CONN, UcxNative.CREATED_STATE,
+                UcxNative.CREATED_SEND_AREA, UcxNative.CREATED_ID, UcxNative.CREATED_SEND_IOVS);
+        assertLayout(UcxNative.MAP_WORDS, UcxNative.MAP_ADDRESS, UcxNative.MAP_MEMH, UcxNative.MAP_STATUS);
+        assertLayout(UcxNative.EVENT_WORDS, UcxNative.EVENT_FD, UcxNative.EVENT_EVENTS);
+        assertLayout(UcxNative.IOV_ENTRY_BYTES / Long.BYTES, UcxNative.IOV_BUFFER_OFFSET / Long.BYTES,
+                UcxNative.IOV_LENGTH_OFFSET / Long.BYTES);
+    }
+
+    @Test
+    void slotStatesAreDistinctAndOutsideWhatCompletionsWrite() {
+        // A completed receive's word is its length (>= 0); a failed send's word a ucs_status_t (< 0).
+        assertTrue(UcxNative.RECV_POSTED < 0 && UcxNative.RECV_IDLE < 0);
+        assertTrue(UcxNative.RECV_POSTED != UcxNative.RECV_IDLE);
+        assertTrue(UcxNative.SEND_FREE >= 0 && UcxNative.SEND_BUSY >= 0);
+        assertTrue(UcxNative.SEND_FREE != UcxNative.SEND_BUSY);
+        assertEquals(0, UcxNative.SEQ_MASK & (UcxNative.SEQ_MASK + 1), "the sequence mask is 2^n - 1");
+    }
+
+    @Test
+    void theSessionsRecordIsTheSizeTheTcpDataPathFrames() {
+        assertEquals(UcxNative.RECORD_BYTES, UcxHandshake.RECORD_BYTES);
+    }
+
+    private static void assertLayout(int size, int... words) {
+        Set<Integer> seen = new HashSet<>();
+        for (int word : words) {
+            assertTrue(word >= 0 && word < size, word + " outside 0.." + (size - 1));
+            assertTrue(seen.add(word), word + " named twice");
+        }
+        assertEquals(size, words.length, "every word of the layout has a name");
+    }
+}
