@@ -6,26 +6,39 @@ package io.github.nettyucx.transport;
 import io.netty.channel.IoOps;
 
 /**
- * The epoll interest of a handle's side-channel socket ({@code EPOLLIN}, {@code EPOLLOUT}, ...);
- * {@link #NONE} removes the socket from the loop's epoll set.
+ * The epoll interest of a handle's side-channel socket (readable, writable); {@link #NONE} removes the
+ * socket from the loop's epoll set. The epoll bits are looked up only when the loop applies the interest,
+ * so that this public class can be loaded where the native library is not.
  */
 public final class UcxIoOps implements IoOps {
+    private static final int READ = 1;
+    private static final int WRITE = 2;
+
     public static final UcxIoOps NONE = new UcxIoOps(0);
-    static final UcxIoOps IN = new UcxIoOps(UcxNative.EPOLLIN | UcxNative.EPOLLRDHUP);
-    static final UcxIoOps IN_OUT = new UcxIoOps(UcxNative.EPOLLIN | UcxNative.EPOLLRDHUP | UcxNative.EPOLLOUT);
+    static final UcxIoOps IN = new UcxIoOps(READ);
+    static final UcxIoOps IN_OUT = new UcxIoOps(READ | WRITE);
 
-    private final int events;
+    private final int interest;
 
-    private UcxIoOps(int events) {
-        this.events = events;
+    private UcxIoOps(int interest) {
+        this.interest = interest;
     }
 
+    /** The epoll events this interest stands for ({@code EPOLLIN | EPOLLRDHUP}, {@code EPOLLOUT}). */
     int events() {
+        int events = 0;
+        if ((interest & READ) != 0) {
+            events |= UcxNative.EPOLLIN | UcxNative.EPOLLRDHUP;
+        }
+        if ((interest & WRITE) != 0) {
+            events |= UcxNative.EPOLLOUT;
+        }
         return events;
     }
 
     @Override
     public String toString() {
-        return "UcxIoOps(" + Integer.toHexString(events) + ')';
+        return "UcxIoOps(" + ((interest & READ) != 0 ? "in" : "") + ((interest & WRITE) != 0 ? "out" : "")
+                + (interest == 0 ? "none" : "") + ')';
     }
 }

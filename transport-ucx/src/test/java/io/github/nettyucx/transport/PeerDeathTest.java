@@ -191,7 +191,7 @@ class PeerDeathTest {
     void theLoopOfAKilledSameHostPeerChecksItsQueueAndGoesOn() throws Exception {
         TestTransport transport = TestTransport.UCX;
         transport.assumeAvailable();
-        long connectionsBefore = UcxNative.connectionsAllocated();
+        long connectionsBefore = NativeConnections.settled();
         EventLoopGroup group = transport.newGroup(1);
         EventLoopGroup serverGroup = transport.newGroup(1);
         BlockingQueue<Watcher> accepted = new LinkedBlockingQueue<>();
@@ -247,10 +247,7 @@ class PeerDeathTest {
             assertTrue(local.isActive(), "the loop's other connection closed");
             // The killed peers' connections are freed, also one whose receive took the first fragments of a
             // message the peer died sending (bug 13: it waited for the rest until the loop stopped).
-            Await.until(() -> UcxNative.connectionsAllocated() == connectionsBefore + 2, 20, TimeUnit.SECONDS);
-            assertTrue(UcxNative.connectionsAllocated() == connectionsBefore + 2, "native connections: "
-                    + UcxNative.connectionsAllocated() + ", expected " + (connectionsBefore + 2)
-                    + " (the two ends of the in-process connection)");
+            NativeConnections.assertBackTo(connectionsBefore + 2, 20, "the two ends of the in-process connection");
         } finally {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
             serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);

@@ -213,7 +213,7 @@ class TcpDataPathTest {
     @Test
     @Timeout(30)
     void aPeerThatDiesInTheMiddleOfAFrameIsAResetAndLeavesNothingBehind() throws Exception {
-        long connectionsBefore = UcxNative.connectionsAllocated();
+        long connectionsBefore = NativeConnections.settled();
         try (RawPeer peer = new RawPeer(server)) {
             sendAMessageAndTheStartOfAnother(peer);
         }
@@ -221,8 +221,7 @@ class TcpDataPathTest {
         assertInstanceOf(IOException.class, failure);
         assertTrue(((IOException) failure).getMessage().contains("Connection reset by peer"), failure.toString());
         assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
-        Await.until(() -> UcxNative.connectionsAllocated() == connectionsBefore, 20, TimeUnit.SECONDS);
-        assertEquals(connectionsBefore, UcxNative.connectionsAllocated(), "native connections left allocated");
+        NativeConnections.assertBackTo(connectionsBefore, 20, "none left allocated");
     }
 
     @Test

@@ -196,7 +196,7 @@ class WorkerReplacementTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aReplacedWorkerTakesItsConnectionsAlongAndTheLoopGoesOn() throws Exception {
         TestTransport.UCX.assumeAvailable();
-        long connectionsBefore = UcxNative.connectionsAllocated();
+        long connectionsBefore = NativeConnections.settled();
         try (Env env = new Env()) {
             EchoChecker firstChecker = new EchoChecker();
             EchoChecker secondChecker = new EchoChecker();
@@ -231,7 +231,6 @@ class WorkerReplacementTest {
             assertTrue(againChecker.exceptions.isEmpty(), "exceptions: " + againChecker.exceptions);
             again.close().sync();
         }
-        Await.until(() -> UcxNative.connectionsAllocated() == connectionsBefore, 10, TimeUnit.SECONDS);
-        assertEquals(connectionsBefore, UcxNative.connectionsAllocated(), "native connections left allocated");
+        NativeConnections.assertBackTo(connectionsBefore, 10, "none left allocated");
     }
 }
