@@ -17,10 +17,10 @@ import java.lang.annotation.Target;
  * A body that fails on epoll or NIO is a wrong test, not a transport bug. The body calls
  * {@link TestTransports#assumeAvailable} first.
  *
- * <p>The values are {@link NettyTransport} constant names (JUnit converts them). UCX runs last: after NIO and
- * epoll had warmed the JVM, {@code ShutdownAndReconnectTest.gracefulShutdownFinishesCallsInFlightAndRefusesNewOnes}
- * used to lose the server's last answers on UCX (a write after the server's close record closed the channel
- * before those answers were read), so this order keeps that case covered.
+ * <p>The values are {@link NettyTransport} constant names (JUnit converts them). The order does not matter;
+ * UCX runs last, after NIO and epoll have warmed the JVM, where {@code ShutdownAndReconnectTest} used to lose
+ * the server's last answers on UCX (docs/reliability.md, bug 11); {@code ShutdownRepeatTest} runs that case
+ * on UCX alone, first, and again and again.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

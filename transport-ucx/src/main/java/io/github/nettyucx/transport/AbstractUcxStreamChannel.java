@@ -19,6 +19,8 @@ import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.socket.DuplexChannelConfig;
 import io.netty.util.internal.StringUtil;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
@@ -30,6 +32,7 @@ import java.nio.channels.ClosedChannelException;
  * are the subclass's ({@link UcxSocketChannel}).
  */
 abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements DuplexChannel {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(AbstractUcxStreamChannel.class);
     final UcxSession session;
     /** Created with our hello, before the peer's (its window is what the hello advertises). */
     UcxConnection connection;
@@ -69,8 +72,8 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     /**
      * True while messages the peer sent before its close are still to arrive or to be read, and this channel
-     * reads: a write to the closed peer then shuts the output down, keeping them readable. A channel that
-     * does not read would never reach the close and would stay open; it is reset instead, as over TCP.
+     * reads: a write to the closed peer is then dropped, keeping them readable. A channel that does not read
+     * would never reach the close and would stay open; it is reset instead, as over TCP.
      */
     final boolean peerHasMessagesToBeRead() {
         return connection != null && !inputShutdown && readWanted()
@@ -135,7 +138,11 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
         beforeWrite();
         if (session.peerClosedInOrder() && peerHasMessagesToBeRead()) {
-            throw new PeerClosedBeforeReadException(connection.messagesReceived(), session.peerFinalSeq());
+            if (session.peerReset()) {
+                throw new PeerResetBeforeReadException(connection.messagesReceived(), session.peerFinalSeq());
+            }
+            dropWritesToClosedPeer(in);
+            return;
         }
         if (session.peerWillNotRead()) {
             throw new IOException("Connection reset by peer: the peer closed the connection");
@@ -146,6 +153,25 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             return;
         }
         writePending = !dataPath.write(in);
+    }
+
+    /**
+     * The peer closed in order and its last messages are still to be read. Over TCP the kernel takes such a
+     * write (the peer answers it with a reset later) and those messages stay readable; failing it instead
+     * makes HTTP/2 (gRPC's client) close the connection at once, and the answers it had not read yet were
+     * lost. So the write is taken and dropped, as the peer would never read it, and the channel reads on to
+     * the peer's end; writes after that fail as a reset.
+     */
+    private void dropWritesToClosedPeer(ChannelOutboundBuffer in) {
+        if (!in.isEmpty() && logger.isDebugEnabled()) {
+            logger.debug("{} drops {} bytes written after the peer closed; {} of its {} messages are read", this,
+                    in.totalPendingWriteBytes(), Integer.toUnsignedString(connection.messagesReceived()),
+                    Integer.toUnsignedString(session.peerFinalSeq()));
+        }
+        while (in.remove()) {
+            // Each write completes, as one the kernel took.
+        }
+        writePending = false;
     }
 
     @Override
@@ -311,6 +337,15 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         abstract void peerVanished(IOException cause);
 
         /**
+         * Flushes the writes waiting for credit at once: the peer closed and will return none, and
+         * {@link #doWrite} drops writes to it while its last messages are still to be read.
+         */
+        final void flushToClosedPeer() {
+            writePending = false;
+            super.flush0();
+        }
+
+        /**
          * Delivers arrived bytes in sequence order, like epoll's read loop delivers socket reads. (Netty's
          * Unsafe hands out its RecvByteBufAllocator.Handle, deprecated in favour of ExtendedHandle, which a
          * user's allocator need not implement.)
@@ -447,17 +482,18 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     }
 
     /**
-     * A write to a peer that has closed while its last messages are still unread. Deliberately not an
-     * {@link IOException}: Netty then shuts the output down (failing the writes) instead of closing the
-     * channel, so those messages can still be read, as they can be from a TCP socket the peer reset.
+     * A write to a peer that closed with a reset ({@code SO_LINGER} 0) while its last messages are still
+     * unread. Deliberately not an {@link IOException}: Netty then shuts the output down (failing the writes)
+     * instead of closing the channel, so those messages can still be read, as Netty's socket transports do
+     * when a write meets a reset.
      */
-    private static final class PeerClosedBeforeReadException extends ChannelException {
+    private static final class PeerResetBeforeReadException extends ChannelException {
         private static final long serialVersionUID = 1L;
 
-        PeerClosedBeforeReadException(int messagesReceived, int peerFinalSeq) {
-            super("the peer closed the connection and will not read this write; the output is shut down so that "
-                    + "the peer's last messages can still be read (" + Integer.toUnsignedString(messagesReceived)
-                    + " of its " + Integer.toUnsignedString(peerFinalSeq) + " messages arrived)");
+        PeerResetBeforeReadException(int messagesReceived, int peerFinalSeq) {
+            super("Connection reset by peer (it closed with SO_LINGER 0); the output is shut down so that its last "
+                    + "messages can still be read (" + Integer.toUnsignedString(messagesReceived) + " of its "
+                    + Integer.toUnsignedString(peerFinalSeq) + " messages arrived)");
         }
     }
 }

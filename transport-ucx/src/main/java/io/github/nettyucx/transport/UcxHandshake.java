@@ -21,7 +21,7 @@ import java.util.UUID;
  * <pre>
  * hello:  magic u32 | version u16 | flags u16 | connection id u32 | receive window u32 |
  *         receive unit u32 | boot id 16 bytes | worker address length u32 | worker address
- * record: type u8 ('S' = output shut down, 'C' = closed) | messages sent before it u32
+ * record: type u8 ('S' = output shut down, 'C' = closed, 'R' = closed with a reset) | messages sent before it u32
  * </pre>
  * Integers are big endian. The flags are {@link UcxDataPathPolicy}'s. Everything after the hello is a
  * stream of records, or, on the TCP data path, of frames that carry data and records ({@code ucx_stream.c}).
@@ -29,12 +29,15 @@ import java.util.UUID;
 final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
     static final int MAGIC = 0x4E554358; // "NUCX"
-    static final short VERSION = 1;
+    /** 2: the reset record ({@link #RECORD_RESET}); a peer of version 1 would take it for a violation. */
+    static final short VERSION = 2;
     static final int HELLO_HEADER_BYTES = 40;
     static final int MAX_WORKER_ADDRESS = 64 * 1024;
     static final int RECORD_BYTES = 5;
     static final byte RECORD_SHUTDOWN_OUTPUT = 'S';
     static final byte RECORD_CLOSE = 'C';
+    /** Closed with {@code SO_LINGER} 0: as {@link #RECORD_CLOSE}, and writes to this side fail as a reset. */
+    static final byte RECORD_RESET = 'R';
 
     /** Same boot id means same host: logged, so that one can tell why UCX chose shared memory. */
     private static final byte[] BOOT_ID = readBootId();

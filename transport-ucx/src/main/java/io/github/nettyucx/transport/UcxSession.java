@@ -64,6 +64,8 @@ final class UcxSession {
     private boolean sideChannelEnded;
     /** The peer's close record arrived (it stays true if the peer is lost afterwards). */
     private boolean closeRecordReceived;
+    /** That close record was a reset ({@code SO_LINGER} 0). */
+    private boolean peerReset;
 
     /**
      * A session of a client, whose TCP connection is still to be made ({@code connected} false), or of
@@ -134,9 +136,10 @@ final class UcxSession {
         while (in.remaining() >= UcxHandshake.RECORD_BYTES) {
             byte type = in.get();
             int messages = in.getInt();
-            if (type == UcxHandshake.RECORD_CLOSE) {
+            if (type == UcxHandshake.RECORD_CLOSE || type == UcxHandshake.RECORD_RESET) {
                 state = State.PEER_CLOSED;
                 closeRecordReceived = true;
+                peerReset = type == UcxHandshake.RECORD_RESET;
             } else if (type != UcxHandshake.RECORD_SHUTDOWN_OUTPUT) {
                 throw new ProtocolException("unknown side-channel record type " + type);
             } else if (state == State.OPEN) {
@@ -220,6 +223,11 @@ final class UcxSession {
     /** The peer closed in order (and is not known to be gone since). */
     boolean peerClosedInOrder() {
         return state == State.PEER_CLOSED;
+    }
+
+    /** The peer closed with a reset ({@code SO_LINGER} 0): writes to it fail, as over TCP. */
+    boolean peerReset() {
+        return peerReset;
     }
 
     /** Nothing written now can reach a reader: the peer closed or is gone (or this side closed). */

@@ -222,10 +222,14 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         side.release();
     }
 
-    /** Tells the peer how many messages to expect before end of stream; best effort, the socket closes later. */
+    /**
+     * Tells the peer how many messages to expect before end of stream, and whether this is a reset
+     * ({@code SO_LINGER} 0); best effort, the socket closes later.
+     */
     private void sendCloseRecord() {
+        byte type = config.getSoLinger() == 0 ? UcxHandshake.RECORD_RESET : UcxHandshake.RECORD_CLOSE;
         try {
-            records.sendRecord(UcxHandshake.RECORD_CLOSE, connection.messagesSent());
+            records.sendRecord(type, connection.messagesSent());
         } catch (IOException e) {
             logger.debug("Could not send the close record to {}", remote, e);
         }
@@ -410,8 +414,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             // Our waiting writes need credits the peer will never return. Over TCP its kernel would answer
             // them with a reset; without reading to the end we would never notice.
             if (peerHasMessagesToBeRead()) {
-                // doWrite fails them and shuts the output down; the peer's last messages stay readable.
-                resumeWriting();
+                // doWrite drops them, as TCP's kernel would take them; the peer's last messages stay readable.
+                flushToClosedPeer();
                 return;
             }
             peerVanished(new IOException("Connection reset by peer: it closed while our writes waited for it "

@@ -307,6 +307,18 @@ class UcxSessionTest {
     }
 
     @Test
+    void aResetRecordClosesThePeerAsAReset() throws IOException {
+        UcxSession session = sessionIn(State.OPEN);
+        assertFalse(session.peerReset());
+        assertTrue(input.feed(session, record(UcxHandshake.RECORD_RESET, 4), 1));
+        assertEquals(State.PEER_CLOSED, session.state());
+        assertTrue(session.peerReset());
+        assertTrue(session.peerClosedInOrder(), "its messages before the reset are still delivered");
+        assertTrue(session.peerMessagesInFlight(1));
+        assertNull(session.sideChannelEnded(null), "the side channel's end after a reset record is expected");
+    }
+
+    @Test
     void aShutdownAfterTheCloseRecordLeavesThePeerClosed() throws IOException {
         UcxSession session = sessionIn(State.PEER_CLOSED);
         input.feed(session, record(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, 3), 0);
