@@ -7,6 +7,7 @@ import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FileRegion;
 import io.netty.util.internal.PlatformDependent;
 import io.netty.util.internal.SystemPropertyUtil;
@@ -37,8 +38,9 @@ import java.util.List;
  * reports the native connection freed: {@link UcxWorker#holdUntilFreed}).
  * <p>
  * A {@link FileRegion} is read into the slot, after whatever buffers came before it in the same message, a
- * slot's worth at a time, so a file of any size costs no memory beyond the slots: through its
- * {@link FileRegion#transferTo} into a {@link WritableByteChannel} over the slot's memory ({@link SlotChannel}).
+ * slot's worth at a time, so a file of any size costs no memory beyond the slots: a {@link DefaultFileRegion}'s
+ * file with positioned reads straight into the slot ({@link DefaultFileRegionReader}), any other region through
+ * its {@link FileRegion#transferTo} into a {@link WritableByteChannel} over the slot's memory ({@link SlotChannel}).
  */
 final class UcxConnection {
     /**
@@ -405,9 +407,11 @@ final class UcxConnection {
         Throwable failure = null;
         SlotChannel target = slotChannel();
         target.reset(gatherer.nextCopyOffset(), gatherer.room());
+        boolean fromFile = DefaultFileRegionReader.accepts(region);
         try {
             while (target.hasRoom() && region.transferred() < region.count()) {
-                long n = region.transferTo(target, region.transferred());
+                long n = fromFile ? target.readFrom((DefaultFileRegion) region)
+                        : region.transferTo(target, region.transferred());
                 if (n <= 0) {
                     break;
                 }
@@ -669,6 +673,14 @@ final class UcxConnection {
 
         int written() {
             return offset - start;
+        }
+
+        /** Reads the region's next bytes from its file into the window ({@link DefaultFileRegionReader}). */
+        int readFrom(DefaultFileRegion region) throws IOException {
+            area.limit(end).position(offset);
+            int n = DefaultFileRegionReader.read(region, area);
+            offset += n;
+            return n;
         }
 
         @Override
