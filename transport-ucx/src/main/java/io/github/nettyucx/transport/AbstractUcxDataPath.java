@@ -7,17 +7,24 @@ import io.netty.channel.ChannelOutboundBuffer;
 
 import java.io.IOException;
 
-/** The send loop both data paths share: one message per free slot, while flow control allows. */
+/**
+ * The send loop both data paths share: one message per free slot, while flow control allows. Buffers and
+ * {@link io.netty.channel.FileRegion}s alike go through {@link UcxConnection#sendNext}, in the order written.
+ */
 abstract class AbstractUcxDataPath implements UcxDataPath {
     final UcxConnection connection;
     /** Bytes one message carries at most. */
     private final int sendCapacity;
     private final int inPlaceMinBytes;
+    /** Calls {@link #write} again from the event loop soon: a FileRegion had no bytes to give. */
+    private final Runnable retryWrite;
 
-    AbstractUcxDataPath(UcxConnection connection, UcxHandshake.Hello peer, int inPlaceMinBytes) {
+    AbstractUcxDataPath(UcxConnection connection, UcxHandshake.Hello peer, int inPlaceMinBytes,
+                        Runnable retryWrite) {
         this.connection = connection;
         this.sendCapacity = connection.sendCapacity(peer);
         this.inPlaceMinBytes = inPlaceMinBytes;
+        this.retryWrite = retryWrite;
     }
 
     @Override
@@ -26,7 +33,12 @@ abstract class AbstractUcxDataPath implements UcxDataPath {
             if (!canSend() && !makeRoom()) {
                 return false;
             }
-            connection.sendNext(in, sendCapacity, inPlaceMinBytes);
+            if (!connection.sendNext(in, sendCapacity, inPlaceMinBytes)) {
+                // A FileRegion gave no bytes now (a DefaultFileRegion never does: at the end of its file it
+                // throws). Like a socket that takes nothing, try again later, without holding the loop.
+                retryWrite.run();
+                return false;
+            }
         }
         return true;
     }

@@ -13,6 +13,7 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
+import io.netty.channel.FileRegion;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
@@ -28,7 +29,8 @@ import java.nio.channels.ClosedChannelException;
 /**
  * What a UCX stream channel does with its connection's bytes, whichever way they travel: the read loop
  * (bytes arrive in {@link UcxStreamUnsafe#readReady()}), writes ({@link #doWrite}: bytes leave through
- * the {@link UcxDataPath}), and half-close. The side channel, its {@link UcxSession} events and connect
+ * the {@link UcxDataPath}; a channel takes {@link ByteBuf}s and {@link FileRegion}s, whose bytes the data path
+ * reads into its send slots), and half-close. The side channel, its {@link UcxSession} events and connect
  * are the subclass's ({@link UcxSocketChannel}).
  */
 abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements DuplexChannel {
@@ -127,11 +129,12 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     @Override
     protected Object filterOutboundMessage(Object msg) {
-        if (msg instanceof ByteBuf) {
+        if (msg instanceof ByteBuf || msg instanceof FileRegion) {
             return msg;
         }
         throw new UnsupportedOperationException("unsupported message type: " + StringUtil.simpleClassName(msg)
-                + " (expected: " + StringUtil.simpleClassName(ByteBuf.class) + ')');
+                + " (expected: " + StringUtil.simpleClassName(ByteBuf.class) + ", "
+                + StringUtil.simpleClassName(FileRegion.class) + ')');
     }
 
     @Override

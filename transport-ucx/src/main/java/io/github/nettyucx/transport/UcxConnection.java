@@ -7,10 +7,14 @@ import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.FileRegion;
 import io.netty.util.internal.PlatformDependent;
 import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +36,11 @@ import java.util.List;
  * into the slot; direct buffers from the data path's in-place threshold go as I/O vector entries over
  * their own memory and stay retained until the send has finished (after a close, until the worker
  * reports the native connection freed: {@link UcxWorker#holdUntilFreed}).
+ * <p>
+ * A {@link FileRegion} is read into the slot, after whatever buffers came before it in the same message, a
+ * slot's worth at a time, so a file of any size costs no memory beyond the slots: a {@link DefaultFileRegion}'s
+ * file with positioned reads straight into the slot ({@link DefaultFileRegionReader}), any other region through
+ * its {@link FileRegion#transferTo} into a {@link WritableByteChannel} over the slot's memory ({@link SlotChannel}).
  */
 final class UcxConnection {
     /**
@@ -62,6 +71,8 @@ final class UcxConnection {
     /** A view of the send area, only for buffers without an address or array (composite buffers). */
     private final ByteBuf sendArea;
     private final SendGatherer gatherer = new SendGatherer();
+    /** What FileRegions write into; created with the connection's first region. */
+    private SlotChannel slotChannel;
 
     private int recvSlot;
     private int recvSeq;
@@ -364,17 +375,77 @@ final class UcxConnection {
      * Gathers flushed buffers of {@code in} into one message of at most {@code capacity} bytes in the next
      * send slot, sends it, and removes what it took from {@code in}. Buffers of at least
      * {@code inPlaceMinBytes} with a memory address are sent from their own memory once the endpoint is
-     * wired up. Call only when {@link #sendSlotFree()} and the data path's flow control allow.
+     * wired up. A {@link FileRegion} reached with room left in the message fills that room
+     * ({@link #sendWithRegion}). Call only when {@link #sendSlotFree()} and the data path's flow control allow.
+     * Returns false when nothing could be sent because a FileRegion yielded no bytes (it may later).
      */
-    void sendNext(ChannelOutboundBuffer in, int capacity, int inPlaceMinBytes) throws Exception {
+    boolean sendNext(ChannelOutboundBuffer in, int capacity, int inPlaceMinBytes) throws Exception {
         releaseHeld(sendSlot);
         gatherer.reset(sendSlot, capacity, wiredUp() ? inPlaceMinBytes : Integer.MAX_VALUE);
         in.forEachFlushedMessage(gatherer);
+        FileRegion region = gatherer.region;
+        if (region != null) {
+            return sendWithRegion(in, region);
+        }
         int length = gatherer.filled;
         if (length > 0) {
             send(length);
         }
         in.removeBytes(length);
+        return true;
+    }
+
+    /**
+     * Fills the rest of the message from {@code region}, which follows the gathered buffers in {@code in}, sends
+     * it, removes the buffers, reports the region's progress, and removes the region once it is transferred.
+     * When the region fails to read, what the message holds still goes (it precedes the failure in the stream)
+     * and the failure is thrown: the channel then fails the region's write and those after it.
+     */
+    private boolean sendWithRegion(ChannelOutboundBuffer in, FileRegion region) throws Exception {
+        int gathered = gatherer.filled;
+        long reported = 0;
+        Throwable failure = null;
+        SlotChannel target = slotChannel();
+        target.reset(gatherer.nextCopyOffset(), gatherer.room());
+        boolean fromFile = DefaultFileRegionReader.accepts(region);
+        try {
+            while (target.hasRoom() && region.transferred() < region.count()) {
+                long n = fromFile ? target.readFrom((DefaultFileRegion) region)
+                        : region.transferTo(target, region.transferred());
+                if (n <= 0) {
+                    break;
+                }
+                reported += n;
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+        gatherer.appendCopied(target.written());
+        int length = gatherer.filled;
+        if (length > 0) {
+            send(length);
+        }
+        in.removeBytes(gathered);
+        if (reported > 0) {
+            in.progress(reported);
+        }
+        if (failure != null) {
+            PlatformDependent.throwException(failure);
+        }
+        boolean done = region.transferred() >= region.count();
+        if (done) {
+            in.remove();
+        }
+        return done || length > 0 || reported > 0;
+    }
+
+    private SlotChannel slotChannel() {
+        SlotChannel channel = slotChannel;
+        if (channel == null) {
+            channel = new SlotChannel(UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride));
+            slotChannel = channel;
+        }
+        return channel;
     }
 
     private void send(int length) throws IOException {
@@ -484,6 +555,8 @@ final class UcxConnection {
         private int inPlaceMinBytes;
         int filled;
         int iovCount;
+        /** The FileRegion that ended the gathering with room left in the message, or null. */
+        FileRegion region;
 
         void reset(int slot, int capacity, int inPlaceMinBytes) {
             this.slot = slot;
@@ -494,10 +567,18 @@ final class UcxConnection {
             this.lastEntryCopied = false;
             this.filled = 0;
             this.iovCount = 1;
+            this.region = null;
         }
 
         @Override
         public boolean processMessage(Object msg) {
+            if (!(msg instanceof ByteBuf)) {
+                // Only FileRegions pass the channel's filter besides buffers. Called only with room left.
+                if (lastEntryCopied || iovCount < UcxNative.MAX_IOV) {
+                    region = (FileRegion) msg;
+                }
+                return false;
+            }
             ByteBuf buf = (ByteBuf) msg;
             int n = Math.min(buf.readableBytes(), capacity - filled);
             if (n <= 0) {
@@ -526,6 +607,30 @@ final class UcxConnection {
             return filled < capacity;
         }
 
+        /** Where the next bytes copied into the slot go, as an offset in the send area. */
+        int nextCopyOffset() {
+            return stagingOffset + copied;
+        }
+
+        /** Bytes the message can still take. */
+        int room() {
+            return capacity - filled;
+        }
+
+        /** Counts {@code n} bytes written at {@link #nextCopyOffset()} into the message, as a copied run. */
+        void appendCopied(int n) {
+            if (n == 0) {
+                return;
+            }
+            if (!lastEntryCopied) {
+                addEntry(sendAreaAddress + stagingOffset + copied, 0);
+                lastEntryCopied = true;
+            }
+            copied += n;
+            growLastEntry(n);
+            filled += n;
+        }
+
         private long entryAddress(int entry) {
             return sendIovAddress + ((long) slot * UcxNative.MAX_IOV + entry) * UcxNative.IOV_ENTRY_BYTES;
         }
@@ -539,6 +644,68 @@ final class UcxConnection {
         private void growLastEntry(int n) {
             long lengthAddress = entryAddress(iovCount - 1) + UcxNative.IOV_LENGTH_OFFSET;
             PlatformDependent.putLong(lengthAddress, PlatformDependent.getLong(lengthAddress) + n);
+        }
+    }
+
+    /**
+     * A {@link WritableByteChannel} over a window of the send area, for {@link FileRegion#transferTo}: it takes
+     * what fits and reports how much it took, as a socket with a full buffer does. One per connection, reused.
+     */
+    private static final class SlotChannel implements WritableByteChannel {
+        private final ByteBuffer area;
+        private int start;
+        private int offset;
+        private int end;
+
+        SlotChannel(ByteBuffer area) {
+            this.area = area;
+        }
+
+        void reset(int offset, int room) {
+            this.start = offset;
+            this.offset = offset;
+            this.end = offset + room;
+        }
+
+        boolean hasRoom() {
+            return offset < end;
+        }
+
+        int written() {
+            return offset - start;
+        }
+
+        /** Reads the region's next bytes from its file into the window ({@link DefaultFileRegionReader}). */
+        int readFrom(DefaultFileRegion region) throws IOException {
+            area.limit(end).position(offset);
+            int n = DefaultFileRegionReader.read(region, area);
+            offset += n;
+            return n;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = Math.min(src.remaining(), end - offset);
+            if (n <= 0) {
+                return 0;
+            }
+            int srcLimit = src.limit();
+            src.limit(src.position() + n);
+            area.limit(offset + n).position(offset);
+            area.put(src);
+            src.limit(srcLimit);
+            offset += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+            // The slot memory belongs to the connection.
         }
     }
 }

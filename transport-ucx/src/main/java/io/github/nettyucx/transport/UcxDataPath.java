@@ -17,9 +17,10 @@ import java.io.IOException;
  */
 interface UcxDataPath {
     /**
-     * Gathers the flushed buffers of {@code in} into messages and sends them, removing what was sent.
-     * Returns true when everything was sent, false when flow control or the send slots hold the rest
-     * back; the connection's completions then tell the channel to try again ({@link #canSend()}).
+     * Gathers the flushed buffers of {@code in} into messages and sends them, removing what was sent; a
+     * {@link io.netty.channel.FileRegion}'s bytes are read into the messages as its turn comes. Returns true
+     * when everything was sent, false when flow control or the send slots hold the rest back; the connection's
+     * completions then tell the channel to try again ({@link #canSend()}).
      */
     boolean write(ChannelOutboundBuffer in) throws Exception;
 

@@ -94,14 +94,15 @@ final class UcxDataPathPolicy {
     /**
      * Connects {@code connection} to the peer of {@code hello} over the data path both ends choose alike,
      * and returns that data path. {@code stopWatchingSocket} takes the side channel's socket out of the
-     * loop's epoll set; a data path that takes the socket over runs it first.
+     * loop's epoll set; a data path that takes the socket over runs it first. {@code retryWrite} has the
+     * channel's event loop call the data path's {@link UcxDataPath#write} again soon.
      */
     static UcxDataPath connect(UcxHandshake.Hello hello, UcxConnection connection, UcxSideChannel side,
-                               Runnable stopWatchingSocket) throws IOException {
+                               Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
         if (streamChosen(localFlags(), hello.flags, hello.sameHost())) {
-            return UcxStreamDataPath.connect(hello, connection, side, stopWatchingSocket);
+            return UcxStreamDataPath.connect(hello, connection, side, stopWatchingSocket, retryWrite);
         }
-        return UcxTagDataPath.connect(hello, connection, side);
+        return UcxTagDataPath.connect(hello, connection, side, retryWrite);
     }
 
     /** Whether a connection between ends whose hellos had these flags takes the TCP data path. */

@@ -43,6 +43,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     /** Set while side-channel input is parsed: handlers called from there must not read it again. */
     private boolean parsingSideChannel;
     private final UcxConnectAttempt attempt = new UcxConnectAttempt();
+    /** Resumes a write that a FileRegion without bytes to give held back (see {@link UcxDataPathPolicy#connect}). */
+    private final Runnable retryWrite = () -> {
+        if (isOpen()) {
+            ((UcxSocketUnsafe) unsafe()).resumeWriting();
+        }
+    };
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -137,7 +143,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     void helloReceived(UcxHandshake.Hello hello) throws IOException {
         UcxIoHandler.Registration registration = registration();
         UcxHandshake.checkWorkerAddress(hello.workerAddress, registration.worker().workerAddress());
-        dataPath = UcxDataPathPolicy.connect(hello, connection, side, registration::removeFromEpoll);
+        dataPath = UcxDataPathPolicy.connect(hello, connection, side, registration::removeFromEpoll,
+                () -> eventLoop().execute(retryWrite));
         records = dataPath.records();
         if (logger.isDebugEnabled()) {
             logger.debug("{} connected over its {} (same host: {}, peer error handling: {})", this, dataPath,

@@ -27,8 +27,9 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
     private final UcxSideChannel side;
     private final long conn;
 
-    private UcxStreamDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side) {
-        super(connection, peer, ZERO_COPY_MIN_BYTES);
+    private UcxStreamDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
+                              Runnable retryWrite) {
+        super(connection, peer, ZERO_COPY_MIN_BYTES, retryWrite);
         this.side = side;
         this.conn = connection.nativeAddress();
     }
@@ -39,10 +40,10 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
      * set ({@code stopWatchingSocket}).
      */
     static UcxStreamDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
-                                     Runnable stopWatchingSocket) throws IOException {
+                                     Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
         stopWatchingSocket.run();
         connection.connectStream(side);
-        return new UcxStreamDataPath(peer, connection, side);
+        return new UcxStreamDataPath(peer, connection, side, retryWrite);
     }
 
     @Override

@@ -30,8 +30,9 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
     private final int creditThreshold;
     private final boolean sameHost;
 
-    private UcxTagDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side) {
-        super(connection, peer, ZERO_COPY_MIN_BYTES);
+    private UcxTagDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
+                           Runnable retryWrite) {
+        super(connection, peer, ZERO_COPY_MIN_BYTES, retryWrite);
         this.side = side;
         this.peerWindow = peer.recvWindow;
         this.creditThreshold = Math.max(1, connection.recvWindow() / 2);
@@ -39,10 +40,10 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
     }
 
     /** Creates the UCX endpoint to the peer's worker. */
-    static UcxTagDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side)
-            throws IOException {
+    static UcxTagDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
+                                  Runnable retryWrite) throws IOException {
         connection.connectEndpoint(peer);
-        return new UcxTagDataPath(peer, connection, side);
+        return new UcxTagDataPath(peer, connection, side, retryWrite);
     }
 
     @Override
