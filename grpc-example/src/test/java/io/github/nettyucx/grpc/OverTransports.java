@@ -20,7 +20,7 @@ import java.lang.annotation.Target;
  * <p>The values are {@link NettyTransport} constant names (JUnit converts them). The order does not matter;
  * UCX runs last, after NIO and epoll have warmed the JVM, where {@code ShutdownAndReconnectTest} used to lose
  * the server's last answers on UCX (docs/reliability.md, bug 11); {@code ShutdownRepeatTest} runs that case
- * on UCX alone, first, and again and again.
+ * again and again with UCX last, first and in the middle.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
