@@ -50,6 +50,13 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     private boolean readTaskScheduled;
     boolean inputClosedSeenErrorOnRead;
     private final Runnable readTask = () -> ((UcxStreamUnsafe) unsafe()).readReady();
+    private final Runnable retryWrite = () -> {
+        if (isOpen()) {
+            ((UcxStreamUnsafe) unsafe()).resumeWriting();
+        }
+    };
+    /** Resumes, from the loop's next tasks, a write a FileRegion without bytes to give held back. */
+    final Runnable retryWriteLater = () -> eventLoop().execute(retryWrite);
 
     AbstractUcxStreamChannel(Channel parent, int fd, boolean tcpConnected) {
         super(parent, fd);

@@ -43,12 +43,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     /** Set while side-channel input is parsed: handlers called from there must not read it again. */
     private boolean parsingSideChannel;
     private final UcxConnectAttempt attempt = new UcxConnectAttempt();
-    /** Resumes a write that a FileRegion without bytes to give held back (see {@link UcxDataPathPolicy#connect}). */
-    private final Runnable retryWrite = () -> {
-        if (isOpen()) {
-            ((UcxSocketUnsafe) unsafe()).resumeWriting();
-        }
-    };
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -144,7 +138,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         UcxIoHandler.Registration registration = registration();
         UcxHandshake.checkWorkerAddress(hello.workerAddress, registration.worker().workerAddress());
         dataPath = UcxDataPathPolicy.connect(hello, connection, side, registration::removeFromEpoll,
-                () -> eventLoop().execute(retryWrite));
+                retryWriteLater);
         records = dataPath.records();
         if (logger.isDebugEnabled()) {
             logger.debug("{} connected over its {} (same host: {}, peer error handling: {})", this, dataPath,
@@ -229,10 +223,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         side.release();
     }
 
-    /**
-     * Tells the peer how many messages to expect before end of stream, and whether this is a reset
-     * ({@code SO_LINGER} 0); best effort, the socket closes later.
-     */
+    /** Tells the peer how many messages precede our end, and whether it is a reset (SO_LINGER 0); best effort. */
     private void sendCloseRecord() {
         byte type = config.getSoLinger() == 0 ? UcxHandshake.RECORD_RESET : UcxHandshake.RECORD_CLOSE;
         try {
