@@ -1,0 +1,20 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport.testsuite;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.CompositeBufferGatheringWriteTest;
+
+import java.util.List;
+
+/** Netty's {@link CompositeBufferGatheringWriteTest}, run on UCX server and client channels. */
+@RequireUcx
+class UcxCompositeBufferGatheringWriteTest extends CompositeBufferGatheringWriteTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return UcxSocketTestPermutation.instance().socket();
+    }
+}
