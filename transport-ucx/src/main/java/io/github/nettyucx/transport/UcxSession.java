@@ -15,12 +15,12 @@ import java.nio.ByteBuffer;
  * <pre>
  *  CONNECTING --tcpConnected--&gt; AWAITING_HELLO --hello--&gt; OPEN --'S'--&gt; PEER_OUTPUT_SHUT
  *                                                           |              |
- *                                                           +----'C'-------+--&gt; PEER_CLOSED
+ *                                                           +--'C', 'R'----+--&gt; PEER_CLOSED
  *  any state but CLOSED --peerLost (reset, death, protocol violation)--&gt; GONE
  *  any state --closed--&gt; CLOSED
  * </pre>
- * The end of the side channel's stream is a fact of its own ({@link #sideChannelEnded}): after a close
- * record it is the orderly end, before one the peer is gone.
+ * ('R' is a close with SO_LINGER 0: {@link #peerReset()}.) The end of the side channel's stream is a fact of
+ * its own ({@link #sideChannelEnded}): after a close record it is the orderly end, before one the peer is gone.
  */
 final class UcxSession {
 
