@@ -5,7 +5,6 @@ package io.github.nettyucx.transport;
 
 import io.netty.channel.ChannelMetadata;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.EventLoop;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.ServerSocketChannel;
@@ -22,6 +21,7 @@ import java.net.ProtocolException;
 import java.net.SocketAddress;
 import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ConnectionPendingException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -93,8 +93,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * as UCX describes its endpoint; on the TCP data path, that it uses its TCP socket.
      */
     public Future<String> ucxLanes() {
-        EventLoop loop = eventLoop();
-        return loop.submit(() -> connection == null ? "no UCX endpoint yet" : connection.describe());
+        return eventLoop().submit(() -> connection == null ? "no UCX endpoint yet" : connection.describe());
     }
 
     @Override
@@ -263,11 +262,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
         }
 
-        /**
-         * An accepted channel is registered (its initializer runs) before the peer's hello arrives,
-         * and a handler may write to it right away, as to an accepted TCP socket: hold the bytes until
-         * the channel is active, where Netty would fail those writes.
-         */
+        /** An accepted channel's handlers may write before the peer's hello: the bytes wait for activation. */
         @Override
         boolean holdWritesUntilActive() {
             return parent() != null && !active && !session.isEstablished() && isOpen();
@@ -278,10 +273,13 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             if (promise.isDone() || !ensureOpen(promise)) {
                 return;
             }
+            if (attempt.isPending() || connection != null || session.isTcpConnected()) {
+                // As on NIO: this promise fails, the connection (or the attempt) in progress goes on.
+                promise.tryFailure(annotateConnectException(attempt.isPending() ? new ConnectionPendingException()
+                        : new AlreadyConnectedException(), remoteAddress));
+                return;
+            }
             try {
-                if (!attempt.isPending() && (connection != null || session.isTcpConnected())) {
-                    throw new AlreadyConnectedException();
-                }
                 InetSocketAddress target = SocketAddresses.checkInet(remoteAddress);
                 attempt.start(promise, target, eventLoop(), config.getConnectTimeoutMillis(),
                         () -> close(voidPromise()));
