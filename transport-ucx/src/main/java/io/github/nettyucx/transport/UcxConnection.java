@@ -13,7 +13,6 @@ import io.netty.util.internal.PlatformDependent;
 import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,7 +39,7 @@ import java.util.List;
  * A {@link FileRegion} is read into the slot, after whatever buffers came before it in the same message, a
  * slot's worth at a time, so a file of any size costs no memory beyond the slots: a {@link DefaultFileRegion}'s
  * file with positioned reads straight into the slot ({@link DefaultFileRegionReader}), any other region through
- * its {@link FileRegion#transferTo} into a {@link WritableByteChannel} over the slot's memory ({@link SlotChannel}).
+ * its {@link FileRegion#transferTo} into a {@link WritableByteChannel} over the slot's memory ({@link UcxSlotChannel}).
  */
 final class UcxConnection {
     /**
@@ -72,7 +71,7 @@ final class UcxConnection {
     private final ByteBuf sendArea;
     private final SendGatherer gatherer = new SendGatherer();
     /** What FileRegions write into; created with the connection's first region. */
-    private SlotChannel slotChannel;
+    private UcxSlotChannel slotChannel;
 
     private int recvSlot;
     private int recvSeq;
@@ -405,7 +404,7 @@ final class UcxConnection {
         int gathered = gatherer.filled;
         long reported = 0;
         Throwable failure = null;
-        SlotChannel target = slotChannel();
+        UcxSlotChannel target = slotChannel();
         target.reset(gatherer.nextCopyOffset(), gatherer.room());
         boolean fromFile = DefaultFileRegionReader.accepts(region);
         try {
@@ -439,10 +438,10 @@ final class UcxConnection {
         return done || length > 0 || reported > 0;
     }
 
-    private SlotChannel slotChannel() {
-        SlotChannel channel = slotChannel;
+    private UcxSlotChannel slotChannel() {
+        UcxSlotChannel channel = slotChannel;
         if (channel == null) {
-            channel = new SlotChannel(UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride));
+            channel = new UcxSlotChannel(UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride));
             slotChannel = channel;
         }
         return channel;
@@ -644,68 +643,6 @@ final class UcxConnection {
         private void growLastEntry(int n) {
             long lengthAddress = entryAddress(iovCount - 1) + UcxNative.IOV_LENGTH_OFFSET;
             PlatformDependent.putLong(lengthAddress, PlatformDependent.getLong(lengthAddress) + n);
-        }
-    }
-
-    /**
-     * A {@link WritableByteChannel} over a window of the send area, for {@link FileRegion#transferTo}: it takes
-     * what fits and reports how much it took, as a socket with a full buffer does. One per connection, reused.
-     */
-    private static final class SlotChannel implements WritableByteChannel {
-        private final ByteBuffer area;
-        private int start;
-        private int offset;
-        private int end;
-
-        SlotChannel(ByteBuffer area) {
-            this.area = area;
-        }
-
-        void reset(int offset, int room) {
-            this.start = offset;
-            this.offset = offset;
-            this.end = offset + room;
-        }
-
-        boolean hasRoom() {
-            return offset < end;
-        }
-
-        int written() {
-            return offset - start;
-        }
-
-        /** Reads the region's next bytes from its file into the window ({@link DefaultFileRegionReader}). */
-        int readFrom(DefaultFileRegion region) throws IOException {
-            area.limit(end).position(offset);
-            int n = DefaultFileRegionReader.read(region, area);
-            offset += n;
-            return n;
-        }
-
-        @Override
-        public int write(ByteBuffer src) {
-            int n = Math.min(src.remaining(), end - offset);
-            if (n <= 0) {
-                return 0;
-            }
-            int srcLimit = src.limit();
-            src.limit(src.position() + n);
-            area.limit(offset + n).position(offset);
-            area.put(src);
-            src.limit(srcLimit);
-            offset += n;
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
-            // The slot memory belongs to the connection.
         }
     }
 }
