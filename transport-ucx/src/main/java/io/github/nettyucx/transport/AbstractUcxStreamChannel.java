@@ -25,6 +25,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NotYetConnectedException;
 
 /**
  * What a UCX stream channel does with its connection's bytes, whichever way they travel: the read loop
@@ -186,6 +187,9 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     @Override
     protected void doShutdownOutput() throws Exception {
+        if (!session.isTcpConnected()) {
+            throw new NotYetConnectedException();
+        }
         if (connection != null && fd >= 0 && session.canAnnounceShutdown()
                 && !records.sendRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, connection.messagesSent())) {
             interest(UcxIoOps.IN_OUT);
@@ -246,6 +250,10 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     private void shutdownInput0(ChannelPromise promise) {
         if (!isOpen()) {
             promise.setFailure(new ClosedChannelException());
+            return;
+        }
+        if (!session.isTcpConnected()) {
+            promise.setFailure(new NotYetConnectedException());
             return;
         }
         inputShutdown = true;
@@ -419,7 +427,11 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
                     returnCreditsIfDue();
                 }
                 if (endOfInput) {
-                    shutdownInput(true);
+                    if (session.peerReset()) {
+                        peerResetAtEndOfInput();
+                    } else {
+                        shutdownInput(true);
+                    }
                 }
             } catch (Throwable t) {
                 handleReadException(pipeline, byteBuf, t, allocHandle);
@@ -470,6 +482,19 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             pipeline.fireExceptionCaught(cause);
             if (cause instanceof IOException || cause instanceof OutOfMemoryError) {
                 close(voidPromise());
+            }
+        }
+
+        /**
+         * The peer closed with {@code SO_LINGER} 0 and all it sent before has been read: as Netty's socket
+         * transports handle a read that meets a TCP reset, the channel reports it, then its input ends (closing
+         * the channel unless half-closure is allowed).
+         */
+        private void peerResetAtEndOfInput() {
+            inputClosedSeenErrorOnRead = true;
+            pipeline().fireExceptionCaught(new IOException("Connection reset by peer (it closed with SO_LINGER 0)"));
+            if (isOpen()) {
+                shutdownInput(false);
             }
         }
 

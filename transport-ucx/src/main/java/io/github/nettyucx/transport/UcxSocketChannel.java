@@ -19,6 +19,7 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.ProtocolException;
 import java.net.SocketAddress;
+import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ConnectionPendingException;
@@ -181,9 +182,16 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
     }
 
+    /** Binds the side channel's socket before {@code connect()}, which then connects this socket. */
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
-        throw new UnsupportedOperationException("bind a UcxSocketChannel through connect(remote, local)");
+        if (fd >= 0) {
+            throw new AlreadyBoundException();
+        }
+        InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
+        fd = UcxNative.socketStream(bindTo.getAddress() instanceof Inet6Address);
+        UcxNative.socketBind(fd, SocketAddresses.ip(bindTo), bindTo.getPort());
+        local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
     }
 
     @Override
@@ -200,6 +208,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         if (promise != null) {
             promise.tryFailure(new ClosedChannelException());
         }
+        takePeerHelloBeforeClose();
         int sideFd = fd;
         fd = -1;
         UcxIoHandler.Registration registration = registration();
@@ -220,6 +229,27 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             UcxNative.socketClose(sideFd);
         }
         side.release();
+    }
+
+    /**
+     * A close after our hello went out but before the peer's was processed: the peer may already count the
+     * connection as made (an accepted channel closed as soon as the client's connect succeeds), and must see
+     * an orderly end, not a reset. Its hello has usually arrived by then: taking it sets up the data path
+     * that carries the close record. Otherwise the close stays without a record, which the peer reports as
+     * a reset.
+     */
+    private void takePeerHelloBeforeClose() {
+        if (connection == null || fd < 0 || session.state() != UcxSession.State.AWAITING_HELLO) {
+            return;
+        }
+        try {
+            records.receiveRecords();
+            session.input(side.inbound(), connection.messagesReceived());
+        } catch (IOException e) {
+            logger.debug("{}: no usable hello from the peer before the close", this, e);
+        } finally {
+            side.consumed();
+        }
     }
 
     /** Tells the peer how many messages precede our end, and whether it is a reset (SO_LINGER 0); best effort. */
@@ -290,7 +320,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void startConnect(InetSocketAddress target, SocketAddress localAddress) throws IOException {
-            fd = UcxNative.socketStream(target.getAddress() instanceof Inet6Address);
+            if (fd < 0) {
+                fd = UcxNative.socketStream(target.getAddress() instanceof Inet6Address);
+            } else if (localAddress != null) {
+                throw new AlreadyBoundException();
+            }
             if (localAddress != null) {
                 InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
                 UcxNative.socketBind(fd, SocketAddresses.ip(bindTo), bindTo.getPort());

@@ -231,6 +231,39 @@ class CloseSemanticsTest extends AbstractSemanticsTest {
         }
     }
 
+    /**
+     * A close with {@code SO_LINGER} 0 is a reset: the peer reads what was sent before it, then fails with an
+     * {@code IOException} naming the reset and closes (over TCP the reset follows the data on the wire; over UCX
+     * the reset record counts the messages before it).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestTransport.class)
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void soLingerZeroCloseResetsThePeerAfterItsLastMessages(TestTransport transport) throws Throwable {
+        try (Env env = new Env(transport, 1, 1)) {
+            Recorder serverChild = new Recorder();
+            Recorder clientRec = new Recorder();
+            Channel server = env.serverBootstrap().childOption(ChannelOption.SO_LINGER, 0).childHandler(serverChild)
+                    .bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+            Channel client = env.clientBootstrap().handler(clientRec).connect(server.localAddress()).sync().channel();
+            assertTrue(serverChild.active.await(5, TimeUnit.SECONDS));
+            serverChild.channel.writeAndFlush(ascii("one")).sync();
+            serverChild.channel.writeAndFlush(ascii("two")).sync();
+            serverChild.channel.close().sync();
+
+            assertTrue(client.closeFuture().await(5, TimeUnit.SECONDS), "the reset did not close the client");
+            StringBuilder answers = new StringBuilder();
+            for (String read = clientRec.reads.poll(); read != null; read = clientRec.reads.poll()) {
+                answers.append(read);
+            }
+            assertEquals("onetwo", answers.toString(), "what was sent before the reset");
+            Throwable reset = clientRec.errors.poll();
+            assertInstanceOf(IOException.class, reset, "the client must fail with the reset");
+            assertTrue(reset.getMessage().contains("reset"), () -> "not named a reset: " + reset);
+            server.close().sync();
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // Shutting down groups with live connections
 

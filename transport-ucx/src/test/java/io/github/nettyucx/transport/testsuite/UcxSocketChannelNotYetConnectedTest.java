@@ -13,7 +13,6 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
 import io.netty.testsuite.transport.socket.SocketChannelNotYetConnectedTest;
 import io.netty.util.NetUtil;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -28,8 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Netty's {@link SocketChannelNotYetConnectedTest} on UCX client channels.
  *
- * <p>{@code testShutdownNotYetConnected} is disabled: see its reason.
- *
  * <p>Upstream, {@code readMustBePendingUntilChannelIsActive} connects the client under test to an NIO server built
  * inside the test body; a UCX client cannot complete its connect against a plain TCP server (there is no UCX
  * handshake), so the method is overridden with the same steps and checks against a UCX server: a {@code read()}
@@ -42,17 +39,6 @@ class UcxSocketChannelNotYetConnectedTest extends SocketChannelNotYetConnectedTe
     @Override
     protected List<BootstrapFactory<Bootstrap>> newFactories() {
         return UcxSocketTestPermutation.instance().clientSocket();
-    }
-
-    @Test
-    @Timeout(30)
-    @Disabled("reason: a UcxSocketChannel cannot be bound before it connects (doBind throws"
-            + " UnsupportedOperationException: bind a UcxSocketChannel through connect(remote, local)), so the bind"
-            + " the test starts with fails; and on a channel that is not connected shutdownInput() and"
-            + " shutdownOutput() succeed, where the test expects NotYetConnectedException or SocketException")
-    @Override
-    public void testShutdownNotYetConnected(TestInfo testInfo) throws Throwable {
-        super.testShutdownNotYetConnected(testInfo);
     }
 
     @Test
