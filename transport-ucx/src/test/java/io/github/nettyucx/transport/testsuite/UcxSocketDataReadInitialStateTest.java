@@ -25,11 +25,11 @@ class UcxSocketDataReadInitialStateTest extends SocketDataReadInitialStateTest {
 
     @Test
     @Timeout(value = 10000, unit = TimeUnit.MILLISECONDS)
-    @Disabled("reason: with AUTO_READ off on the server channel nothing accepts the side-channel socket until"
-            + " read(), so no child sends the server's hello, and a UCX client's connect() completes only after"
-            + " the peer's hello: the test's connect().sync(), which comes before serverChannel.read(), blocks"
-            + " until the 10 s timeout. Needs the client's connect to complete before the handshake (holding"
-            + " writes until the data path is up, as accepted channels do) or the hello exchanged before accept")
+    @Disabled("does not apply to UCX: the test needs the client's connect and a first write to complete while"
+            + " the server, with AUTO_READ off, has accepted nothing. Over TCP the kernel accepts and buffers; a UCX"
+            + " connection has no such agent: data can leave only once the server's child has answered the client's"
+            + " hello with its UCP worker address, and a connect completed before that could not tell a UCX server"
+            + " from any other TCP listener")
     @Override
     public void testAutoReadOffNoDataReadUntilReadCalled(TestInfo testInfo) throws Throwable {
         super.testAutoReadOffNoDataReadUntilReadCalled(testInfo);
