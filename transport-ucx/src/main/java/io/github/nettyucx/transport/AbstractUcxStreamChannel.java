@@ -24,6 +24,7 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
 
@@ -61,11 +62,36 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     AbstractUcxStreamChannel(Channel parent, int fd, boolean tcpConnected) {
         super(parent, fd);
-        session = new UcxSession(this::helloReceived, tcpConnected);
+        UcxSession.Listener events = new SessionEvents();
+        session = tcpConnected ? UcxSession.accepted(events) : new UcxSession(events, false);
     }
 
-    /** The peer's hello arrived: connect the data path (see {@link UcxSession.Listener}). */
+    /** An accepted client speaks netty-ucx: send our hello (see {@link UcxSession.Listener}). */
+    abstract void ucxClient() throws IOException;
+
+    /** An accepted client speaks something else ({@code firstBytes}): make the connection plain TCP. */
+    abstract void plainClient(ByteBuffer firstBytes) throws IOException;
+
+    /** The peer's hello arrived: connect the data path. */
     abstract void helloReceived(UcxHandshake.Hello hello) throws IOException;
+
+    /** The session's events, kept off the channel's public methods. */
+    private final class SessionEvents implements UcxSession.Listener {
+        @Override
+        public void ucxClient() throws IOException {
+            AbstractUcxStreamChannel.this.ucxClient();
+        }
+
+        @Override
+        public void plainClient(ByteBuffer firstBytes) throws IOException {
+            AbstractUcxStreamChannel.this.plainClient(firstBytes);
+        }
+
+        @Override
+        public void helloReceived(UcxHandshake.Hello hello) throws IOException {
+            AbstractUcxStreamChannel.this.helloReceived(hello);
+        }
+    }
 
     /** Called before a write looks at the session: a chance to pick up a close record the loop has not seen. */
     abstract void beforeWrite();

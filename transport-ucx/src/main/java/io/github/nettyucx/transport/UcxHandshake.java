@@ -29,8 +29,12 @@ import java.util.UUID;
 final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
     static final int MAGIC = 0x4E554358; // "NUCX"
-    /** 2: the reset record ({@link #RECORD_RESET}); a peer of version 1 would take it for a violation. */
-    static final short VERSION = 2;
+    /**
+     * 3: a server answers with its hello only once the client's magic arrived (it may be a plain TCP client);
+     * a server of version 2 answered at once, so a client of version 2 would wait for it in vain. (2 added the
+     * reset record {@link #RECORD_RESET}.)
+     */
+    static final short VERSION = 3;
     static final int HELLO_HEADER_BYTES = 40;
     static final int MAX_WORKER_ADDRESS = 64 * 1024;
     static final int RECORD_BYTES = 5;
@@ -92,6 +96,38 @@ final class UcxHandshake {
         return hello;
     }
 
+    /** What an accepted client's first bytes say it speaks. */
+    enum ClientKind {
+        /** Too few bytes, all of them the start of the hello's magic. */
+        UNDECIDED,
+        /** The hello's magic: a netty-ucx client. */
+        UCX,
+        /** Anything else. */
+        PLAIN
+    }
+
+    /** Compares the start of {@code in} (in read mode, not consumed) with the hello's magic. */
+    static ClientKind sniff(ByteBuffer in) {
+        int start = in.position();
+        int seen = Math.min(in.remaining(), Integer.BYTES);
+        for (int i = 0; i < seen; i++) {
+            byte expected = (byte) (MAGIC >>> (8 * (Integer.BYTES - 1 - i)));
+            if (in.get(start + i) != expected) {
+                return ClientKind.PLAIN;
+            }
+        }
+        return seen == Integer.BYTES ? ClientKind.UCX : ClientKind.UNDECIDED;
+    }
+
+    /** The first bytes of {@code in} (up to a magic's four), in hex, for an error message. */
+    static String magicSeen(ByteBuffer in) {
+        StringBuilder hex = new StringBuilder();
+        for (int i = 0; i < Math.min(in.remaining(), Integer.BYTES); i++) {
+            hex.append(String.format("%02x", in.get(in.position() + i) & 0xFF));
+        }
+        return hex.toString();
+    }
+
     /**
      * Parses a hello from the start of {@code in} (in read mode). Returns null when more bytes are
      * needed; consumes the hello otherwise.
@@ -104,8 +140,7 @@ final class UcxHandshake {
         int magic = in.getInt(start);
         short version = in.getShort(start + 4);
         if (magic != MAGIC) {
-            throw new ProtocolException("not a netty-ucx peer (bad handshake magic 0x"
-                    + Integer.toHexString(magic) + ")");
+            throw new ProtocolException("not a netty-ucx peer (bad handshake magic 0x" + magicSeen(in) + ")");
         }
         if (version != VERSION) {
             throw new ProtocolException("unsupported netty-ucx protocol version " + version + " (this side speaks "

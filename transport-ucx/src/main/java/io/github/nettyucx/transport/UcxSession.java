@@ -13,6 +13,8 @@ import java.nio.ByteBuffer;
  * event loop only; the channel feeds it events and asks it questions, and {@link Listener} is told
  * when the hello arrives. The wire format is {@link UcxHandshake}'s (docs/protocol.md).
  * <pre>
+ *  AWAITING_CLIENT --the hello's magic--&gt; AWAITING_HELLO          (accepted: we answer a netty-ucx client only)
+ *  AWAITING_CLIENT --other bytes--&gt; PLAIN                          (a plain TCP client: no hello, no records)
  *  CONNECTING --tcpConnected--&gt; AWAITING_HELLO --hello--&gt; OPEN --'S'--&gt; PEER_OUTPUT_SHUT
  *                                                           |              |
  *                                                           +--'C', 'R'----+--&gt; PEER_CLOSED
@@ -28,6 +30,10 @@ final class UcxSession {
     enum State {
         /** A client whose TCP connect is in flight. */
         CONNECTING,
+        /** An accepted connection whose client has sent too little to tell what it speaks; we sent nothing. */
+        AWAITING_CLIENT,
+        /** An accepted connection whose client does not speak netty-ucx: plain TCP, no session traffic. */
+        PLAIN,
         /** Our hello is on its way; the peer's has not arrived. */
         AWAITING_HELLO,
         /** Both hellos exchanged: the data path is up. */
@@ -44,6 +50,19 @@ final class UcxSession {
 
     /** Told what the session learns that the connection must act on. */
     interface Listener {
+        /**
+         * An accepted client's first bytes are a netty-ucx hello's: the listener sends our hello. Only the hello's
+         * magic has been seen; the rest of it may still be on its way.
+         */
+        void ucxClient() throws IOException;
+
+        /**
+         * An accepted client's first bytes ({@code in}, in read mode; not to be consumed here) are not a netty-ucx
+         * hello's: the listener makes the connection plain TCP. Those bytes stay unconsumed in the input: they are
+         * the first the pipeline reads.
+         */
+        void plainClient(ByteBuffer in) throws IOException;
+
         /**
          * The peer's hello arrived: the listener connects the data path. A {@link ProtocolException}
          * rejects the peer; another IOException means the connection could not be set up.
@@ -68,12 +87,21 @@ final class UcxSession {
     private boolean peerReset;
 
     /**
-     * A session of a client, whose TCP connection is still to be made ({@code connected} false), or of
-     * an accepted connection ({@code connected} true).
+     * A session of a client, whose TCP connection is still to be made ({@code connected} false), or whose hello
+     * has gone out on a connected socket ({@code connected} true).
      */
     UcxSession(Listener listener, boolean connected) {
+        this(listener, connected ? State.AWAITING_HELLO : State.CONNECTING);
+    }
+
+    private UcxSession(Listener listener, State initial) {
         this.listener = listener;
-        this.state = connected ? State.AWAITING_HELLO : State.CONNECTING;
+        this.state = initial;
+    }
+
+    /** The session of an accepted connection: its client's first bytes tell whether it speaks netty-ucx. */
+    static UcxSession accepted(Listener listener) {
+        return new UcxSession(listener, State.AWAITING_CLIENT);
     }
 
     State state() {
@@ -111,10 +139,13 @@ final class UcxSession {
      * {@link State#GONE}; so does a failure of the listener.
      */
     boolean input(ByteBuffer in, int messagesReceived) throws IOException {
-        if (state == State.GONE || state == State.CLOSED || state == State.CONNECTING) {
+        if (state == State.GONE || state == State.CLOSED || state == State.CONNECTING || state == State.PLAIN) {
             return false;
         }
         try {
+            if (state == State.AWAITING_CLIENT && !identifyClient(in)) {
+                return false;
+            }
             if (state == State.AWAITING_HELLO) {
                 UcxHandshake.Hello hello = UcxHandshake.decodeHello(in);
                 if (hello == null) {
@@ -128,6 +159,22 @@ final class UcxSession {
         } catch (IOException e) {
             state = State.GONE;
             throw e;
+        }
+    }
+
+    /** Returns true once the client is known to speak netty-ucx (its hello can be parsed next). */
+    private boolean identifyClient(ByteBuffer in) throws IOException {
+        switch (UcxHandshake.sniff(in)) {
+            case UCX:
+                listener.ucxClient();
+                state = State.AWAITING_HELLO;
+                return true;
+            case PLAIN:
+                state = State.PLAIN;
+                listener.plainClient(in.asReadOnlyBuffer());
+                return false;
+            default:
+                return false;
         }
     }
 
@@ -213,11 +260,13 @@ final class UcxSession {
     }
 
     /**
-     * True when a shutdown-output record can still be written: the side channel is open and the peer has
-     * not closed (it need not have sent its hello; a peer known to be gone makes the write fail).
+     * True when a shutdown-output record can still be written: our hello went out, the side channel is open
+     * and the peer has not closed (it need not have sent its hello; a peer known to be gone makes the write
+     * fail).
      */
     boolean canAnnounceShutdown() {
-        return !sideChannelEnded && !closeRecordReceived && state != State.CONNECTING && state != State.CLOSED;
+        return !sideChannelEnded && !closeRecordReceived && state != State.CONNECTING && state != State.CLOSED
+                && state != State.AWAITING_CLIENT && state != State.PLAIN;
     }
 
     /** The peer closed in order (and is not known to be gone since). */

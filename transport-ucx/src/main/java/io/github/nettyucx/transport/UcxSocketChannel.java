@@ -19,6 +19,7 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.ProtocolException;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
@@ -97,12 +98,24 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         return eventLoop().submit(() -> connection == null ? "no UCX endpoint yet" : connection.describe());
     }
 
+    /** An accepted channel sends nothing before its client's first bytes tell what the client speaks. */
     @Override
     protected void registered() throws Exception {
         if (session.isTcpConnected() && connection == null) {
-            startHandshake();
+            interest(UcxIoOps.IN);
             scheduleAcceptedHandshakeTimeout();
         }
+    }
+
+    @Override
+    void ucxClient() throws IOException {
+        startHandshake();
+    }
+
+    @Override
+    void plainClient(ByteBuffer firstBytes) throws IOException {
+        throw new ProtocolException("not a netty-ucx peer (bad handshake magic 0x" + UcxHandshake.magicSeen(firstBytes)
+                + ')');
     }
 
     /** An accepted channel's peer has the connect timeout to finish its hello. */
@@ -400,7 +413,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             boolean peerInputEnds = false;
             parsingSideChannel = true;
             try {
-                peerInputEnds = session.input(side.inbound(), connection.messagesReceived());
+                // An accepted channel creates its connection only once the client's hello starts arriving.
+                peerInputEnds = session.input(side.inbound(), connection == null ? 0 : connection.messagesReceived());
             } catch (ProtocolException e) {
                 protocolFailure = e;
             } catch (IOException e) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,10 +31,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class UcxSessionTest {
     private static final byte[] WORKER_ADDRESS = {3, 1, 4, 1, 5, 9, 2, 6};
 
-    /** Records the hellos the session hands over; can be told to refuse them. */
+    /** Records the hellos the session hands over and what accepted clients turned out to be; can refuse hellos. */
     private static final class Listener implements UcxSession.Listener {
         final List<UcxHandshake.Hello> hellos = new ArrayList<>();
+        final List<String> clients = new ArrayList<>();
         IOException refusal;
+
+        @Override
+        public void ucxClient() {
+            clients.add("ucx");
+        }
+
+        @Override
+        public void plainClient(ByteBuffer firstBytes) {
+            clients.add("plain");
+        }
 
         @Override
         public void helloReceived(UcxHandshake.Hello hello) throws IOException {
@@ -70,6 +82,10 @@ class UcxSessionTest {
         return UcxHandshake.encodeHello(0, 42, 8, 65536, WORKER_ADDRESS);
     }
 
+    private static ByteBuffer ascii(String text) {
+        return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+    }
+
     private static ByteBuffer record(byte type, int messages) {
         return UcxHandshake.encodeRecord(type, messages);
     }
@@ -88,6 +104,14 @@ class UcxSessionTest {
 
     /** A session brought into {@code state} through the events that lead there. */
     private UcxSession sessionIn(State state) throws IOException {
+        if (state == State.AWAITING_CLIENT || state == State.PLAIN) {
+            UcxSession accepted = UcxSession.accepted(listener);
+            if (state == State.PLAIN) {
+                input.feed(accepted, ascii("GET / HTTP/1.1\r\n"), 0);
+            }
+            assertEquals(state, accepted.state());
+            return accepted;
+        }
         UcxSession session = new UcxSession(listener, state != State.CONNECTING);
         switch (state) {
             case CONNECTING:
@@ -134,6 +158,85 @@ class UcxSessionTest {
         assertEquals(State.AWAITING_HELLO, session.state());
         assertFalse(session.isEstablished());
         assertNull(session.peer());
+    }
+
+    @Test
+    void anAcceptedSessionAwaitsItsClientsFirstBytes() throws IOException {
+        UcxSession session = UcxSession.accepted(listener);
+        assertEquals(State.AWAITING_CLIENT, session.state());
+        assertTrue(session.isTcpConnected());
+        assertFalse(input.feed(session, ByteBuffer.allocate(0), 0));
+        assertEquals(State.AWAITING_CLIENT, session.state());
+        assertTrue(listener.clients.isEmpty());
+        assertFalse(session.canAnnounceShutdown(), "no record before our hello");
+    }
+
+    @Test
+    void aUcxClientIsKnownByTheMagicEvenOneByteAtATime() throws IOException {
+        UcxSession session = UcxSession.accepted(listener);
+        ByteBuffer hello = hello();
+        int helloBytes = hello.remaining();
+        for (int i = 0; i < helloBytes; i++) {
+            input.feed(session, ByteBuffer.wrap(new byte[] {hello.get(i)}), 0);
+            int fed = i + 1;
+            assertEquals(fed < Integer.BYTES ? List.of() : List.of("ucx"), listener.clients, "after " + fed);
+            State expected = fed < Integer.BYTES ? State.AWAITING_CLIENT
+                    : fed < helloBytes ? State.AWAITING_HELLO : State.OPEN;
+            assertEquals(expected, session.state(), "after " + fed + " bytes");
+        }
+        assertEquals(1, listener.hellos.size());
+        assertEquals(0, input.unparsed());
+    }
+
+    @Test
+    void aPlainClientKeepsEveryByteForThePipeline() throws IOException {
+        UcxSession session = UcxSession.accepted(listener);
+        assertFalse(input.feed(session, ascii("GET / HTTP/1.1\r\n"), 0));
+        assertEquals(State.PLAIN, session.state());
+        assertEquals(List.of("plain"), listener.clients);
+        assertEquals("GET / HTTP/1.1\r\n".length(), input.unparsed(), "the client's bytes stay unconsumed");
+        assertFalse(input.feed(session, concat(hello(), record(UcxHandshake.RECORD_CLOSE, 0)), 0));
+        assertEquals(State.PLAIN, session.state(), "a plain connection has no session traffic");
+        assertEquals(List.of("plain"), listener.clients);
+        assertTrue(listener.hellos.isEmpty());
+        assertFalse(session.canAnnounceShutdown());
+        assertFalse(session.peerWillNotRead());
+    }
+
+    @Test
+    void aPrefixOfTheMagicThenOtherBytesIsAPlainClient() throws IOException {
+        ByteBuffer hello = hello();
+        for (int prefix = 1; prefix < Integer.BYTES; prefix++) {
+            listener.clients.clear();
+            Input fresh = new Input();
+            UcxSession session = UcxSession.accepted(listener);
+            byte[] start = new byte[prefix];
+            hello.get(0, start);
+            fresh.feed(session, ByteBuffer.wrap(start), 0);
+            assertEquals(State.AWAITING_CLIENT, session.state(), "after " + prefix + " bytes of the magic");
+            fresh.feed(session, ascii("?"), 0);
+            assertEquals(State.PLAIN, session.state());
+            assertEquals(List.of("plain"), listener.clients);
+            assertEquals(prefix + 1, fresh.unparsed(), "every byte is kept");
+        }
+    }
+
+    @Test
+    void aTlsClientHelloIsAPlainClient() throws IOException {
+        UcxSession session = UcxSession.accepted(listener);
+        input.feed(session, ByteBuffer.wrap(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00}), 0);
+        assertEquals(State.PLAIN, session.state());
+    }
+
+    @Test
+    void aUcxClientOfAnotherVersionIsRefusedAfterOurHello() {
+        UcxSession session = UcxSession.accepted(listener);
+        ByteBuffer bad = hello();
+        bad.putShort(4, (short) (UcxHandshake.VERSION - 1));
+        ProtocolException e = assertThrows(ProtocolException.class, () -> input.feed(session, bad, 0));
+        assertTrue(e.getMessage().contains("unsupported netty-ucx protocol version"), e.getMessage());
+        assertEquals(List.of("ucx"), listener.clients, "our hello went out: the client learns our version too");
+        assertEquals(State.GONE, session.state());
     }
 
     @Test
@@ -373,7 +476,7 @@ class UcxSessionTest {
     @ParameterizedTest
     @EnumSource(State.class)
     void inputAfterTheEndIsIgnored(State state) throws IOException {
-        if (state != State.GONE && state != State.CLOSED && state != State.CONNECTING) {
+        if (state != State.GONE && state != State.CLOSED && state != State.CONNECTING && state != State.PLAIN) {
             return;
         }
         UcxSession session = sessionIn(state);
@@ -389,7 +492,8 @@ class UcxSessionTest {
         UcxSession session = sessionIn(state);
         boolean forcibly = session.closeForcibly();
         boolean announce = session.closed();
-        boolean established = state != State.CONNECTING && state != State.AWAITING_HELLO;
+        boolean established = state != State.CONNECTING && state != State.AWAITING_HELLO
+                && state != State.AWAITING_CLIENT && state != State.PLAIN;
         boolean peerThere = state == State.OPEN || state == State.PEER_OUTPUT_SHUT || state == State.PEER_CLOSED;
         assertEquals(established && peerThere, announce, "close record in " + state);
         assertEquals(!established || state == State.GONE, forcibly, "forced close in " + state);
