@@ -164,12 +164,7 @@ class FileRegionSemanticsTest extends AbstractSemanticsTest {
             StreamRegion next = new StreamRegion(11, 10, 10, false, -1, null);
             ChannelFuture endlessSent = client.write(endless);
             ChannelFuture nextSent = client.writeAndFlush(next);
-            assertTrue(Await.until(() -> endless.transferred() > 0, 10, TimeUnit.SECONDS), "the region started");
-            long before;
-            do {
-                before = endless.transferred();
-                Thread.sleep(200);
-            } while (endless.transferred() != before);
+            assertTrue(Await.transferStalled(endless, 10, TimeUnit.SECONDS), "the region started");
 
             client.close().sync();
             assertTrue(endlessSent.await(10, TimeUnit.SECONDS) && nextSent.await(10, TimeUnit.SECONDS));
