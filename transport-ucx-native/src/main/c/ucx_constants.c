@@ -44,6 +44,7 @@
     X(headerBytes, NUCX_HEADER_BYTES)                  \
     X(recordBytes, NUCX_RECORD_BYTES)                  \
     X(creditsBusy, NUCX_CREDITS_BUSY)                  \
+    X(sendFileDeclined, NUCX_SEND_FILE_DECLINED)       \
     X(maxIov, NUCX_MAX_IOV)                            \
     X(iovEntryBytes, sizeof(ucp_dt_iov_t))             \
     X(iovBufferOffset, offsetof(ucp_dt_iov_t, buffer)) \

@@ -65,6 +65,7 @@
 #define NUCX_ERR_OUTSIDE_WINDOW (-2000)
 #define NUCX_ERR_BAD_CREDITS (-2001)
 #define NUCX_ERR_BAD_FRAME (-2002)
+#define NUCX_ERR_FILE_SEND (-2003)
 
 /* Bytes a stray message is received into before it is dropped; longer ones are truncated. */
 #define NUCX_STRAY_BUFFER_BYTES (64 * 1024 + NUCX_HEADER_BYTES)
@@ -122,6 +123,8 @@ enum nucx_event_word {
 
 /* What connSendCredits returns when the previous credit message is still in flight (nothing sent). */
 #define NUCX_CREDITS_BUSY 2
+/* What connStreamSendFile returns when the region's bytes cannot come from its file (nothing queued): copy them. */
+#define NUCX_SEND_FILE_DECLINED 2
 
 /* Java writes the I/O vector entries of send slots itself, each field as a 64-bit value. */
 _Static_assert(sizeof(((ucp_dt_iov_t *) 0)->buffer) == 8 && sizeof(((ucp_dt_iov_t *) 0)->length) == 8,
@@ -271,6 +274,11 @@ NUCX_HIDDEN int nucx_stream_drained(const nucx_conn *conn);
 NUCX_HIDDEN void nucx_stream_linger_expired(nucx_conn *conn);
 NUCX_HIDDEN void nucx_stream_free(nucx_conn *conn);
 NUCX_HIDDEN int nucx_register_stream(JNIEnv *env, jclass cls);
+
+/* ucx_file_region.c */
+NUCX_HIDDEN int nucx_file_region_fd(JNIEnv *env, jobject region, int64_t position, uint32_t count);
+NUCX_HIDDEN int nucx_register_file_region(JNIEnv *env, jclass cls);
+NUCX_HIDDEN void nucx_file_region_destroy(JNIEnv *env);
 
 /* ucx_probe.c */
 NUCX_HIDDEN void nucx_probe_free(nucx_worker *w);

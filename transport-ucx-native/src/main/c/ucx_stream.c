@@ -6,7 +6,8 @@
  * the side channel's own socket instead of through a UCX endpoint. UCX's tcp transport receives
  * into segments of its own and copies every message out of them; here a message is read straight
  * into the receive slot it is for, and sent from the slot (or the buffers' own memory) with one
- * sendmsg per batch.
+ * sendmsg per batch; a DefaultFileRegion's bytes go from its file to the socket with sendfile(2),
+ * without passing through this process.
  *
  * Above the wire the same send and receive slots, sequence order and state block serve both paths,
  * so Java drives them alike. Flow control is TCP's own: a data frame whose receive slot Java has not
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -57,21 +59,32 @@
 
 enum item_kind { ITEM_SLOT, ITEM_SLOT_IOV, ITEM_INLINE, ITEM_RAW };
 
+/* The end of a data frame that comes straight from a file (sendfile) instead of from memory. */
+typedef struct {
+    int fd;          /* a descriptor of the file, owned by the item; -1 when the frame has no such end */
+    uint32_t length; /* bytes of the frame that come from it */
+    int64_t offset;  /* where in the file they start */
+} file_part;
+
 /* Something queued to be written: a frame word and what follows it, or raw bytes. */
 typedef struct {
     uint8_t kind;
     int32_t slot;        /* ITEM_SLOT, ITEM_SLOT_IOV: the send slot */
     int32_t iov_count;   /* ITEM_SLOT_IOV: entries of the slot's I/O vector */
-    uint32_t length;     /* bytes on the wire, frame word included */
+    uint32_t length;     /* bytes on the wire, frame word and file part included */
     uint8_t inline_bytes[FRAME_WORD_BYTES + 8]; /* the frame word, and for ITEM_INLINE its payload */
     char *raw;           /* ITEM_RAW: malloc'd bytes, freed once written */
+    file_part file;      /* ITEM_SLOT, ITEM_SLOT_IOV: what follows the slot's bytes */
 } stream_item;
+
+/* Bytes sendfile has sent, over every connection of the process: lets tests see that it is used. */
+static uint64_t bytes_sent_from_files;
 
 struct nucx_stream {
     int fd;               /* the side channel's socket; -1 once Java took it back to close it */
     int watched;          /* fd is in the worker's stream set */
     int write_blocked;    /* the socket buffer was full: wait for the next EPOLLOUT edge */
-    int broken;           /* a write failed: nothing more goes out */
+    int32_t broken;       /* a write failed (its status, which later sends get): nothing more goes out */
     int eof;              /* the peer's end of stream (or a read error) was reached */
     int hung_up;          /* epoll saw the peer's end: read on to it even after a short read */
     int end_errno;        /* the socket error that ended the stream (a timeout, a reset), or 0 */
@@ -133,6 +146,7 @@ static stream_item *push_item(nucx_stream *s, enum item_kind kind, uint32_t fram
     stream_item *item = item_at(s, s->item_count++);
     memset(item, 0, sizeof(*item));
     item->kind = (uint8_t) kind;
+    item->file.fd = -1;
     item->length = FRAME_WORD_BYTES + body_length;
     uint32_t word = htonl(frame_type << FRAME_TYPE_SHIFT | body_length);
     memcpy(item->inline_bytes, &word, sizeof(word));
@@ -140,13 +154,17 @@ static stream_item *push_item(nucx_stream *s, enum item_kind kind, uint32_t fram
 }
 
 /* An item is done with (written, or dropped with status != UCS_OK): tell whoever waits for it. */
-static void finish_item(nucx_conn *conn, stream_item *item, ucs_status_t status) {
+static void finish_item(nucx_conn *conn, stream_item *item, int32_t status) {
     conn->outstanding--;
+    if (item->file.fd >= 0) {
+        close(item->file.fd);
+        item->file.fd = -1;
+    }
     switch (item->kind) {
     case ITEM_SLOT:
     case ITEM_SLOT_IOV:
         if (!conn->closing) {
-            nucx_send_state(conn)[item->slot] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
+            nucx_send_state(conn)[item->slot] = status == UCS_OK ? NUCX_SEND_FREE : status;
             nucx_conn_notify(conn);
         }
         break;
@@ -158,7 +176,7 @@ static void finish_item(nucx_conn *conn, stream_item *item, ucs_status_t status)
     }
 }
 
-static void pop_item(nucx_conn *conn, ucs_status_t status) {
+static void pop_item(nucx_conn *conn, int32_t status) {
     nucx_stream *s = conn->stream;
     stream_item *item = item_at(s, 0);
     s->item_head = (s->item_head + 1) % s->item_capacity;
@@ -168,7 +186,7 @@ static void pop_item(nucx_conn *conn, ucs_status_t status) {
 }
 
 /* Drops every queued write: the socket is gone, broken, or given up on. */
-static void drop_queue(nucx_conn *conn, ucs_status_t status) {
+static void drop_queue(nucx_conn *conn, int32_t status) {
     while (conn->stream->item_count > 0) {
         pop_item(conn, status);
     }
@@ -178,6 +196,7 @@ typedef struct {
     struct iovec *iov;
     int count;
     uint32_t skip;
+    int before_file; /* the gathering stopped at an item's file part, which sendfile sends next */
 } gather_state;
 
 static int add_piece(gather_state *g, const void *base, size_t length) {
@@ -195,7 +214,12 @@ static int add_piece(gather_state *g, const void *base, size_t length) {
     return 1;
 }
 
-static int add_item(nucx_conn *conn, const stream_item *item, gather_state *g) {
+/* Bytes of an item that are in memory: all but its file part. */
+static uint32_t memory_bytes(const stream_item *item) {
+    return item->length - item->file.length;
+}
+
+static int add_memory(nucx_conn *conn, const stream_item *item, gather_state *g) {
     switch (item->kind) {
     case ITEM_RAW:
         return add_piece(g, item->raw, item->length);
@@ -203,7 +227,7 @@ static int add_item(nucx_conn *conn, const stream_item *item, gather_state *g) {
         return add_piece(g, item->inline_bytes, item->length);
     case ITEM_SLOT:
         return add_piece(g, item->inline_bytes, FRAME_WORD_BYTES) &&
-               add_piece(g, nucx_send_slot(conn, item->slot), item->length - FRAME_WORD_BYTES);
+               add_piece(g, nucx_send_slot(conn, item->slot), memory_bytes(item) - FRAME_WORD_BYTES);
     default: {
         const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) item->slot * NUCX_MAX_IOV;
         if (!add_piece(g, item->inline_bytes, FRAME_WORD_BYTES)) {
@@ -219,6 +243,15 @@ static int add_item(nucx_conn *conn, const stream_item *item, gather_state *g) {
     }
 }
 
+/* Adds an item's bytes in memory; returns 0 when the next item must wait (no room, or a file part comes first). */
+static int add_item(nucx_conn *conn, const stream_item *item, gather_state *g) {
+    if (!add_memory(conn, item, g)) {
+        return 0;
+    }
+    g->before_file = item->file.fd >= 0;
+    return !g->before_file;
+}
+
 static void advance(nucx_conn *conn, size_t written) {
     nucx_stream *s = conn->stream;
     while (written > 0 && s->item_count > 0) {
@@ -232,30 +265,80 @@ static void advance(nucx_conn *conn, size_t written) {
     }
 }
 
-static void write_failed(nucx_conn *conn) {
-    conn->stream->broken = 1;
-    drop_queue(conn, UCS_ERR_CONNECTION_RESET);
+static void write_failed(nucx_conn *conn, int32_t status) {
+    conn->stream->broken = status;
+    drop_queue(conn, status);
+}
+
+/*
+ * A file part could not be sent to its end: the peer waits for bytes of a frame that will never
+ * come, so the stream ends here (shutting the write half tells the peer so at once), and the sends
+ * that wait, and those after, fail with the reason.
+ */
+static void file_failed(nucx_conn *conn) {
+    write_failed(conn, NUCX_ERR_FILE_SEND);
+    shutdown(conn->stream->fd, SHUT_WR);
+}
+
+/* Errors of sendfile that come from the socket rather than from the file. */
+static int socket_errno(int err) {
+    return err == EPIPE || err == ECONNRESET || err == ENOTCONN || err == ETIMEDOUT || err == EHOSTUNREACH ||
+           err == ENETUNREACH;
+}
+
+/* True when the next bytes to write are the head item's file part. */
+static int at_file_part(nucx_stream *s) {
+    const stream_item *head = item_at(s, 0);
+    return head->file.fd >= 0 && s->head_written >= memory_bytes(head);
+}
+
+/* Writes the queued bytes in memory from the head on, up to the next file part; returns as sendmsg. */
+static ssize_t write_memory(nucx_conn *conn) {
+    nucx_stream *s = conn->stream;
+    struct iovec iov[MAX_WRITE_IOV];
+    gather_state g = {.iov = iov, .count = 0, .skip = s->head_written};
+    for (int k = 0; k < s->item_count && add_item(conn, item_at(s, k), &g); k++) {
+    }
+    struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t) g.count};
+    /* A frame's start waits in the socket for the file's bytes sent right after it, as one segment. */
+    return sendmsg(s->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT | (g.before_file ? MSG_MORE : 0));
+}
+
+/*
+ * Sends the rest of the head item's file part from the file to the socket, without a copy through
+ * this process. Returns as sendfile: 0 when the file ended before the part did. (sendfile has no
+ * MSG_NOSIGNAL: a peer's reset raises SIGPIPE, which the JVM's own handler ignores.)
+ */
+static ssize_t write_file_part(nucx_stream *s) {
+    const stream_item *head = item_at(s, 0);
+    uint32_t done = s->head_written - memory_bytes(head);
+    off_t offset = (off_t) (head->file.offset + done);
+    ssize_t n = sendfile(s->fd, head->file.fd, &offset, head->file.length - done);
+    if (n > 0) {
+        __atomic_add_fetch(&bytes_sent_from_files, (uint64_t) n, __ATOMIC_RELAXED);
+    }
+    return n;
 }
 
 /* Writes what is queued, in order, until done or the socket buffer is full. */
 static void write_queue(nucx_conn *conn) {
     nucx_stream *s = conn->stream;
     while (s->item_count > 0 && !s->broken && s->fd >= 0) {
-        struct iovec iov[MAX_WRITE_IOV];
-        gather_state g = {.iov = iov, .count = 0, .skip = s->head_written};
-        for (int k = 0; k < s->item_count && add_item(conn, item_at(s, k), &g); k++) {
+        int from_file = at_file_part(s);
+        ssize_t n = from_file ? write_file_part(s) : write_memory(conn);
+        if (n < 0 && errno == EINTR) {
+            continue;
         }
-        struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t) g.count};
-        ssize_t n = sendmsg(s->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            s->write_blocked = 1;
+            break;
+        }
+        if (n <= 0) {
+            if (from_file && (n == 0 || !socket_errno(errno))) {
+                file_failed(conn);
+            } else {
+                write_failed(conn, UCS_ERR_CONNECTION_RESET);
             }
-            if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                s->write_blocked = 1;
-                break;
-            }
-            write_failed(conn);
             break;
         }
         advance(conn, (size_t) n);
@@ -312,33 +395,48 @@ static void write_deferred(nucx_worker *w) {
     }
 }
 
+/* Why nothing more can be sent: the first write failure, or the socket gone; 0 while sends can go. */
+static int32_t refusal(const nucx_stream *s) {
+    return s->broken != 0 ? s->broken : s->fd < 0 ? (int32_t) UCS_ERR_CONNECTION_RESET : 0;
+}
+
+/* Bytes of a slot's message: count bytes of the slot, or the entries of its I/O vector when iov is set. */
+static uint64_t slot_message_bytes(nucx_conn *conn, int slot, size_t count, int iov) {
+    if (!iov) {
+        return count;
+    }
+    const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
+    uint64_t length = 0;
+    for (size_t i = 0; i < count; i++) {
+        length += entries[i].length;
+    }
+    return length;
+}
+
 /*
  * Queues a slot's message (count bytes of the slot, or count entries of its I/O vector when iov is
- * set) and writes what it can; returns 0 when it went out at once, 1 while queued.
+ * set), followed by file's bytes when file.fd >= 0, and writes what it can. The queue owns file.fd
+ * from here on, also when it refuses the message. Returns 0 when it went out at once, 1 while
+ * queued, or a status.
  */
-jint nucx_stream_send(nucx_conn *conn, int slot, size_t count, int iov) {
+static jint queue_slot(nucx_conn *conn, int slot, size_t count, int iov, file_part file) {
     nucx_stream *s = conn->stream;
-    if (s->broken || s->fd < 0) {
-        return (jint) UCS_ERR_CONNECTION_RESET;
+    uint64_t length = slot_message_bytes(conn, slot, count, iov) + file.length;
+    int32_t refused = refusal(s);
+    if (refused == 0 && length > (uint64_t) conn->send_slot_bytes) {
+        refused = UCS_ERR_MESSAGE_TRUNCATED;
     }
-    int iov_count = iov ? (int) count : 0;
-    uint32_t length = (uint32_t) count;
-    if (iov) {
-        const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
-        length = 0;
-        for (int i = 0; i < iov_count; i++) {
-            length += (uint32_t) entries[i].length;
-        }
-    }
-    if (length > (uint32_t) conn->send_slot_bytes) {
-        return (jint) UCS_ERR_MESSAGE_TRUNCATED;
-    }
-    stream_item *item = push_item(s, iov ? ITEM_SLOT_IOV : ITEM_SLOT, FRAME_DATA, length);
+    stream_item *item =
+        refused == 0 ? push_item(s, iov ? ITEM_SLOT_IOV : ITEM_SLOT, FRAME_DATA, (uint32_t) length) : NULL;
     if (item == NULL) {
-        return (jint) UCS_ERR_NO_RESOURCE;
+        if (file.fd >= 0) {
+            close(file.fd);
+        }
+        return refused != 0 ? refused : (jint) UCS_ERR_NO_RESOURCE;
     }
     item->slot = slot;
-    item->iov_count = iov_count;
+    item->iov_count = iov ? (int) count : 0;
+    item->file = file;
     nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
     conn->outstanding++;
     conn->sent++;
@@ -347,10 +445,16 @@ jint nucx_stream_send(nucx_conn *conn, int slot, size_t count, int iov) {
     return state == NUCX_SEND_BUSY ? 1 : state == NUCX_SEND_FREE ? 0 : (jint) state;
 }
 
+/* Queues a slot's message (as queue_slot) and writes what it can. */
+jint nucx_stream_send(nucx_conn *conn, int slot, size_t count, int iov) {
+    file_part none = {.fd = -1};
+    return queue_slot(conn, slot, count, iov, none);
+}
+
 static jint queue_inline(nucx_conn *conn, uint32_t frame_type, const void *body, uint32_t length) {
     nucx_stream *s = conn->stream;
-    if (s->broken || s->fd < 0) {
-        return (jint) UCS_ERR_CONNECTION_RESET;
+    if (refusal(s) != 0) {
+        return refusal(s);
     }
     stream_item *item = push_item(s, ITEM_INLINE, frame_type, length);
     if (item == NULL) {
@@ -833,6 +937,47 @@ static void java_conn_stream_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     read_frames(conn);
 }
 
+/*
+ * Sends a slot's message as java_conn_send (iov_count 0: length bytes after the header) or
+ * java_conn_send_iov (iov_count entries) lay it out, followed by count bytes of a DefaultFileRegion's
+ * file from position, which sendfile sends when their turn comes. Returns like those, or
+ * NUCX_SEND_FILE_DECLINED with nothing queued when the bytes cannot come from the file: Java then
+ * copies them into the slot.
+ */
+static jint java_conn_stream_send_file(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint iov_count,
+                                       jint credits, jobject region, jlong position, jint count) {
+    (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (conn->stream == NULL || slot < 0 || slot >= conn->send_slots || length < 0 || count <= 0 ||
+        (iov_count != 0 && (iov_count < 2 || iov_count > NUCX_MAX_IOV))) {
+        return (jint) UCS_ERR_INVALID_PARAM;
+    }
+    if (refusal(conn->stream) != 0) {
+        return refusal(conn->stream);
+    }
+    file_part file = {.fd = nucx_file_region_fd(env, region, position, (uint32_t) count),
+                      .length = (uint32_t) count,
+                      .offset = position};
+    if (file.fd < 0) {
+        return NUCX_SEND_FILE_DECLINED;
+    }
+    char *header = nucx_send_slot(conn, slot);
+    memcpy(header, &credits, sizeof(credits));
+    if (iov_count == 0) {
+        return queue_slot(conn, slot, (size_t) length + NUCX_HEADER_BYTES, 0, file);
+    }
+    ucp_dt_iov_t *iov = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
+    iov[0].buffer = header;
+    iov[0].length = NUCX_HEADER_BYTES;
+    return queue_slot(conn, slot, (size_t) iov_count, 1, file);
+}
+
+/* Bytes sendfile has sent so far, over every connection of the process. */
+static jlong java_stream_bytes_sent_from_files(JNIEnv *env, jclass cls) {
+    (void) env; (void) cls;
+    return (jlong) __atomic_load_n(&bytes_sent_from_files, __ATOMIC_RELAXED);
+}
+
 /* Queues a side-channel record (type, then the messages sent before it, big endian) after the data. */
 static jint java_conn_stream_record(JNIEnv *env, jclass cls, jlong conn_ptr, jbyte type, jint messages) {
     (void) env; (void) cls;
@@ -911,6 +1056,8 @@ static const JNINativeMethod methods[] = {
     {"connStreamRead", "(J)V", (void *) java_conn_stream_read},
     {"connStreamFlush", "(J)V", (void *) java_conn_stream_flush},
     {"connStreamEndError", "(J)Ljava/lang/String;", (void *) java_conn_stream_end_error},
+    {"connStreamSendFile", "(JIIIILio/netty/channel/DefaultFileRegion;JI)I", (void *) java_conn_stream_send_file},
+    {"streamBytesSentFromFiles", "()J", (void *) java_stream_bytes_sent_from_files},
 };
 
 int nucx_register_stream(JNIEnv *env, jclass cls) {

@@ -337,8 +337,10 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
                     return;
                 }
             } catch (IOException e) {
-                pipeline().fireExceptionCaught(e);
-                close(voidPromise());
+                // A send failed after it was queued (its socket broke, or its file's bytes could not be sent): the
+                // writes waiting fail with the reason, as a write that fails at once does, and the channel closes.
+                writePending = false;
+                handleWriteError(e);
                 return;
             }
             writePending = false;

@@ -22,7 +22,9 @@ import java.nio.channels.FileChannel;
  * 8 KiB. The region offers no public way to its {@link FileChannel} or to advance its
  * {@link FileRegion#transferred()}, so this reaches its private fields {@code file} and {@code transferred},
  * as Netty's own native transports do (from C). Where they cannot be reached (a Netty release that renamed
- * them), {@link #available()} is false and regions go through {@code transferTo}. Used on the event loop only.
+ * them), {@link #available()} is false and regions go through {@code transferTo}. The TCP data path, which sends
+ * a region's bytes from its file without reading them ({@link DefaultFileRegionSendfile}), counts them here too.
+ * Used on the event loop only.
  */
 final class DefaultFileRegionReader {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(DefaultFileRegionReader.class);
@@ -63,10 +65,7 @@ final class DefaultFileRegionReader {
      * them as transferred. Returns the bytes read (more than 0); throws when the file ends before the region.
      */
     static int read(DefaultFileRegion region, ByteBuffer dst) throws IOException {
-        if (region.refCnt() == 0) {
-            throw new IllegalReferenceCountException(0);
-        }
-        region.open();
+        open(region);
         FileChannel file = (FileChannel) FILE.get(region);
         long transferred = region.transferred();
         long left = region.count() - transferred;
@@ -82,5 +81,18 @@ final class DefaultFileRegionReader {
         }
         TRANSFERRED.set(region, transferred + n);
         return n;
+    }
+
+    /** Opens the region's file unless it is open; fails on a released region, as its transferTo does. */
+    static void open(DefaultFileRegion region) throws IOException {
+        if (region.refCnt() == 0) {
+            throw new IllegalReferenceCountException(0);
+        }
+        region.open();
+    }
+
+    /** Counts {@code n} more of the region's bytes as transferred: they left another way than {@link #read}. */
+    static void addTransferred(DefaultFileRegion region, long n) {
+        TRANSFERRED.set(region, region.transferred() + n);
     }
 }

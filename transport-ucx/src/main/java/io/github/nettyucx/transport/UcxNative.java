@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.netty.channel.DefaultFileRegion;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -64,6 +66,8 @@ final class UcxNative {
     static final int RECORD_BYTES = UcxNativeConstants.recordBytes();
     /** What {@link #connSendCredits} returns while the previous credit message is in flight. */
     static final int CREDITS_BUSY = UcxNativeConstants.creditsBusy();
+    /** What {@link #connStreamSendFile} returns when the bytes must be copied instead (nothing was queued). */
+    static final int SEND_FILE_DECLINED = UcxNativeConstants.sendFileDeclined();
     /**
      * I/O vector entries per send slot (the header is entry 0), the bytes of one entry (ucp_dt_iov_t), and
      * the offsets of its fields, each a 64-bit value.
@@ -190,6 +194,22 @@ final class UcxNative {
 
     /** The socket error that ended the peer's stream (for example "Connection timed out"), or null. */
     static native String connStreamEndError(long conn);
+
+    /**
+     * Sends a slot's message as {@link #connSend} ({@code iovCount} 0: {@code length} bytes after the header) or
+     * {@link #connSendIov} ({@code iovCount} entries) lay it out, followed by {@code count} bytes of the region's
+     * file from {@code position}, which sendfile(2) sends from the file when their turn comes. Returns like those,
+     * or {@link #SEND_FILE_DECLINED} when the file cannot give them now (nothing was queued).
+     */
+    static native int connStreamSendFile(long conn, int slot, int length, int iovCount, int credits,
+                                         DefaultFileRegion region, long position, int count);
+
+    /** Bytes sendfile has sent so far, over every connection of the process (for tests). */
+    static native long streamBytesSentFromFiles();
+
+    // ucx_file_region.c
+    /** True when the library reached a {@link DefaultFileRegion}'s file descriptor through its fields. */
+    static native boolean fileRegionFdReachable();
 
     // ucx_socket.c
     static native int socketStream(boolean ipv6) throws IOException;

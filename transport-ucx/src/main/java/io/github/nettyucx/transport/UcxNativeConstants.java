@@ -73,6 +73,8 @@ final class UcxNativeConstants {
 
     static native int creditsBusy();
 
+    static native int sendFileDeclined();
+
     static native int maxIov();
 
     static native int iovEntryBytes();

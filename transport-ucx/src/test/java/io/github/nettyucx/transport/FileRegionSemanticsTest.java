@@ -25,8 +25,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,9 +50,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link DefaultFileRegion}) is asked for its bytes at {@link FileRegion#transferred()} until that reaches its
  * count, never after; its promise gets progress events up to its count and it is released once written; buffers
  * and regions of one flush arrive in the order written; an empty region completes at once; a region that fails
- * to read, or whose file cannot be opened, fails its write with that {@link IOException}; a region that has no
- * bytes to give for a moment is asked again; and closing the channel fails the regions still waiting and
- * releases them. Runs on NIO and epoll as well, as the cross-check.
+ * to read, or whose file cannot be opened, fails its write with that {@link IOException}, and so does one whose file
+ * shrinks while it is written; a region that has no bytes to give for a moment is asked again; and closing the
+ * channel fails the regions still waiting and releases them. Runs on NIO and epoll as well, as the cross-check.
  */
 class FileRegionSemanticsTest extends AbstractSemanticsTest {
 
@@ -151,6 +153,48 @@ class FileRegionSemanticsTest extends AbstractSemanticsTest {
         }
     }
 
+    /**
+     * A {@link DefaultFileRegion} whose file is cut short while its write waits for the peer (which reads nothing
+     * at first) fails that write with an {@link IOException} that says so once the peer reads, instead of waiting
+     * for bytes that will never come. On the TCP data path the frames queued to leave by sendfile meet the file's
+     * new end; elsewhere the transport's next read or transfer from the file does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestTransport.class)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aDefaultFileRegionWhoseFileShrinksWhileItIsWrittenFailsItsWrite(TestTransport transport, @TempDir Path dir)
+            throws Throwable {
+        try (Env env = new Env(transport, 1, 1);
+             RandomAccessFile file = new RandomAccessFile(new File(dir.toFile(), "shrinking"), "rw")) {
+            Receiver receiver = new Receiver();
+            Channel server = serve(env, receiver, false);
+            Channel client = connect(env, server);
+            // Sparse: far more than the socket buffers and the transport hold in flight, at no cost on disk.
+            file.setLength(64L << 20);
+            DefaultFileRegion region = new DefaultFileRegion(new File(dir.toFile(), "shrinking"), 0, file.length());
+            boolean bySendfile = client instanceof UcxSocketChannel
+                    && ((UcxSocketChannel) client).ucxLanes().get(10, TimeUnit.SECONDS).startsWith("TCP data path");
+
+            ChannelFuture sent = client.writeAndFlush(region);
+            assertTrue(Await.transferStalled(region, 10, TimeUnit.SECONDS), "the region started");
+            file.setLength(0);
+            Channel accepted = receiver.channel.get();
+            accepted.config().setAutoRead(true);
+
+            assertTrue(sent.await(30, TimeUnit.SECONDS), "the write completed");
+            Throwable cause = sent.cause();
+            assertInstanceOf(IOException.class, cause);
+            assertFalse(cause instanceof ClosedChannelException, "failed as closed, without the reason: " + cause);
+            if (transport == TestTransport.UCX) {
+                assertTrue(cause.getMessage().contains("ended before"), cause.toString());
+                assertEquals(bySendfile, cause.getMessage().contains("sendfile"), cause.toString());
+            }
+            assertEquals(0, region.refCnt(), "the failed region is released");
+            assertTrue(client.closeFuture().await(10, TimeUnit.SECONDS), "the channel closed");
+            server.close().sync();
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @EnumSource(TestTransport.class)
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -164,12 +208,7 @@ class FileRegionSemanticsTest extends AbstractSemanticsTest {
             StreamRegion next = new StreamRegion(11, 10, 10, false, -1, null);
             ChannelFuture endlessSent = client.write(endless);
             ChannelFuture nextSent = client.writeAndFlush(next);
-            assertTrue(Await.until(() -> endless.transferred() > 0, 10, TimeUnit.SECONDS), "the region started");
-            long before;
-            do {
-                before = endless.transferred();
-                Thread.sleep(200);
-            } while (endless.transferred() != before);
+            assertTrue(Await.transferStalled(endless, 10, TimeUnit.SECONDS), "the region started");
 
             client.close().sync();
             assertTrue(endlessSent.await(10, TimeUnit.SECONDS) && nextSent.await(10, TimeUnit.SECONDS));
@@ -219,6 +258,14 @@ class FileRegionSemanticsTest extends AbstractSemanticsTest {
     private static final class Receiver extends ChannelInboundHandlerAdapter {
         private final CRC32 crc = new CRC32();
         final AtomicLong bytes = new AtomicLong();
+        /** The channel accepted last. */
+        final AtomicReference<Channel> channel = new AtomicReference<>();
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            channel.set(ctx.channel());
+            ctx.fireChannelActive();
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {

@@ -7,35 +7,47 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelProgressiveFuture;
+import io.netty.channel.ChannelProgressiveFutureListener;
+import io.netty.channel.ChannelProgressivePromise;
+import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_ACCEPTS;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_INSISTS;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_NETWORK;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_SHARED_MEMORY;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -185,6 +197,106 @@ class TcpDataPathTest {
             assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
             assertEquals(-1, peer.readToEnd(), "the server did not close its side");
         }
+    }
+
+    /**
+     * A {@link DefaultFileRegion} goes out with sendfile, from its file to the socket (ucx_stream.c): every one of
+     * its bytes is counted by the native side as sent so, and none of the bytes around it. Its frames are
+     * well formed, at most the peer's unit each, and carry its bytes in order after the buffer written before it
+     * (which shares the first frame) and before what follows: a region of a subclass, which is copied (it may
+     * transfer its bytes its own way), and a buffer. The region is larger than the socket holds, so that its write
+     * may complete, and the region be released, while its last frames still wait to leave. Progress,
+     * {@code transferred()} and release are as for a region that is copied.
+     */
+    @Test
+    @Timeout(30)
+    void aDefaultFileRegionLeavesBySendfileAndARegionOfASubclassIsCopied(@TempDir Path dir) throws Exception {
+        byte[] content = new DataStream(11).next(3_000_001);
+        Path file = Files.write(dir.resolve("content"), content);
+        int offset = 1000;
+        int count = content.length - offset - 1;
+        int copiedCount = 5000;
+        try (RawPeer peer = new RawPeer(server)) {
+            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+            assertNotNull(channel, "no channel accepted");
+            DefaultFileRegion region = new DefaultFileRegion(file.toFile(), offset, count);
+            DefaultFileRegion subclassed = new DefaultFileRegion(file.toFile(), 0, copiedCount) {
+            };
+            List<Long> progress = new CopyOnWriteArrayList<>();
+            ChannelProgressivePromise promise = channel.newProgressivePromise();
+            promise.addListener(new ChannelProgressiveFutureListener() {
+                @Override
+                public void operationProgressed(ChannelProgressiveFuture future, long at, long total) {
+                    progress.add(at);
+                }
+
+                @Override
+                public void operationComplete(ChannelProgressiveFuture future) {
+                }
+            });
+            long sentFromFilesBefore = UcxNative.streamBytesSentFromFiles();
+
+            channel.write(Unpooled.copiedBuffer("head", StandardCharsets.US_ASCII));
+            ChannelFuture regionSent = channel.write(region, promise);
+            channel.write(subclassed);
+            ChannelFuture tailSent = channel.writeAndFlush(Unpooled.copiedBuffer("tail", StandardCharsets.US_ASCII));
+
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            expected.write("head".getBytes(StandardCharsets.US_ASCII));
+            expected.write(content, offset, count);
+            expected.write(content, 0, copiedCount);
+            expected.write("tail".getBytes(StandardCharsets.US_ASCII));
+            assertArrayEquals(expected.toByteArray(), peer.readPayloads(expected.size()), "bytes the peer read");
+            regionSent.sync();
+            tailSent.sync();
+            assertEquals(count, UcxNative.streamBytesSentFromFiles() - sentFromFilesBefore, "bytes sent by sendfile");
+
+            assertEquals(count, region.transferred(), "transferred()");
+            assertEquals(0, region.refCnt(), "the region is released");
+            assertEquals(copiedCount, subclassed.transferred());
+            assertEquals(0, subclassed.refCnt());
+            assertFalse(progress.isEmpty(), "no progress events");
+            for (int i = 1; i < progress.size(); i++) {
+                assertTrue(progress.get(i) > progress.get(i - 1), "progress did not rise: " + progress);
+            }
+            assertEquals(count, progress.get(progress.size() - 1), "progress at the last event");
+        }
+    }
+
+    /**
+     * Each frame queued to leave by sendfile holds a descriptor of the region's file of its own, so that the region
+     * may be released (and its file closed) first. Closing the channel while such frames wait for a peer that reads
+     * nothing, and the peer then going, lets go of every one of them.
+     */
+    @Test
+    @Timeout(60)
+    void framesWaitingToLeaveBySendfileLetGoOfTheFileWhenTheConnectionEnds(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("large");
+        long length = 64L << 20;
+        try (RandomAccessFile sparse = new RandomAccessFile(file.toFile(), "rw")) {
+            sparse.setLength(length);
+        }
+        String target = file.toRealPath().toString();
+        long connectionsBefore = NativeConnections.settled();
+        try (RawPeer peer = new RawPeer(server)) {
+            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+            assertNotNull(channel, "no channel accepted");
+            DefaultFileRegion region = new DefaultFileRegion(file.toFile(), 0, length);
+            ChannelFuture sent = channel.writeAndFlush(region);
+            assertTrue(Await.transferStalled(region, 10, TimeUnit.SECONDS), "the region started");
+            assertTrue(descriptorsOf(target) > 1, "the frames waiting hold no descriptor of the file of their own");
+
+            channel.close().sync();
+            assertTrue(sent.await(10, TimeUnit.SECONDS), "the region's write completed");
+            assertFalse(sent.isSuccess(), "the region's write succeeded");
+            assertEquals(0, region.refCnt(), "the region is released");
+        }
+        NativeConnections.assertBackTo(connectionsBefore, 20, "the connection is freed");
+        assertEquals(0, descriptorsOf(target), "descriptors of the file left open");
+    }
+
+    private static long descriptorsOf(String target) {
+        return OpenDescriptors.targets().stream().filter(target::equals).count();
     }
 
     @Test
@@ -397,6 +509,23 @@ class TcpDataPathTest {
             byte[] body = new byte[word & ((1 << TYPE_SHIFT) - 1)];
             in.readFully(body);
             return new String(body, CREDIT_HEADER_BYTES, body.length - CREDIT_HEADER_BYTES, StandardCharsets.US_ASCII);
+        }
+
+        /** Reads data frames until their payloads make {@code bytes}; each must fit the unit our hello gave. */
+        byte[] readPayloads(int bytes) throws IOException {
+            ByteArrayOutputStream payloads = new ByteArrayOutputStream(bytes);
+            while (payloads.size() < bytes) {
+                int word = in.readInt();
+                int length = word & ((1 << TYPE_SHIFT) - 1);
+                assertEquals(DATA, word >>> TYPE_SHIFT, "frame type");
+                assertTrue(length >= CREDIT_HEADER_BYTES
+                        && length <= UcxSocketChannelConfig.DEFAULT_RECV_UNIT + CREDIT_HEADER_BYTES, "frame length");
+                byte[] body = new byte[length];
+                in.readFully(body);
+                payloads.write(body, CREDIT_HEADER_BYTES, length - CREDIT_HEADER_BYTES);
+            }
+            assertEquals(bytes, payloads.size(), "payload bytes");
+            return payloads.toByteArray();
         }
 
         /** Reads until the server's end of stream; returns -1 then (a read timeout fails the test). */

@@ -56,6 +56,8 @@ class UcxNativeConstantsTest {
         assertTrue(UcxNative.SEND_FREE >= 0 && UcxNative.SEND_BUSY >= 0);
         assertTrue(UcxNative.SEND_FREE != UcxNative.SEND_BUSY);
         assertEquals(0, UcxNative.SEQ_MASK & (UcxNative.SEQ_MASK + 1), "the sequence mask is 2^n - 1");
+        // connStreamSendFile returns it where a send returns 0 (sent) or 1 (in flight).
+        assertTrue(UcxNative.SEND_FILE_DECLINED > 1, "SEND_FILE_DECLINED reads as a send's own result");
     }
 
     @Test

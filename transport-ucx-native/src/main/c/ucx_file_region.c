@@ -1,0 +1,108 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
+ * The file descriptor behind a Netty DefaultFileRegion, for the TCP data path's sendfile(2)
+ * (ucx_stream.c). Neither the region nor the JDK's FileChannel gives it out, so it is read from
+ * private fields: DefaultFileRegion.file (a FileChannel, null until open()), the JDK's
+ * FileChannelImpl.fd (a FileDescriptor) and FileDescriptor.fd (an int, -1 once closed). JNI reads
+ * them without opening the JDK's modules.
+ *
+ * The classes and fields are resolved once, when the library loads: FindClass sees the classes of
+ * the loader that loads it (Netty's among them), where an event-loop thread would not. When one is
+ * missing (another Netty or JDK release) the library still loads, fileRegionFdReachable() is false,
+ * and Java copies a region's bytes as it does for any other region.
+ */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ucx_native.h"
+
+static jclass default_file_region;
+static jclass file_channel_impl;
+static jfieldID region_file;
+static jfieldID channel_fd;
+static jfieldID descriptor_fd;
+
+/* The field, or NULL with the exception cleared; with keep, also the class, as a global reference. */
+static jfieldID find_field(JNIEnv *env, const char *class_name, const char *name, const char *signature, jclass *keep) {
+    jclass cls = (*env)->FindClass(env, class_name);
+    jfieldID field = cls != NULL ? (*env)->GetFieldID(env, cls, name, signature) : NULL;
+    if (field != NULL && keep != NULL) {
+        *keep = (*env)->NewGlobalRef(env, cls);
+        field = *keep != NULL ? field : NULL;
+    }
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+    }
+    (*env)->DeleteLocalRef(env, cls);
+    return field;
+}
+
+static void resolve_fields(JNIEnv *env) {
+    region_file = find_field(env, "io/netty/channel/DefaultFileRegion", "file", "Ljava/nio/channels/FileChannel;",
+                             &default_file_region);
+    channel_fd = find_field(env, "sun/nio/ch/FileChannelImpl", "fd", "Ljava/io/FileDescriptor;", &file_channel_impl);
+    descriptor_fd = find_field(env, "java/io/FileDescriptor", "fd", "I", NULL);
+}
+
+static int fields_reachable(void) {
+    return region_file != NULL && channel_fd != NULL && descriptor_fd != NULL;
+}
+
+/* The descriptor the region's open file has now, or -1 (not open, closed, or not the JDK's own FileChannel). */
+static int region_descriptor(JNIEnv *env, jobject region) {
+    if (!fields_reachable() || region == NULL || !(*env)->IsInstanceOf(env, region, default_file_region)) {
+        return -1;
+    }
+    jobject channel = (*env)->GetObjectField(env, region, region_file);
+    jobject descriptor = channel != NULL && (*env)->IsInstanceOf(env, channel, file_channel_impl)
+                             ? (*env)->GetObjectField(env, channel, channel_fd)
+                             : NULL;
+    int fd = descriptor != NULL ? (*env)->GetIntField(env, descriptor, descriptor_fd) : -1;
+    (*env)->DeleteLocalRef(env, descriptor);
+    (*env)->DeleteLocalRef(env, channel);
+    return fd;
+}
+
+/* True when fd is a regular file that holds count bytes from position: sendfile can send them all. */
+static int file_covers(int fd, int64_t position, uint32_t count) {
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && position >= 0 && position + count <= st.st_size;
+}
+
+/*
+ * A descriptor of the region's file to send count bytes from position with sendfile, owned by the
+ * caller: a duplicate, so that the bytes can be sent after Java has released the region and closed
+ * its file. -1 when they are to be copied instead: the region's file is out of reach, or does not
+ * hold them now (a file that shrank fails as a copy does, with Java's own IOException).
+ */
+int nucx_file_region_fd(JNIEnv *env, jobject region, int64_t position, uint32_t count) {
+    int fd = region_descriptor(env, region);
+    return fd >= 0 && file_covers(fd, position, count) ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+}
+
+static jboolean java_file_region_fd_reachable(JNIEnv *env, jclass cls) {
+    (void) env; (void) cls;
+    return fields_reachable() ? JNI_TRUE : JNI_FALSE;
+}
+
+static const JNINativeMethod methods[] = {
+    {"fileRegionFdReachable", "()Z", (void *) java_file_region_fd_reachable},
+};
+
+int nucx_register_file_region(JNIEnv *env, jclass cls) {
+    resolve_fields(env);
+    return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
+}
+
+void nucx_file_region_destroy(JNIEnv *env) {
+    jclass *classes[] = {&default_file_region, &file_channel_impl};
+    for (int i = 0; i < NUCX_ARRAY_LEN(classes); i++) {
+        if (*classes[i] != NULL) {
+            (*env)->DeleteGlobalRef(env, *classes[i]);
+            *classes[i] = NULL;
+        }
+    }
+    region_file = channel_fd = descriptor_fd = NULL;
+}

@@ -1,0 +1,39 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.FileRegion;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+
+/**
+ * Whether a {@link DefaultFileRegion}'s bytes can leave the TCP data path by sendfile(2), from its file to the socket
+ * with no copy through this process, as on Netty's epoll transport. The native library needs the region's file
+ * descriptor, which it reads from private fields of the region and the JDK ({@code ucx_file_region.c}), and this
+ * side needs to count the bytes as transferred ({@link DefaultFileRegionReader}). Where either is out of reach
+ * (another Netty or JDK release), the regions are read into the send slots as on the UCX data path, and that is
+ * logged once, at debug.
+ */
+final class DefaultFileRegionSendfile {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(DefaultFileRegionSendfile.class);
+    private static final boolean AVAILABLE = check();
+
+    private DefaultFileRegionSendfile() {
+    }
+
+    private static boolean check() {
+        boolean available = UcxNative.fileRegionFdReachable() && DefaultFileRegionReader.available();
+        if (!available) {
+            logger.debug("DefaultFileRegions are copied on the TCP data path, not sent with sendfile: the native "
+                    + "library cannot reach their file descriptor, or this side their transferred count");
+        }
+        return available;
+    }
+
+    /** True for a {@link DefaultFileRegion} itself (a subclass may transfer its bytes its own way) where it can go. */
+    static boolean accepts(FileRegion region) {
+        return AVAILABLE && DefaultFileRegionReader.accepts(region);
+    }
+}
