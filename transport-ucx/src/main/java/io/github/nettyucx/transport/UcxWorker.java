@@ -183,6 +183,11 @@ final class UcxWorker {
         return System.nanoTime() - lastSocketPollNanos < nanos;
     }
 
+    /** When {@link #waitAndDispatch} last returned from its wait ({@link System#nanoTime()}). */
+    long socketsPolledAt() {
+        return lastSocketPollNanos;
+    }
+
     void epollCtl(int op, int fd, int events) throws IOException {
         UcxNative.workerEpollCtl(address, op, fd, events);
     }
