@@ -374,6 +374,15 @@ static jbyteArray java_worker_address(JNIEnv *env, jclass cls, jlong worker_ptr)
     return result;
 }
 
+/*
+ * Connections Java closed that still linger (ucx_close.c): while there are any, the worker must be progressed,
+ * so the loop keeps its thread (an auto-scaling group would otherwise suspend it).
+ */
+static jint java_worker_closing_count(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) env; (void) cls;
+    return count_closing((nucx_worker *) (intptr_t) worker_ptr);
+}
+
 static jlong java_worker_ready_list(JNIEnv *env, jclass cls, jlong worker_ptr) {
     (void) env; (void) cls;
     return (jlong) (intptr_t) ((nucx_worker *) (intptr_t) worker_ptr)->ready;
@@ -390,6 +399,7 @@ static const JNINativeMethod methods[] = {
     {"workerEpollCtl", "(JIII)V", (void *) java_epoll_ctl},
     {"workerAddress", "(J)[B", (void *) java_worker_address},
     {"workerReadyList", "(J)J", (void *) java_worker_ready_list},
+    {"workerClosingCount", "(J)I", (void *) java_worker_closing_count},
 };
 
 int nucx_register_worker(JNIEnv *env, jclass cls) {

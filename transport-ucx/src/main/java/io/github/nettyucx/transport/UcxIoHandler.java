@@ -56,6 +56,7 @@ public final class UcxIoHandler implements IoHandler {
     private final UcxIoEvent event = new UcxIoEvent();
     private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
+    private final UcxSuspensionGuard suspensionGuard;
     private UcxWorker worker;
     /**
      * Where the I/O work of the current run began ({@link System#nanoTime()}): the start of the run, the end of
@@ -74,6 +75,7 @@ public final class UcxIoHandler implements IoHandler {
     private UcxIoHandler(ThreadAwareExecutor executor, UcxIoHandlerConfig config) {
         this.executor = executor;
         this.config = config;
+        suspensionGuard = new UcxSuspensionGuard(executor, this::workerStillBusy);
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
         } catch (IOException e) {
@@ -104,6 +106,15 @@ public final class UcxIoHandler implements IoHandler {
 
     UcxSharedMemoryProbe sharedMemoryProbe() {
         return sharedMemoryProbe;
+    }
+
+    UcxSuspensionGuard suspensionGuard() {
+        return suspensionGuard;
+    }
+
+    /** Whether the worker has work left that no registration stands for (see {@link UcxSuspensionGuard}). */
+    private boolean workerStillBusy() {
+        return worker != null && (worker.hasClosingConnections() || sharedMemoryProbe.inFlight());
     }
 
     @Override
@@ -436,6 +447,8 @@ public final class UcxIoHandler implements IoHandler {
             if (registrations.remove(this)) {
                 handle.unregistered();
             }
+            // Before Netty counts this registration gone: it may have been the last one.
+            suspensionGuard.check();
         }
 
         void closeHandle() {

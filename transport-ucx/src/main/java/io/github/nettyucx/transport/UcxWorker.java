@@ -188,6 +188,14 @@ final class UcxWorker {
         return lastSocketPollNanos;
     }
 
+    /**
+     * Whether connections closed by Java still need this worker: they flush their last messages or wait
+     * for their peers' ends, or UCX may still read buffers held for them ({@link #holdUntilFreed}).
+     */
+    boolean hasClosingConnections() {
+        return !heldUntilFreed.isEmpty() || UcxNative.workerClosingCount(address) > 0;
+    }
+
     void epollCtl(int op, int fd, int events) throws IOException {
         UcxNative.workerEpollCtl(address, op, fd, events);
     }
