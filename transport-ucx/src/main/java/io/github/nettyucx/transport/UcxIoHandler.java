@@ -31,6 +31,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * tasks and the connections' side-channel sockets). It sees channels only as {@link UcxIoHandle}s.
  * After a same-host peer vanished, {@link UcxSharedMemoryProbe} checks that the worker's shared-memory
  * receive queue still delivers, and has a worker whose queue is stuck replaced.
+ *
+ * <p>Its loop may change threads: in an auto-scaling group ({@code AutoScalingEventExecutorChooserFactory})
+ * Netty suspends an idle loop, which has no registrations, and resumes it on a new thread when a task
+ * arrives. Everything the handler owns goes along (see {@link UcxWorker}); {@link UcxSuspensionGuard} keeps
+ * the loop from suspending while closed connections still need its worker, and each run reports the time
+ * it spent on I/O, not waiting, through {@link IoHandlerContext#reportActiveIoTime}, which is what the group
+ * scales on.
  */
 public final class UcxIoHandler implements IoHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
@@ -92,12 +99,36 @@ public final class UcxIoHandler implements IoHandler {
     public static IoHandlerFactory newFactory(UcxIoHandlerConfig config) {
         Ucx.ensureAvailability();
         ObjectUtil.checkNotNull(config, "config");
-        return executor -> new UcxIoHandler(executor, config);
+        return new Factory(config);
+    }
+
+    /**
+     * Says that its handlers may change threads, which lets Netty suspend their loops: the UCP worker may be
+     * progressed by any thread, one at a time, and nothing else the handler owns belongs to a thread (see
+     * {@link UcxWorker}); Netty hands a loop to its next thread only after the last one let go of it.
+     */
+    private static final class Factory implements IoHandlerFactory {
+        private final UcxIoHandlerConfig config;
+
+        Factory(UcxIoHandlerConfig config) {
+            this.config = config;
+        }
+
+        @Override
+        public IoHandler newHandler(ThreadAwareExecutor executor) {
+            return new UcxIoHandler(executor, config);
+        }
+
+        @Override
+        public boolean isChangingThreadSupported() {
+            return true;
+        }
     }
 
     @Override
     public void initialize() {
-        // The worker was created with the handler.
+        // Also called each time a suspended loop resumes on a new thread: the worker, created with the handler,
+        // and its descriptors simply carry on there.
     }
 
     UcxWorker worker() {

@@ -20,7 +20,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The UCP worker of one event loop and the native memory it shares with Java: the list of
  * connections with new completions, and the array epoll events are returned in.
- * Only the event-loop thread uses it, except {@link #eventFd()}.
+ * Only the event-loop thread uses it, except {@link #eventFd()}. That thread may change: a loop of an
+ * auto-scaling group is suspended (its thread ends) and resumed on a new one, and Netty hands the loop over
+ * only once the old thread is done with it. The UCP worker is created {@code UCS_THREAD_MODE_SERIALIZED}
+ * (any thread, one at a time; ucx_worker.c), and its descriptors and memory are the process's.
  */
 final class UcxWorker {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxWorker.class);
