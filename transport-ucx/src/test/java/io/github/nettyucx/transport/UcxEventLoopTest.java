@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link UcxServerSocketChannel}s as the channels it registers. Like Netty's io_uring loop, a UCX loop does not
  * list its channels ({@code registeredChannelsIterator()} is unsupported), so the iteration tests are skipped by
  * the abstract test itself. Its auto-scaling tests run on a group built as Netty 4.2 builds them
- * ({@link MultiThreadIoEventLoopGroup} with {@link UcxIoHandler#newFactory()}).
+ * ({@link MultiThreadIoEventLoopGroup} with {@link UcxIoHandler#newFactory()}); {@link LoopSuspensionTest} has
+ * connections on such loops.
  */
 class UcxEventLoopTest extends AbstractSingleThreadEventLoopTest {
     @BeforeEach
