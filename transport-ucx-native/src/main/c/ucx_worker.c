@@ -58,7 +58,10 @@ static void worker_free(nucx_worker *w) {
 static const char *ucp_worker_new(ucp_worker_h *worker, int *event_fd, ucs_status_t *status) {
     ucp_worker_params_t params = {
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-        /* Created by the thread that builds the event loop group, then used by the loop thread only. */
+        /*
+         * Created by the thread that builds the event loop group, then used by the loop's thread, which
+         * changes when an auto-scaling group suspends the loop and resumes it: one thread at a time.
+         */
         .thread_mode = UCS_THREAD_MODE_SERIALIZED,
     };
     *status = ucp_worker_create(nucx_context(), &params, worker);
