@@ -58,7 +58,10 @@ static void worker_free(nucx_worker *w) {
 static const char *ucp_worker_new(ucp_worker_h *worker, int *event_fd, ucs_status_t *status) {
     ucp_worker_params_t params = {
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-        /* Created by the thread that builds the event loop group, then used by the loop thread only. */
+        /*
+         * Created by the thread that builds the event loop group, then used by the loop's thread, which
+         * changes when an auto-scaling group suspends the loop and resumes it: one thread at a time.
+         */
         .thread_mode = UCS_THREAD_MODE_SERIALIZED,
     };
     *status = ucp_worker_create(nucx_context(), &params, worker);
@@ -374,6 +377,15 @@ static jbyteArray java_worker_address(JNIEnv *env, jclass cls, jlong worker_ptr)
     return result;
 }
 
+/*
+ * Connections Java closed that still linger (ucx_close.c): while there are any, the worker must be progressed,
+ * so the loop keeps its thread (an auto-scaling group would otherwise suspend it).
+ */
+static jint java_worker_closing_count(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) env; (void) cls;
+    return count_closing((nucx_worker *) (intptr_t) worker_ptr);
+}
+
 static jlong java_worker_ready_list(JNIEnv *env, jclass cls, jlong worker_ptr) {
     (void) env; (void) cls;
     return (jlong) (intptr_t) ((nucx_worker *) (intptr_t) worker_ptr)->ready;
@@ -390,6 +402,7 @@ static const JNINativeMethod methods[] = {
     {"workerEpollCtl", "(JIII)V", (void *) java_epoll_ctl},
     {"workerAddress", "(J)[B", (void *) java_worker_address},
     {"workerReadyList", "(J)J", (void *) java_worker_ready_list},
+    {"workerClosingCount", "(J)I", (void *) java_worker_closing_count},
 };
 
 int nucx_register_worker(JNIEnv *env, jclass cls) {

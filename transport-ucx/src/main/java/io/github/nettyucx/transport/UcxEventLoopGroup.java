@@ -4,6 +4,7 @@
 package io.github.nettyucx.transport;
 
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.EventExecutorChooserFactory;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
@@ -37,5 +38,17 @@ public final class UcxEventLoopGroup extends MultiThreadIoEventLoopGroup {
 
     public UcxEventLoopGroup(int nThreads, UcxIoHandlerConfig config) {
         super(nThreads, (ThreadFactory) null, UcxIoHandler.newFactory(config));
+    }
+
+    /**
+     * A group whose loops {@code chooserFactory} hands out, as {@code NioEventLoopGroup} takes one. With Netty's
+     * {@code AutoScalingEventExecutorChooserFactory} the group suspends idle loops (their threads end; a loop
+     * with channels registered is never idle) and resumes them, on new threads, when the load rises or a task
+     * is submitted to them. {@code executor} may be null: Netty then starts a new thread each time a loop starts
+     * or resumes.
+     */
+    public UcxEventLoopGroup(int nThreads, Executor executor, EventExecutorChooserFactory chooserFactory,
+                             UcxIoHandlerConfig config) {
+        super(nThreads, executor, chooserFactory, UcxIoHandler.newFactory(config));
     }
 }

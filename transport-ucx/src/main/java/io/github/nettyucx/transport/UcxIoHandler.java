@@ -31,6 +31,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * tasks and the connections' side-channel sockets). It sees channels only as {@link UcxIoHandle}s.
  * After a same-host peer vanished, {@link UcxSharedMemoryProbe} checks that the worker's shared-memory
  * receive queue still delivers, and has a worker whose queue is stuck replaced.
+ *
+ * <p>Its loop may change threads: in an auto-scaling group ({@code AutoScalingEventExecutorChooserFactory})
+ * Netty suspends an idle loop, which has no registrations, and resumes it on a new thread when a task
+ * arrives. Everything the handler owns goes along (see {@link UcxWorker}); {@link UcxSuspensionGuard} keeps
+ * the loop from suspending while closed connections still need its worker, and each run reports the time
+ * it spent on I/O, not waiting, through {@link IoHandlerContext#reportActiveIoTime}, which is what the group
+ * scales on.
  */
 public final class UcxIoHandler implements IoHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
@@ -56,19 +63,26 @@ public final class UcxIoHandler implements IoHandler {
     private final UcxIoEvent event = new UcxIoEvent();
     private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
+    private final UcxSuspensionGuard suspensionGuard;
     private UcxWorker worker;
+    /**
+     * Where the I/O work of the current run began ({@link System#nanoTime()}): the start of the run, the end of
+     * the last empty spin round, or the end of the wait. What follows is reported as active I/O time.
+     */
+    private long ioStartNanos;
+
+    private static long spinWithoutYieldNanos(long micros) {
+        return micros < 0 ? Long.MAX_VALUE / 4 : TimeUnit.MICROSECONDS.toNanos(micros);
+    }
 
     /**
      * Creates the loop's UCP worker at once (on the thread that builds the group), so that a worker
      * UCX cannot create fails the group's constructor instead of a loop thread later.
      */
-    private static long spinWithoutYieldNanos(long micros) {
-        return micros < 0 ? Long.MAX_VALUE / 4 : TimeUnit.MICROSECONDS.toNanos(micros);
-    }
-
     private UcxIoHandler(ThreadAwareExecutor executor, UcxIoHandlerConfig config) {
         this.executor = executor;
         this.config = config;
+        suspensionGuard = new UcxSuspensionGuard(executor, this::workerStillBusy);
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
         } catch (IOException e) {
@@ -85,12 +99,36 @@ public final class UcxIoHandler implements IoHandler {
     public static IoHandlerFactory newFactory(UcxIoHandlerConfig config) {
         Ucx.ensureAvailability();
         ObjectUtil.checkNotNull(config, "config");
-        return executor -> new UcxIoHandler(executor, config);
+        return new Factory(config);
+    }
+
+    /**
+     * Says that its handlers may change threads, which lets Netty suspend their loops: the UCP worker may be
+     * progressed by any thread, one at a time, and nothing else the handler owns belongs to a thread (see
+     * {@link UcxWorker}); Netty hands a loop to its next thread only after the last one let go of it.
+     */
+    private static final class Factory implements IoHandlerFactory {
+        private final UcxIoHandlerConfig config;
+
+        Factory(UcxIoHandlerConfig config) {
+            this.config = config;
+        }
+
+        @Override
+        public IoHandler newHandler(ThreadAwareExecutor executor) {
+            return new UcxIoHandler(executor, config);
+        }
+
+        @Override
+        public boolean isChangingThreadSupported() {
+            return true;
+        }
     }
 
     @Override
     public void initialize() {
-        // The worker was created with the handler.
+        // Also called each time a suspended loop resumes on a new thread: the worker, created with the handler,
+        // and its descriptors simply carry on there.
     }
 
     UcxWorker worker() {
@@ -101,30 +139,47 @@ public final class UcxIoHandler implements IoHandler {
         return sharedMemoryProbe;
     }
 
+    UcxSuspensionGuard suspensionGuard() {
+        return suspensionGuard;
+    }
+
+    /** Whether the worker has work left that no registration stands for (see {@link UcxSuspensionGuard}). */
+    private boolean workerStillBusy() {
+        return worker != null && (worker.hasClosingConnections() || sharedMemoryProbe.inFlight());
+    }
+
     @Override
     public int run(IoHandlerContext context) {
         try {
             sharedMemoryProbe.check();
+            ioStartNanos = System.nanoTime();
             int handled = processCompletions();
-            if (handled > 0 || !context.canBlock()) {
-                return handled + pollSocketsIfDue();
+            if (handled == 0 && context.canBlock()) {
+                handled = awaitWork(context);
             }
-            switch (config.waitStrategy()) {
-                case BUSY_POLL:
-                    return Math.max(0, worker.waitAndDispatch(0, this));
-                case SPIN_THEN_SLEEP:
-                    handled = spin(context);
-                    if (handled > 0) {
-                        return handled + pollSocketsIfDue();
-                    }
-                    return sleep(context);
-                case SLEEP:
-                default:
-                    return sleep(context);
+            long now = System.nanoTime();
+            handled += pollSocketsIfDue(now);
+            if (handled > 0 && context.shouldReportActiveIoTime()) {
+                context.reportActiveIoTime(now - ioStartNanos);
             }
+            return handled;
         } catch (IOException e) {
             logger.warn("Unexpected failure of the UCX event loop; it continues", e);
             return 0;
+        }
+    }
+
+    /** Waits for work as the configured strategy says; returns what it handled once some came. */
+    private int awaitWork(IoHandlerContext context) throws IOException {
+        switch (config.waitStrategy()) {
+            case BUSY_POLL:
+                return Math.max(0, worker.waitAndDispatch(0, this));
+            case SPIN_THEN_SLEEP:
+                int handled = spin(context);
+                return handled > 0 ? handled : sleep(context);
+            case SLEEP:
+            default:
+                return sleep(context);
         }
     }
 
@@ -133,8 +188,8 @@ public final class UcxIoHandler implements IoHandler {
      * UCX traffic a run always finds completions (directly or within its spin) and never reaches the
      * epoll wait, and a new connection's hello or a peer's close record would wait forever.
      */
-    private int pollSocketsIfDue() throws IOException {
-        if (worker.socketsPolledWithin(BUSY_SOCKET_POLL_NANOS)) {
+    private int pollSocketsIfDue(long now) throws IOException {
+        if (now - worker.socketsPolledAt() < BUSY_SOCKET_POLL_NANOS) {
             return 0;
         }
         return Math.max(0, worker.waitAndDispatch(0, this));
@@ -158,9 +213,10 @@ public final class UcxIoHandler implements IoHandler {
      * are more busy threads than cores (the peer process, other loops, the application), a spinner
      * that never yields holds the core that the thread it waits for needs, and round trips stretch
      * to scheduler time slices. Yielding from the start would cost a quick reply its fast path.
+     * Each empty round moves {@link #ioStartNanos}: the round that finds work is the only active one.
      */
     private int spin(IoHandlerContext context) throws IOException {
-        long start = System.nanoTime();
+        long start = ioStartNanos;
         long spinUntil = start + config.spinNanos();
         long yieldFrom = start + SPIN_WITHOUT_YIELD_NANOS;
         int rounds = 0;
@@ -174,8 +230,11 @@ public final class UcxIoHandler implements IoHandler {
                 return 0;
             }
             now = System.nanoTime();
+            ioStartNanos = now;
             if (now >= yieldFrom && (++rounds & SPIN_ROUNDS_PER_YIELD_MASK) == 0) {
                 Thread.yield();
+                // A yield may last a time slice, spent waiting.
+                ioStartNanos = System.nanoTime();
             }
         } while (now < spinUntil);
         return Math.max(0, worker.waitAndDispatch(0, this));
@@ -196,6 +255,7 @@ public final class UcxIoHandler implements IoHandler {
                     timeout = UcxSharedMemoryProbe.CHECK_NANOS;
                 }
                 events = worker.waitAndDispatch(timeout, this);
+                ioStartNanos = worker.socketsPolledAt();
             }
         } finally {
             nextWakeupNanos.set(AWAKE);
@@ -418,6 +478,8 @@ public final class UcxIoHandler implements IoHandler {
             if (registrations.remove(this)) {
                 handle.unregistered();
             }
+            // Before Netty counts this registration gone: it may have been the last one.
+            suspensionGuard.check();
         }
 
         void closeHandle() {

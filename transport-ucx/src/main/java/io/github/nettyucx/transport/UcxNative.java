@@ -132,6 +132,9 @@ final class UcxNative {
 
     static native long workerReadyList(long worker);
 
+    /** Connections closed by Java that the worker has not freed yet (they still flush or wait for their peer). */
+    static native int workerClosingCount(long worker);
+
     // ucx_probe.c
     static native void workerProbeStart(long worker) throws IOException;
 

@@ -20,7 +20,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The UCP worker of one event loop and the native memory it shares with Java: the list of
  * connections with new completions, and the array epoll events are returned in.
- * Only the event-loop thread uses it, except {@link #eventFd()}.
+ * Only the event-loop thread uses it, except {@link #eventFd()}. That thread may change: a loop of an
+ * auto-scaling group is suspended (its thread ends) and resumed on a new one, and Netty hands the loop over
+ * only once the old thread is done with it. The UCP worker is created {@code UCS_THREAD_MODE_SERIALIZED}
+ * (any thread, one at a time; ucx_worker.c), and its descriptors and memory are the process's.
  */
 final class UcxWorker {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxWorker.class);
@@ -181,6 +184,19 @@ final class UcxWorker {
      */
     boolean socketsPolledWithin(long nanos) {
         return System.nanoTime() - lastSocketPollNanos < nanos;
+    }
+
+    /** When {@link #waitAndDispatch} last returned from its wait ({@link System#nanoTime()}). */
+    long socketsPolledAt() {
+        return lastSocketPollNanos;
+    }
+
+    /**
+     * Whether connections closed by Java still need this worker: they flush their last messages or wait
+     * for their peers' ends, or UCX may still read buffers held for them ({@link #holdUntilFreed}).
+     */
+    boolean hasClosingConnections() {
+        return !heldUntilFreed.isEmpty() || UcxNative.workerClosingCount(address) > 0;
     }
 
     void epollCtl(int op, int fd, int events) throws IOException {

@@ -10,10 +10,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.BeforeAll;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -28,14 +26,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * unchanged on NIO, epoll and UCX (see {@link TestTransport}); NIO and epoll are the cross-check that the test
  * itself is right. No exception may escape to Netty's logging during a test, and no buffer may leak in a class.
  */
-abstract class AbstractSemanticsTest {
+abstract class AbstractSemanticsTest extends AbstractLeakCheckedTest {
     static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
-    static LogRecorder log;
-
-    @BeforeAll
-    static void installLogRecorder() {
-        log = LogRecorder.install();
-    }
 
     @BeforeEach
     void clearLog() {
@@ -47,13 +39,6 @@ abstract class AbstractSemanticsTest {
     void noEscapedExceptions() {
         List<String> escaped = log.withThrowable();
         assertTrue(escaped.isEmpty(), () -> "exceptions logged during the test:\n" + String.join("\n", escaped));
-    }
-
-    @AfterAll
-    static void noLeaks() throws InterruptedException {
-        LogRecorder.provokeLeakReports();
-        List<String> leaks = log.leaks();
-        assertTrue(leaks.isEmpty(), "buffer leaks reported:\n" + String.join("\n", leaks));
     }
 
     // ---------------------------------------------------------------------------------------------------------

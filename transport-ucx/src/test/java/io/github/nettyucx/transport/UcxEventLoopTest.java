@@ -11,7 +11,6 @@ import io.netty.channel.ServerChannel;
 import io.netty.testsuite.transport.AbstractSingleThreadEventLoopTest;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,16 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Netty's {@link AbstractSingleThreadEventLoopTest} on UCX event loops ({@link UcxIoHandler}), with
  * {@link UcxServerSocketChannel}s as the channels it registers. Like Netty's io_uring loop, a UCX loop does not
  * list its channels ({@code registeredChannelsIterator()} is unsupported), so the iteration tests are skipped by
- * the abstract test itself. The two auto-scaling tests are disabled, see their reasons.
+ * the abstract test itself. Its auto-scaling tests run on a group built as Netty 4.2 builds them
+ * ({@link MultiThreadIoEventLoopGroup} with {@link UcxIoHandler#newFactory()}); {@link LoopSuspensionTest} has
+ * connections on such loops.
  */
 class UcxEventLoopTest extends AbstractSingleThreadEventLoopTest {
-    private static final String NO_SUSPENSION = "reason: the factory of UcxIoHandler.newFactory() does not"
-            + " override IoHandlerFactory.isChangingThreadSupported() (false by default), so Netty never suspends a"
-            + " UCX loop and an idle auto-scaling group stays at its maximum size. With a factory that returns true"
-            + " (the UCP worker is created UCS_THREAD_MODE_SERIALIZED, so another thread may progress it once the"
-            + " first stopped) both tests pass here; UcxIoHandler.run() should then also report its busy time with"
-            + " IoHandlerContext.reportActiveIoTime, or its I/O work does not count as load when the group scales";
-
     @BeforeEach
     void requireUcx() {
         TestTransport.requireUcx();
@@ -59,22 +53,6 @@ class UcxEventLoopTest extends AbstractSingleThreadEventLoopTest {
     @Override
     protected Class<? extends ServerChannel> serverChannelClass() {
         return UcxServerSocketChannel.class;
-    }
-
-    @Test
-    @Timeout(30)
-    @Disabled(NO_SUSPENSION)
-    @Override
-    public void testAutoScalingEventLoopGroupCanScaleDownAndBeUsed() throws Exception {
-        super.testAutoScalingEventLoopGroupCanScaleDownAndBeUsed();
-    }
-
-    @Test
-    @Timeout(30)
-    @Disabled(NO_SUSPENSION)
-    @Override
-    public void testSubmittingTaskWakesUpSuspendedExecutor() throws Exception {
-        super.testSubmittingTaskWakesUpSuspendedExecutor();
     }
 
     /**

@@ -5,26 +5,16 @@ package io.github.nettyucx.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.util.concurrent.ImmediateEventExecutor;
-import io.netty.util.concurrent.Promise;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
@@ -39,78 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * killed at the wrong moment ({@link PeerDeathTest#aLoopWhoseQueueAKilledSenderBlockedGetsANewWorker}, opt-in);
  * here the loop is told to probe and to replace its worker directly, and everything around it is checked.
  */
-class WorkerReplacementTest {
+class WorkerReplacementTest extends AbstractLeakCheckedTest {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     private static final int ECHO_BYTES = 1 << 20;
-    private static LogRecorder log;
-
-    @BeforeAll
-    static void installLogRecorder() {
-        log = LogRecorder.install();
-    }
-
-    @AfterAll
-    static void noLeaks() throws InterruptedException {
-        LogRecorder.provokeLeakReports();
-        List<String> leaks = log.leaks();
-        assertTrue(leaks.isEmpty(), "buffer leaks reported:\n" + String.join("\n", leaks));
-    }
-
-    /** Echoes everything back. */
-    private static final class Echo extends ChannelInboundHandlerAdapter {
-        final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ctx.write(msg);
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            ctx.flush();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            exceptions.add(cause);
-            ctx.close();
-        }
-    }
-
-    /** Checks that what comes back is the stream it sent, and records exceptions. */
-    private static final class EchoChecker extends ChannelInboundHandlerAdapter {
-        private final DataStream expected = new DataStream(7);
-        final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
-        final Promise<Long> echoed = ImmediateEventExecutor.INSTANCE.newPromise();
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            ByteBuf data = ctx.alloc().directBuffer(ECHO_BYTES);
-            new DataStream(7).writeTo(data, ECHO_BYTES);
-            ctx.writeAndFlush(data);
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf buf = (ByteBuf) msg;
-            try {
-                String mismatch = expected.check(buf);
-                if (mismatch != null) {
-                    echoed.tryFailure(new AssertionError(mismatch));
-                } else if (expected.position() == ECHO_BYTES) {
-                    echoed.trySuccess(expected.position());
-                }
-            } finally {
-                buf.release();
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            exceptions.add(cause);
-            ctx.close();
-        }
-    }
 
     private static final class Env implements AutoCloseable {
         final EventLoopGroup serverGroup = TestTransport.UCX.newGroup(1);
@@ -170,7 +91,7 @@ class WorkerReplacementTest {
     void aWorkingQueuePassesTheProbeAndTheConnectionsStay() throws Exception {
         TestTransport.UCX.assumeAvailable();
         try (Env env = new Env()) {
-            EchoChecker checker = new EchoChecker();
+            EchoChecker checker = new EchoChecker(ECHO_BYTES);
             Channel client = env.echoingClient(checker);
             UcxIoHandler handler = handlerOf(client);
             long descriptorsBefore = OpenDescriptors.targets().size();
@@ -198,8 +119,8 @@ class WorkerReplacementTest {
         TestTransport.UCX.assumeAvailable();
         long connectionsBefore = NativeConnections.settled();
         try (Env env = new Env()) {
-            EchoChecker firstChecker = new EchoChecker();
-            EchoChecker secondChecker = new EchoChecker();
+            EchoChecker firstChecker = new EchoChecker(ECHO_BYTES);
+            EchoChecker secondChecker = new EchoChecker(ECHO_BYTES);
             Channel first = env.echoingClient(firstChecker);
             Channel second = env.echoingClient(secondChecker);
             Echo firstAccepted = env.accepted.poll(5, TimeUnit.SECONDS);
@@ -225,7 +146,7 @@ class WorkerReplacementTest {
                     "server side: " + firstAccepted.exceptions);
 
             // The same loop connects and echoes again, on its new worker.
-            EchoChecker againChecker = new EchoChecker();
+            EchoChecker againChecker = new EchoChecker(ECHO_BYTES);
             Channel again = env.echoingClient(againChecker);
             assertTrue(again.eventLoop() == first.eventLoop());
             assertTrue(againChecker.exceptions.isEmpty(), "exceptions: " + againChecker.exceptions);
