@@ -617,6 +617,10 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
 static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (nucx_stream_is_raw(conn)) {
+        return (*env)->NewStringUTF(env, "plain TCP: the client does not speak netty-ucx; the bytes travel as they "
+                                         "are on the connection's TCP socket");
+    }
     if (conn->stream != NULL) {
         return (*env)->NewStringUTF(env, "TCP data path: the bytes travel on the connection's TCP socket, "
                                          "not through a UCX endpoint (the peer is reachable only over TCP)");

@@ -35,6 +35,9 @@
 #define NUCX_HEADER_BYTES 4
 /* A side-channel record's bytes: type u8 and a message count u32 (UcxHandshake.RECORD_BYTES). */
 #define NUCX_RECORD_BYTES 5
+/* Record types (UcxHandshake): output shut down, closed with a reset. */
+#define NUCX_RECORD_SHUTDOWN_OUTPUT 'S'
+#define NUCX_RECORD_RESET 'R'
 
 /* Values of a receive slot's state word: >= 0 is a completed payload length, other negatives are ucs_status_t. */
 #define NUCX_RECV_POSTED (-1000000)
@@ -273,6 +276,7 @@ NUCX_HIDDEN void nucx_stream_close(nucx_conn *conn, int side_fd, int force);
 NUCX_HIDDEN int nucx_stream_drained(const nucx_conn *conn);
 NUCX_HIDDEN void nucx_stream_linger_expired(nucx_conn *conn);
 NUCX_HIDDEN void nucx_stream_free(nucx_conn *conn);
+NUCX_HIDDEN int nucx_stream_is_raw(const nucx_conn *conn);
 NUCX_HIDDEN int nucx_register_stream(JNIEnv *env, jclass cls);
 
 /* ucx_file_region.c */

@@ -19,10 +19,9 @@ abstract class AbstractUcxDataPath implements UcxDataPath {
     /** Calls {@link #write} again from the event loop soon: a FileRegion had no bytes to give. */
     private final Runnable retryWrite;
 
-    AbstractUcxDataPath(UcxConnection connection, UcxHandshake.Hello peer, int inPlaceMinBytes,
-                        Runnable retryWrite) {
+    AbstractUcxDataPath(UcxConnection connection, int sendCapacity, int inPlaceMinBytes, Runnable retryWrite) {
         this.connection = connection;
-        this.sendCapacity = connection.sendCapacity(peer);
+        this.sendCapacity = sendCapacity;
         this.inPlaceMinBytes = inPlaceMinBytes;
         this.retryWrite = retryWrite;
     }

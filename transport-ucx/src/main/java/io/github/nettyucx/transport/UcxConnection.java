@@ -187,6 +187,11 @@ final class UcxConnection {
         return Math.min(sendUnit, peer.recvUnit);
     }
 
+    /** Bytes one message carries at most to a plain TCP peer, which takes bytes in any amounts. */
+    int sendCapacity() {
+        return sendUnit;
+    }
+
     /** Creates the UCX endpoint to the peer's worker: messages travel as tagged messages from now on. */
     void connectEndpoint(UcxHandshake.Hello peer) throws IOException {
         UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.peerErrorHandling());
@@ -195,7 +200,17 @@ final class UcxConnection {
 
     /** Hands the side channel's socket to the connection, whose messages travel as frames on it from now on. */
     void connectStream(UcxSideChannel side) throws IOException {
-        side.handOver(conn);
+        side.handOver(conn, false);
+        connected = true;
+        sendsFromFiles = true;
+    }
+
+    /**
+     * Hands the socket of a client that does not speak netty-ucx to the connection, whose messages travel on it
+     * as plain bytes from now on; what was read of it (and not consumed) comes first.
+     */
+    void connectPlain(UcxSideChannel side) throws IOException {
+        side.handOver(conn, true);
         connected = true;
         sendsFromFiles = true;
     }

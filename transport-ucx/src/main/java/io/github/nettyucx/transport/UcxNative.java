@@ -181,7 +181,7 @@ final class UcxNative {
      * after the peer's hello, {@code output} bytes of our hello not written yet.
      */
     static native void connStreamStart(long conn, int fd, long input, int inputLength, long output,
-                                       int outputLength) throws IOException;
+                                       int outputLength, boolean plain) throws IOException;
 
     /** Queues a side-channel record after the data sent so far; returns 0 or a ucs_status_t. */
     static native int connStreamRecord(long conn, byte type, int messages);

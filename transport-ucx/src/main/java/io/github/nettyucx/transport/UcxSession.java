@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  * when the hello arrives. The wire format is {@link UcxHandshake}'s (docs/protocol.md).
  * <pre>
  *  AWAITING_CLIENT --the hello's magic--&gt; AWAITING_HELLO          (accepted: we answer a netty-ucx client only)
- *  AWAITING_CLIENT --other bytes--&gt; PLAIN                          (a plain TCP client: no hello, no records)
+ *  AWAITING_CLIENT --other bytes--&gt; PLAIN --end of stream--&gt; PEER_OUTPUT_SHUT  (a plain TCP client)
  *  CONNECTING --tcpConnected--&gt; AWAITING_HELLO --hello--&gt; OPEN --'S'--&gt; PEER_OUTPUT_SHUT
  *                                                           |              |
  *                                                           +--'C', 'R'----+--&gt; PEER_CLOSED
@@ -32,7 +32,11 @@ final class UcxSession {
         CONNECTING,
         /** An accepted connection whose client has sent too little to tell what it speaks; we sent nothing. */
         AWAITING_CLIENT,
-        /** An accepted connection whose client does not speak netty-ucx: plain TCP, no session traffic. */
+        /**
+         * An accepted connection whose client does not speak netty-ucx: plain TCP, no hellos. Its end of stream
+         * arrives as an output-shut-down record made by the data path ({@code ucx_stream.c}), which leads to
+         * {@link #PEER_OUTPUT_SHUT}; a reset as the end of the stream with a socket error.
+         */
         PLAIN,
         /** Our hello is on its way; the peer's has not arrived. */
         AWAITING_HELLO,
@@ -85,6 +89,8 @@ final class UcxSession {
     private boolean closeRecordReceived;
     /** That close record was a reset ({@code SO_LINGER} 0). */
     private boolean peerReset;
+    /** The connection is plain TCP (it went through {@link State#PLAIN}). */
+    private boolean plain;
 
     /**
      * A session of a client, whose TCP connection is still to be made ({@code connected} false), or whose hello
@@ -139,7 +145,7 @@ final class UcxSession {
      * {@link State#GONE}; so does a failure of the listener.
      */
     boolean input(ByteBuffer in, int messagesReceived) throws IOException {
-        if (state == State.GONE || state == State.CLOSED || state == State.CONNECTING || state == State.PLAIN) {
+        if (state == State.GONE || state == State.CLOSED || state == State.CONNECTING) {
             return false;
         }
         try {
@@ -171,6 +177,7 @@ final class UcxSession {
                 return true;
             case PLAIN:
                 state = State.PLAIN;
+                plain = true;
                 listener.plainClient(in.asReadOnlyBuffer());
                 return false;
             default:
@@ -189,7 +196,7 @@ final class UcxSession {
                 peerReset = type == UcxHandshake.RECORD_RESET;
             } else if (type != UcxHandshake.RECORD_SHUTDOWN_OUTPUT) {
                 throw new ProtocolException("unknown side-channel record type " + type);
-            } else if (state == State.OPEN) {
+            } else if (state == State.OPEN || state == State.PLAIN) {
                 state = State.PEER_OUTPUT_SHUT;
             }
             if (messages - messagesReceived < 0) {
@@ -213,6 +220,11 @@ final class UcxSession {
         if (closeRecordReceived) {
             return null;
         }
+        if (plain) {
+            // A plain peer's orderly end is its end of stream (announced as an output shut down).
+            return peerEndAnnounced && socketError == null ? null
+                    : new IOException(socketError != null ? socketError : "Connection reset by peer");
+        }
         if (peer == null) {
             return new IOException("Connection reset by peer during the UCX handshake");
         }
@@ -227,16 +239,19 @@ final class UcxSession {
      * true when it had been there until now: it neither closed in order nor was known to be gone.
      */
     boolean peerLost() {
-        boolean wasThere = state == State.OPEN || state == State.PEER_OUTPUT_SHUT;
+        boolean wasThere = state == State.OPEN || state == State.PEER_OUTPUT_SHUT || state == State.PLAIN;
         if (state != State.CLOSED) {
             state = State.GONE;
         }
         return wasThere;
     }
 
-    /** The side channel's stream ends: the peer is gone unless it closed in order first. */
+    /**
+     * The side channel's stream ends: the peer is gone unless it closed in order first (a plain client: unless
+     * its end of stream was announced, which is its orderly end).
+     */
     void peerLostUnlessClosed() {
-        if (state != State.PEER_CLOSED) {
+        if (state != State.PEER_CLOSED && !(plain && peerEndAnnounced)) {
             peerLost();
         }
     }
@@ -246,17 +261,23 @@ final class UcxSession {
      * hello, is still there, and its side channel is open.
      */
     boolean closed() {
-        boolean announce = peer != null && !sideChannelEnded
-                && (state == State.OPEN || state == State.PEER_OUTPUT_SHUT || state == State.PEER_CLOSED);
+        // A plain client's end of stream leaves our write half open: the close still goes to the socket.
+        boolean announce = (peer != null && !sideChannelEnded || plain) && (state == State.OPEN
+                || state == State.PEER_OUTPUT_SHUT || state == State.PEER_CLOSED || state == State.PLAIN);
         state = State.CLOSED;
         return announce;
     }
 
     // ---- questions ----
 
-    /** True once the peer's hello arrived and the session was not ended before it. */
+    /** True once the peer's hello arrived (or the client turned out to be plain TCP). */
     boolean isEstablished() {
-        return peer != null;
+        return peer != null || plain;
+    }
+
+    /** The client does not speak netty-ucx: the connection is plain TCP. */
+    boolean isPlain() {
+        return plain;
     }
 
     /**
@@ -265,8 +286,8 @@ final class UcxSession {
      * fail).
      */
     boolean canAnnounceShutdown() {
-        return !sideChannelEnded && !closeRecordReceived && state != State.CONNECTING && state != State.CLOSED
-                && state != State.AWAITING_CLIENT && state != State.PLAIN;
+        return (plain || !sideChannelEnded) && !closeRecordReceived && state != State.CONNECTING
+                && state != State.CLOSED && state != State.AWAITING_CLIENT;
     }
 
     /** The peer closed in order (and is not known to be gone since). */
@@ -286,7 +307,7 @@ final class UcxSession {
 
     /** The native connection must be closed without flushing: the peer is gone or never said hello. */
     boolean closeForcibly() {
-        return peer == null || state == State.GONE;
+        return peer == null && !plain || state == State.GONE;
     }
 
     /** All of the peer's messages have been read: its announced end is reached. */

@@ -116,10 +116,10 @@ final class UcxSideChannel implements UcxRecordLink {
      * on: it takes the input not parsed yet (call while the input is in read mode, after the peer's
      * hello) and the output not written yet.
      */
-    void handOver(long conn) throws IOException {
+    void handOver(long conn, boolean plain) throws IOException {
         ensureNotReleased();
         UcxNative.connStreamStart(conn, fd, inAddress + in.position(), in.remaining(), outAddress + out.position(),
-                out.remaining());
+                out.remaining(), plain);
         in.position(in.limit());
         out.position(out.limit());
     }

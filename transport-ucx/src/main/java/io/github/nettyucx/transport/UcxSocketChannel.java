@@ -112,10 +112,21 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         startHandshake();
     }
 
+    /**
+     * The client does not speak netty-ucx: the connection becomes plain TCP on the same socket machinery as the
+     * TCP data path, in raw mode, starting with the bytes that told us so. Nothing was written to the client.
+     */
     @Override
     void plainClient(ByteBuffer firstBytes) throws IOException {
-        throw new ProtocolException("not a netty-ucx peer (bad handshake magic 0x" + UcxHandshake.magicSeen(firstBytes)
-                + ')');
+        if (logger.isDebugEnabled()) {
+            logger.debug("{} is plain TCP: its first bytes are 0x{}, not a netty-ucx hello", this,
+                    UcxHandshake.magicSeen(firstBytes));
+        }
+        UcxIoHandler.Registration registration = registration();
+        connection = UcxConnection.create(registration.worker(), registration.bindConnection(), config.recvWindow(),
+                config.recvUnit(), config.sendSlots());
+        dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
+        records = dataPath.records();
     }
 
     /** An accepted channel's peer has the connect timeout to finish its hello. */

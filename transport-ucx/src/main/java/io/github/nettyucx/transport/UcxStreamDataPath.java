@@ -26,12 +26,14 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
 
     private final UcxSideChannel side;
     private final long conn;
+    private final boolean plain;
 
-    private UcxStreamDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
+    private UcxStreamDataPath(UcxConnection connection, int sendCapacity, UcxSideChannel side, boolean plain,
                               Runnable retryWrite) {
-        super(connection, peer, ZERO_COPY_MIN_BYTES, retryWrite);
+        super(connection, sendCapacity, ZERO_COPY_MIN_BYTES, retryWrite);
         this.side = side;
         this.conn = connection.nativeAddress();
+        this.plain = plain;
     }
 
     /**
@@ -43,7 +45,20 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
                                      Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
         stopWatchingSocket.run();
         connection.connectStream(side);
-        return new UcxStreamDataPath(peer, connection, side, retryWrite);
+        return new UcxStreamDataPath(connection, connection.sendCapacity(peer), side, false, retryWrite);
+    }
+
+    /**
+     * The data path of an accepted client that does not speak netty-ucx: the same socket machinery in raw mode
+     * ({@code ucx_stream.c}), plain bytes with no frames. The client's bytes read so far and not consumed are
+     * the first the channel reads; its end of stream arrives as an output-shut-down record, and the records this
+     * side sends become socket operations (shutdown, reset).
+     */
+    static UcxStreamDataPath plain(UcxConnection connection, UcxSideChannel side, Runnable stopWatchingSocket,
+                                   Runnable retryWrite) throws IOException {
+        stopWatchingSocket.run();
+        connection.connectPlain(side);
+        return new UcxStreamDataPath(connection, connection.sendCapacity(), side, true, retryWrite);
     }
 
     @Override
@@ -104,6 +119,6 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
 
     @Override
     public String toString() {
-        return "TCP data path";
+        return plain ? "plain TCP" : "TCP data path";
     }
 }

@@ -32,7 +32,7 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
 
     private UcxTagDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
                            Runnable retryWrite) {
-        super(connection, peer, ZERO_COPY_MIN_BYTES, retryWrite);
+        super(connection, connection.sendCapacity(peer), ZERO_COPY_MIN_BYTES, retryWrite);
         this.side = side;
         this.peerWindow = peer.recvWindow;
         this.creditThreshold = Math.max(1, connection.recvWindow() / 2);

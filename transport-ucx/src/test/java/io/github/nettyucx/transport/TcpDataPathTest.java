@@ -457,11 +457,14 @@ class TcpDataPathTest {
             socket.setSoTimeout(10_000);
             in = new DataInputStream(socket.getInputStream());
             out = new DataOutputStream(socket.getOutputStream());
+            // The magic first: the server answers a netty-ucx client only; the rest of our hello carries the
+            // server's own worker address, a valid one, never used on the TCP data path.
+            out.writeInt(UcxHandshake.MAGIC);
+            out.flush();
             UcxHandshake.Hello hello = readHello();
-            // The server's own worker address: a valid one, never used on the TCP data path.
             ByteBuffer ours = UcxHandshake.encodeHello(FLAG_ACCEPTS | FLAG_INSISTS, 7, 4,
                     UcxSocketChannelConfig.DEFAULT_RECV_UNIT, hello.workerAddress);
-            out.write(ours.array(), ours.position(), ours.remaining());
+            out.write(ours.array(), ours.position() + Integer.BYTES, ours.remaining() - Integer.BYTES);
             out.flush();
         }
 

@@ -195,12 +195,38 @@ class UcxSessionTest {
         assertEquals(State.PLAIN, session.state());
         assertEquals(List.of("plain"), listener.clients);
         assertEquals("GET / HTTP/1.1\r\n".length(), input.unparsed(), "the client's bytes stay unconsumed");
-        assertFalse(input.feed(session, concat(hello(), record(UcxHandshake.RECORD_CLOSE, 0)), 0));
-        assertEquals(State.PLAIN, session.state(), "a plain connection has no session traffic");
-        assertEquals(List.of("plain"), listener.clients);
+        assertTrue(session.isEstablished(), "a plain connection is up at once");
+        assertTrue(session.isPlain());
         assertTrue(listener.hellos.isEmpty());
-        assertFalse(session.canAnnounceShutdown());
+        assertTrue(session.canAnnounceShutdown(), "its shutdown is the socket's");
         assertFalse(session.peerWillNotRead());
+        assertFalse(session.closeForcibly());
+    }
+
+    @Test
+    void aPlainClientsEndOfStreamIsAnOrderlyEndAfterItsBytes() throws IOException {
+        UcxSession session = sessionIn(State.PLAIN);
+        Input records = new Input();
+        assertTrue(records.feed(session, record(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, 3), 1));
+        assertEquals(State.PEER_OUTPUT_SHUT, session.state());
+        assertFalse(session.atEndOfInput(2));
+        assertTrue(session.atEndOfInput(3));
+        assertFalse(session.peerWillNotRead(), "a plain client that shut its output may still read");
+        assertNull(session.sideChannelEnded(null), "the end of its stream is the orderly end");
+        assertTrue(session.canAnnounceShutdown(), "our write half is still open");
+        session.peerLostUnlessClosed();
+        assertEquals(State.PEER_OUTPUT_SHUT, session.state(), "the end of its stream is not a loss");
+        assertTrue(session.closed(), "a close goes to the socket");
+    }
+
+    @Test
+    void aPlainClientsResetNamesTheSocketError() throws IOException {
+        UcxSession session = sessionIn(State.PLAIN);
+        IOException cause = session.sideChannelEnded("Connection reset by peer");
+        assertNotNull(cause);
+        assertEquals("Connection reset by peer", cause.getMessage());
+        assertTrue(session.peerLost(), "it was there until its reset");
+        assertTrue(session.closeForcibly());
     }
 
     @Test
@@ -464,7 +490,7 @@ class UcxSessionTest {
     void aPeerLostInEachState(State state) throws IOException {
         UcxSession session = sessionIn(state);
         boolean wasThere = session.peerLost();
-        assertEquals(state == State.OPEN || state == State.PEER_OUTPUT_SHUT, wasThere,
+        assertEquals(state == State.OPEN || state == State.PEER_OUTPUT_SHUT || state == State.PLAIN, wasThere,
                 "whether the peer counted as there in " + state);
         assertEquals(state == State.CLOSED ? State.CLOSED : State.GONE, session.state());
         assertTrue(session.peerWillNotRead());
@@ -476,7 +502,7 @@ class UcxSessionTest {
     @ParameterizedTest
     @EnumSource(State.class)
     void inputAfterTheEndIsIgnored(State state) throws IOException {
-        if (state != State.GONE && state != State.CLOSED && state != State.CONNECTING && state != State.PLAIN) {
+        if (state != State.GONE && state != State.CLOSED && state != State.CONNECTING) {
             return;
         }
         UcxSession session = sessionIn(state);
@@ -493,8 +519,9 @@ class UcxSessionTest {
         boolean forcibly = session.closeForcibly();
         boolean announce = session.closed();
         boolean established = state != State.CONNECTING && state != State.AWAITING_HELLO
-                && state != State.AWAITING_CLIENT && state != State.PLAIN;
-        boolean peerThere = state == State.OPEN || state == State.PEER_OUTPUT_SHUT || state == State.PEER_CLOSED;
+                && state != State.AWAITING_CLIENT;
+        boolean peerThere = state == State.OPEN || state == State.PEER_OUTPUT_SHUT || state == State.PEER_CLOSED
+                || state == State.PLAIN;
         assertEquals(established && peerThere, announce, "close record in " + state);
         assertEquals(!established || state == State.GONE, forcibly, "forced close in " + state);
         assertEquals(State.CLOSED, session.state());
@@ -506,7 +533,7 @@ class UcxSessionTest {
     void whoCanBeToldOfAShutdown(State state) throws IOException {
         UcxSession session = sessionIn(state);
         boolean expected = state == State.AWAITING_HELLO || state == State.OPEN || state == State.PEER_OUTPUT_SHUT
-                || state == State.GONE;
+                || state == State.GONE || state == State.PLAIN;
         assertEquals(expected, session.canAnnounceShutdown(), state.name());
     }
 
