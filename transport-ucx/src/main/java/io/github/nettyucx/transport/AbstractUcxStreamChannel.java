@@ -317,15 +317,18 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             if (writePending) {
                 return;
             }
-            if (holdWritesUntilActive()) {
+            if (holdWrites()) {
                 writePending = true;
                 return;
             }
             super.flush0();
         }
 
-        /** True when writes must wait for the channel to become active instead of failing. */
-        abstract boolean holdWritesUntilActive();
+        /**
+         * True when writes must wait for the data path instead of failing (the subclass then sees to it that they
+         * go once it is up, see {@link #resumeWriting()}).
+         */
+        abstract boolean holdWrites();
 
         /** Flushes writes that waited for credit, a send slot or the handshake, once they can go. */
         final void resumeWriting() {

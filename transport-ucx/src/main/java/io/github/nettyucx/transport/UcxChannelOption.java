@@ -18,6 +18,15 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
     public static final ChannelOption<Integer> UCX_RECV_UNIT = valueOf(UcxChannelOption.class, "UCX_RECV_UNIT");
     /** Send staging slots per connection: how many sends may be in flight at once. */
     public static final ChannelOption<Integer> UCX_SEND_SLOTS = valueOf(UcxChannelOption.class, "UCX_SEND_SLOTS");
+    /**
+     * For an accepted channel: how long it waits for its client's first bytes, which tell a netty-ucx client from
+     * a plain TCP one, before it takes a silent client for plain TCP and becomes active, so that a protocol where
+     * the server speaks first (SMTP's banner, for example) works. A netty-ucx client sends its hello as soon as it
+     * is connected. 0 waits for the client's bytes (up to the connect timeout). Default 100; see
+     * docs/settings.md.
+     */
+    public static final ChannelOption<Integer> CLIENT_BYTES_WAIT_MILLIS =
+            valueOf(UcxChannelOption.class, "CLIENT_BYTES_WAIT_MILLIS");
 
     @SuppressWarnings({ "unused", "deprecation" })
     private UcxChannelOption() {

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  * when the hello arrives. The wire format is {@link UcxHandshake}'s (docs/protocol.md).
  * <pre>
  *  AWAITING_CLIENT --the hello's magic--&gt; AWAITING_HELLO          (accepted: we answer a netty-ucx client only)
- *  AWAITING_CLIENT --other bytes--&gt; PLAIN --end of stream--&gt; PEER_OUTPUT_SHUT  (a plain TCP client)
+ *  AWAITING_CLIENT --other bytes, clientSilent--&gt; PLAIN --end of stream--&gt; PEER_OUTPUT_SHUT  (plain TCP)
  *  CONNECTING --tcpConnected--&gt; AWAITING_HELLO --hello--&gt; OPEN --'S'--&gt; PEER_OUTPUT_SHUT
  *                                                           |              |
  *                                                           +--'C', 'R'----+--&gt; PEER_CLOSED
@@ -162,6 +162,22 @@ final class UcxSession {
                 state = State.OPEN;
             }
             return parseRecords(in, messagesReceived);
+        } catch (IOException e) {
+            state = State.GONE;
+            throw e;
+        }
+    }
+
+    /**
+     * An accepted client sent nothing for as long as this side's handlers could wait to write: it is taken for
+     * plain TCP (a netty-ucx client sends its hello as soon as it is connected).
+     */
+    void clientSilent() throws IOException {
+        expect(State.AWAITING_CLIENT, "clientSilent");
+        state = State.PLAIN;
+        plain = true;
+        try {
+            listener.plainClient(ByteBuffer.allocate(0));
         } catch (IOException e) {
             state = State.GONE;
             throw e;

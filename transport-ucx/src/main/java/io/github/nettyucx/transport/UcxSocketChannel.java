@@ -98,12 +98,20 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         return eventLoop().submit(() -> connection == null ? "no UCX endpoint yet" : connection.describe());
     }
 
-    /** An accepted channel sends nothing before its client's first bytes tell what the client speaks. */
+    /**
+     * An accepted channel sends nothing before its client's first bytes tell what the client speaks, or the client
+     * stayed silent for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} (then it is plain TCP).
+     */
     @Override
     protected void registered() throws Exception {
         if (session.isTcpConnected() && connection == null) {
             interest(UcxIoOps.IN);
             scheduleAcceptedHandshakeTimeout();
+            int waitMillis = config.clientBytesWaitMillis();
+            if (waitMillis > 0) {
+                eventLoop().schedule(((UcxSocketUnsafe) unsafe())::clientStayedSilent, waitMillis,
+                        TimeUnit.MILLISECONDS);
+            }
         }
     }
 
@@ -318,8 +326,29 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         /** An accepted channel's handlers may write before the peer's hello: the bytes wait for activation. */
         @Override
-        boolean holdWritesUntilActive() {
+        boolean holdWrites() {
             return parent() != null && !active && !session.isEstablished() && isOpen();
+        }
+
+        /**
+         * The accepted client sent nothing for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS}: plain TCP (a
+         * netty-ucx client sends its hello as soon as it is connected), so that a server that speaks first can.
+         */
+        void clientStayedSilent() {
+            if (!isOpen() || session.state() != UcxSession.State.AWAITING_CLIENT) {
+                return;
+            }
+            // The data path takes the side channel's input as it takes it after a hello: in read mode.
+            side.inbound();
+            try {
+                session.clientSilent();
+            } catch (IOException e) {
+                peerVanished(e);
+                return;
+            } finally {
+                side.consumed();
+            }
+            activate();
         }
 
         @Override

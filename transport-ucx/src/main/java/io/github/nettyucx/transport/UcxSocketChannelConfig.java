@@ -24,6 +24,7 @@ import static io.netty.channel.ChannelOption.SO_REUSEADDR;
 import static io.netty.channel.ChannelOption.SO_SNDBUF;
 import static io.netty.channel.ChannelOption.TCP_NODELAY;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_UNIT;
+import static io.github.nettyucx.transport.UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_WINDOW;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_SEND_SLOTS;
 
@@ -36,6 +37,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     static final int DEFAULT_RECV_WINDOW = 8;
     static final int DEFAULT_RECV_UNIT = 64 * 1024;
     static final int DEFAULT_SEND_SLOTS = 8;
+    static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 100;
     private static final int MAX_RECV_WINDOW = 1 << 16;
 
     private volatile boolean allowHalfClosure;
@@ -49,6 +51,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     private volatile int recvWindow = DEFAULT_RECV_WINDOW;
     private volatile int recvUnit = DEFAULT_RECV_UNIT;
     private volatile int sendSlots = DEFAULT_SEND_SLOTS;
+    private volatile int clientBytesWaitMillis = DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
 
     UcxSocketChannelConfig(UcxSocketChannel channel) {
         super(channel);
@@ -59,7 +62,8 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     @Override
     public Map<ChannelOption<?>, Object> getOptions() {
         return getOptions(super.getOptions(), ALLOW_HALF_CLOSURE, TCP_NODELAY, SO_KEEPALIVE, SO_LINGER, SO_SNDBUF,
-                SO_RCVBUF, IP_TOS, SO_REUSEADDR, UCX_RECV_WINDOW, UCX_RECV_UNIT, UCX_SEND_SLOTS);
+                SO_RCVBUF, IP_TOS, SO_REUSEADDR, UCX_RECV_WINDOW, UCX_RECV_UNIT, UCX_SEND_SLOTS,
+                CLIENT_BYTES_WAIT_MILLIS);
     }
 
     @SuppressWarnings("unchecked")
@@ -98,6 +102,9 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
         if (option == UCX_SEND_SLOTS) {
             return (T) Integer.valueOf(sendSlots);
         }
+        if (option == CLIENT_BYTES_WAIT_MILLIS) {
+            return (T) Integer.valueOf(clientBytesWaitMillis);
+        }
         return super.getOption(option);
     }
 
@@ -126,6 +133,8 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
             recvUnit = ObjectUtil.checkInRange((Integer) value, 64, 64 * 1024 * 1024, "UCX_RECV_UNIT");
         } else if (option == UCX_SEND_SLOTS) {
             sendSlots = ObjectUtil.checkInRange((Integer) value, 1, MAX_RECV_WINDOW, "UCX_SEND_SLOTS");
+        } else if (option == CLIENT_BYTES_WAIT_MILLIS) {
+            clientBytesWaitMillis = ObjectUtil.checkPositiveOrZero((Integer) value, "CLIENT_BYTES_WAIT_MILLIS");
         } else {
             return super.setOption(option, value);
         }
@@ -134,6 +143,10 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     int recvWindow() {
         return recvWindow;
+    }
+
+    int clientBytesWaitMillis() {
+        return clientBytesWaitMillis;
     }
 
     int recvUnit() {

@@ -42,6 +42,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -382,6 +383,77 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
             assertArrayEquals(sent, collector.received.get(30, TimeUnit.SECONDS));
         } finally {
             client.close().sync();
+            server.close().sync();
+        }
+    }
+
+    /** A server that speaks first (an SMTP-like banner), then echoes. */
+    private Channel bannerServer(int clientBytesWaitMillis) throws InterruptedException {
+        return new ServerBootstrap().group(ucxGroup).channel(UcxServerSocketChannel.class)
+                .childOption(UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS, clientBytesWaitMillis)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void channelActive(ChannelHandlerContext ctx) {
+                                ctx.writeAndFlush(Unpooled.copiedBuffer("220 ready\r\n", StandardCharsets.US_ASCII));
+                                ctx.fireChannelActive();
+                            }
+                        }, new Echo());
+                    }
+                }).bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+    }
+
+    @Test
+    @Timeout(30)
+    void aSilentPlainClientGetsTheBannerOfAServerThatSpeaksFirst() throws Exception {
+        Channel server = bannerServer(UcxSocketChannelConfig.DEFAULT_CLIENT_BYTES_WAIT_MILLIS);
+        try (Socket socket = new Socket(LOOPBACK, port(server))) {
+            socket.setSoTimeout(10_000);
+            InputStream in = socket.getInputStream();
+            assertEquals("220 ready\r\n", new String(in.readNBytes(11), StandardCharsets.US_ASCII));
+            socket.getOutputStream().write("QUIT\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals("QUIT\r\n", new String(in.readNBytes(6), StandardCharsets.US_ASCII), "then the echo");
+        } finally {
+            server.close().sync();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aUcxClientGetsTheBannerOverUcx() throws Exception {
+        Channel server = bannerServer(UcxSocketChannelConfig.DEFAULT_CLIENT_BYTES_WAIT_MILLIS);
+        try {
+            byte[] banner = "220 ready\r\n".getBytes(StandardCharsets.US_ASCII);
+            Collector collector = new Collector(banner.length);
+            Channel client = new Bootstrap().group(ucxGroup).channel(UcxSocketChannel.class).handler(collector)
+                    .connect(server.localAddress()).sync().channel();
+            try {
+                assertArrayEquals(banner, collector.received.get(10, TimeUnit.SECONDS));
+                String lanes = ((UcxSocketChannel) client).ucxLanes().get(5, TimeUnit.SECONDS);
+                assertTrue(!lanes.startsWith("plain TCP"), lanes);
+            } finally {
+                client.close().sync();
+            }
+        } finally {
+            server.close().sync();
+        }
+    }
+
+    /** With the wait switched off, a silent client gets nothing until it has spoken; then the banner comes. */
+    @Test
+    @Timeout(30)
+    void withoutTheWaitAPlainClientMustSpeakFirst() throws Exception {
+        Channel server = bannerServer(0);
+        try (Socket socket = new Socket(LOOPBACK, port(server))) {
+            socket.setSoTimeout(500);
+            InputStream in = socket.getInputStream();
+            assertThrows(SocketTimeoutException.class, in::read, "nothing before the client's first bytes");
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("HELO\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals("220 ready\r\nHELO\r\n", new String(in.readNBytes(17), StandardCharsets.US_ASCII));
+        } finally {
             server.close().sync();
         }
     }

@@ -230,6 +230,24 @@ class UcxSessionTest {
     }
 
     @Test
+    void aSilentClientIsTakenForPlainTcp() throws IOException {
+        UcxSession session = UcxSession.accepted(listener);
+        session.clientSilent();
+        assertEquals(State.PLAIN, session.state());
+        assertEquals(List.of("plain"), listener.clients);
+        assertTrue(session.isEstablished());
+        assertThrows(IllegalStateException.class, session::clientSilent, "only while nothing is known");
+    }
+
+    @Test
+    void aClientThatSpokeIsNotSilent() throws IOException {
+        UcxSession session = UcxSession.accepted(listener);
+        input.feed(session, hello(), 0);
+        assertThrows(IllegalStateException.class, session::clientSilent);
+        assertEquals(State.OPEN, session.state());
+    }
+
+    @Test
     void aPrefixOfTheMagicThenOtherBytesIsAPlainClient() throws IOException {
         ByteBuffer hello = hello();
         for (int prefix = 1; prefix < Integer.BYTES; prefix++) {
