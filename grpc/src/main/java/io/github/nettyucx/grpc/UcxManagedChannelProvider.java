@@ -31,7 +31,7 @@ import java.util.Collections;
  * taken: a {@code unix:} target goes to grpc-netty's domain socket provider.
  */
 public final class UcxManagedChannelProvider extends ManagedChannelProvider {
-    /** grpc-netty's and grpc-netty-shaded's providers use 5. */
+    /** One above the priority of grpc-netty's and grpc-netty-shaded's providers. */
     static final int PRIORITY = 6;
 
     private final NettyChannelProvider netty = new NettyChannelProvider();

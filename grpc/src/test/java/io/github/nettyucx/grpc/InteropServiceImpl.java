@@ -38,7 +38,7 @@ final class InteropServiceImpl extends InteropServiceGrpc.InteropServiceImplBase
     static final Metadata.Key<byte[]> ECHO_TRAILING =
             Metadata.Key.of("x-grpc-test-echo-trailing-bin", Metadata.BINARY_BYTE_MARSHALLER);
 
-    /** Byte i is {@code i * 7 + i / 253} (mod 256): no short period. */
+    /** Bytes in a pattern without a short period, so that a chunk out of place shows. */
     static ByteString body(int size) {
         byte[] bytes = new byte[size];
         for (int i = 0; i < size; i++) {
