@@ -37,7 +37,9 @@ import java.nio.channels.NotYetConnectedException;
  */
 abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements DuplexChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(AbstractUcxStreamChannel.class);
-    final UcxSession session;
+    /** Replaced only when a client's connect starts over as plain TCP ({@link #restartClientSession()}). */
+    UcxSession session;
+    private final UcxSession.Listener sessionEvents = new SessionEvents();
     /** Created with our hello, before the peer's (its window is what the hello advertises). */
     UcxConnection connection;
     /** Set when the peer's hello arrives; null before. */
@@ -62,8 +64,12 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     AbstractUcxStreamChannel(Channel parent, int fd, boolean tcpConnected) {
         super(parent, fd);
-        UcxSession.Listener events = new SessionEvents();
-        session = tcpConnected ? UcxSession.accepted(events) : new UcxSession(events, false);
+        session = tcpConnected ? UcxSession.accepted(sessionEvents) : new UcxSession(sessionEvents, false);
+    }
+
+    /** A client's connect starts over (as plain TCP): a new session, before its TCP connect. */
+    final void restartClientSession() {
+        session = new UcxSession(sessionEvents, false);
     }
 
     /** An accepted client speaks netty-ucx: send our hello (see {@link UcxSession.Listener}). */

@@ -27,6 +27,16 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
      */
     public static final ChannelOption<Integer> CLIENT_BYTES_WAIT_MILLIS =
             valueOf(UcxChannelOption.class, "CLIENT_BYTES_WAIT_MILLIS");
+    /**
+     * For a client: when the server does not speak netty-ucx (it answers the hello with other bytes, closes, or
+     * does not answer within {@code -Dio.github.nettyucx.plainTcpFallback.helloMillis}), connect again as plain
+     * TCP instead of failing, and remember that server for a while so that later connections go plain at once.
+     * The pipeline becomes active only once the mode is known, so nothing it writes is lost or sent twice. Off
+     * by default ({@code -Dio.github.nettyucx.plainTcpFallback=true} turns it on for every client); see
+     * docs/settings.md.
+     */
+    public static final ChannelOption<Boolean> PLAIN_TCP_FALLBACK = valueOf(UcxChannelOption.class,
+            "PLAIN_TCP_FALLBACK");
 
     @SuppressWarnings({ "unused", "deprecation" })
     private UcxChannelOption() {

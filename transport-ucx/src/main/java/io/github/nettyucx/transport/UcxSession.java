@@ -184,6 +184,16 @@ final class UcxSession {
         }
     }
 
+    /**
+     * A client connected to a server known not to speak netty-ucx ({@link UcxChannelOption#PLAIN_TCP_FALLBACK}):
+     * plain TCP, no hello sent or expected.
+     */
+    void plainServer() {
+        expect(State.AWAITING_HELLO, "plainServer");
+        state = State.PLAIN;
+        plain = true;
+    }
+
     /** Returns true once the client is known to speak netty-ucx (its hello can be parsed next). */
     private boolean identifyClient(ByteBuffer in) throws IOException {
         switch (UcxHandshake.sniff(in)) {

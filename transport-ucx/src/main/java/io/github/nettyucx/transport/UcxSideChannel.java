@@ -48,6 +48,15 @@ final class UcxSideChannel implements UcxRecordLink {
         }
     }
 
+    /** Forgets what was queued and read: a client's connect starts over on a new socket. */
+    void reset() {
+        if (!released) {
+            in.clear();
+            out.clear();
+            out.flip();
+        }
+    }
+
     /** The connected socket to read and write from now on. */
     void attach(int fd) {
         this.fd = fd;

@@ -10,6 +10,7 @@ import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
+import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -24,6 +25,7 @@ import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ConnectionPendingException;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,12 +41,21 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
     /** A write reads the side channel itself when the loop has not polled sockets for this long. */
     private static final long STALE_SOCKET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's hello. */
+    private static final int FALLBACK_HELLO_MILLIS = Math.max(1,
+            SystemPropertyUtil.getInt("io.github.nettyucx.plainTcpFallback.helloMillis", 1000));
 
     private final UcxSocketChannelConfig config = new UcxSocketChannelConfig(this);
     private final UcxSideChannel side = new UcxSideChannel();
     /** Set while side-channel input is parsed: handlers called from there must not read it again. */
     private boolean parsingSideChannel;
     private final UcxConnectAttempt attempt = new UcxConnectAttempt();
+    /** The local address asked for (connect's, or bind's before it): a connect that starts over binds it again. */
+    private InetSocketAddress localRequested;
+    /** This connect goes plain TCP: the server is known not to speak netty-ucx. */
+    private boolean plainAttempt;
+    /** Tells a fallback deadline of an earlier attempt from the current one's. */
+    private int fallbackGeneration;
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -169,6 +180,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     void helloReceived(UcxHandshake.Hello hello) throws IOException {
         UcxIoHandler.Registration registration = registration();
         UcxHandshake.checkWorkerAddress(hello.workerAddress, registration.worker().workerAddress());
+        if (hello.connectionId == connection.id()
+                && Arrays.equals(hello.workerAddress, registration.worker().workerAddress())) {
+            // An echo server sends our own hello back; taken for a peer, it would connect us to ourselves.
+            throw new ProtocolException("not a netty-ucx peer (it sent our own hello back)");
+        }
         dataPath = UcxDataPathPolicy.connect(hello, connection, side, registration::removeFromEpoll,
                 retryWriteLater);
         records = dataPath.records();
@@ -221,6 +237,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             throw new AlreadyBoundException();
         }
         InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
+        localRequested = bindTo;
         fd = UcxNative.socketStream(bindTo.getAddress() instanceof Inet6Address);
         UcxNative.socketBind(fd, SocketAddresses.ip(bindTo), bindTo.getPort());
         local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
@@ -366,6 +383,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 InetSocketAddress target = SocketAddresses.checkInet(remoteAddress);
                 attempt.start(promise, target, eventLoop(), config.getConnectTimeoutMillis(),
                         () -> close(voidPromise()));
+                plainAttempt = config.isPlainTcpFallback() && UcxPlainTcpServers.isPlain(target);
                 startConnect(target, localAddress);
             } catch (Throwable t) {
                 failConnect(annotateConnectException(t, remoteAddress));
@@ -380,6 +398,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             if (localAddress != null) {
                 InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
+                localRequested = bindTo;
                 UcxNative.socketBind(fd, SocketAddresses.ip(bindTo), bindTo.getPort());
             }
             if (UcxNative.socketConnect(fd, SocketAddresses.ip(target), target.getPort())) {
@@ -395,7 +414,77 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
             InetSocketAddress actual = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
             remote = actual != null ? actual : attempt.target();
+            if (plainAttempt) {
+                plainServer();
+                return;
+            }
             startHandshake();
+            if (config.isPlainTcpFallback()) {
+                int generation = ++fallbackGeneration;
+                eventLoop().schedule(() -> {
+                    if (generation == fallbackGeneration && attempt.isPending() && !session.isEstablished()) {
+                        fallBackToPlain("no netty-ucx hello within " + FALLBACK_HELLO_MILLIS + " ms");
+                    }
+                }, FALLBACK_HELLO_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        /** The server does not speak netty-ucx: the connection is plain TCP on this socket, nothing was sent. */
+        private void plainServer() throws IOException {
+            session.plainServer();
+            UcxIoHandler.Registration registration = registration();
+            connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
+                    config.recvWindow(), config.recvUnit(), config.sendSlots());
+            side.inbound();
+            try {
+                dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
+            } finally {
+                side.consumed();
+            }
+            records = dataPath.records();
+            activate();
+        }
+
+        /** True when a failed handshake may start over as plain TCP instead of failing the connect. */
+        private boolean mayFallBack() {
+            return config.isPlainTcpFallback() && attempt.isPending() && !plainAttempt && !session.isEstablished()
+                    && isOpen();
+        }
+
+        /**
+         * The server did not answer our hello as a netty-ucx server ({@code why}): remember it, drop this
+         * connection (what it sent in answer is not the application's) and connect again as plain TCP. Nothing
+         * of the application's was written: the pipeline is not active yet.
+         */
+        private void fallBackToPlain(String why) {
+            InetSocketAddress target = attempt.target();
+            logger.debug("{}: {} does not speak netty-ucx ({}); connecting again as plain TCP",
+                    UcxSocketChannel.this, target, why);
+            UcxPlainTcpServers.remember(target);
+            UcxIoHandler.Registration registration = registration();
+            registration.removeFromEpoll();
+            if (connection != null) {
+                connection.close(fd, true);
+                registration.unbindConnection();
+                connection = null;
+            } else if (fd >= 0) {
+                try {
+                    UcxNative.socketClose(fd);
+                } catch (IOException e) {
+                    logger.debug("closing the probe's socket failed", e);
+                }
+            }
+            fd = -1;
+            dataPath = null;
+            side.reset();
+            records = side;
+            restartClientSession();
+            plainAttempt = true;
+            try {
+                startConnect(target, localRequested);
+            } catch (Throwable t) {
+                failConnect(annotateConnectException(t, target));
+            }
         }
 
         private void finishConnect() {
@@ -542,12 +631,17 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void protocolError(ProtocolException e) {
+            if (mayFallBack()) {
+                fallBackToPlain(e.getMessage());
+                return;
+            }
             logger.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}", UcxSocketChannel.this,
                     e.getMessage());
             session.peerLost();
             if (attempt.isPending()) {
                 failConnect(new ConnectException("handshake with " + attempt.target() + " failed: "
-                        + e.getMessage()));
+                        + e.getMessage() + (config.isPlainTcpFallback() ? ""
+                        : " (to reach servers that do not speak netty-ucx, set UcxChannelOption.PLAIN_TCP_FALLBACK)")));
             } else {
                 pipeline().fireExceptionCaught(e);
                 close(voidPromise());
@@ -556,6 +650,10 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         @Override
         void peerVanished(IOException cause) {
+            if (mayFallBack()) {
+                fallBackToPlain(cause.getMessage());
+                return;
+            }
             UcxIoHandler.Registration registration = registration();
             if (session.peerLost() && dataPath != null && dataPath.peerSharesMemoryQueue() && registration != null) {
                 registration.sameHostPeerVanished();

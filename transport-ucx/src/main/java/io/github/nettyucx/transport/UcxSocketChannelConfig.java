@@ -12,6 +12,7 @@ import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannelConfig;
 import io.netty.util.internal.ObjectUtil;
+import io.netty.util.internal.SystemPropertyUtil;
 
 import java.util.Map;
 
@@ -25,6 +26,7 @@ import static io.netty.channel.ChannelOption.SO_SNDBUF;
 import static io.netty.channel.ChannelOption.TCP_NODELAY;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_UNIT;
 import static io.github.nettyucx.transport.UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS;
+import static io.github.nettyucx.transport.UcxChannelOption.PLAIN_TCP_FALLBACK;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_WINDOW;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_SEND_SLOTS;
 
@@ -38,6 +40,8 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     static final int DEFAULT_RECV_UNIT = 64 * 1024;
     static final int DEFAULT_SEND_SLOTS = 8;
     static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 100;
+    static final boolean DEFAULT_PLAIN_TCP_FALLBACK =
+            SystemPropertyUtil.getBoolean("io.github.nettyucx.plainTcpFallback", false);
     private static final int MAX_RECV_WINDOW = 1 << 16;
 
     private volatile boolean allowHalfClosure;
@@ -52,6 +56,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     private volatile int recvUnit = DEFAULT_RECV_UNIT;
     private volatile int sendSlots = DEFAULT_SEND_SLOTS;
     private volatile int clientBytesWaitMillis = DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
+    private volatile boolean plainTcpFallback = DEFAULT_PLAIN_TCP_FALLBACK;
 
     UcxSocketChannelConfig(UcxSocketChannel channel) {
         super(channel);
@@ -63,7 +68,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     public Map<ChannelOption<?>, Object> getOptions() {
         return getOptions(super.getOptions(), ALLOW_HALF_CLOSURE, TCP_NODELAY, SO_KEEPALIVE, SO_LINGER, SO_SNDBUF,
                 SO_RCVBUF, IP_TOS, SO_REUSEADDR, UCX_RECV_WINDOW, UCX_RECV_UNIT, UCX_SEND_SLOTS,
-                CLIENT_BYTES_WAIT_MILLIS);
+                CLIENT_BYTES_WAIT_MILLIS, PLAIN_TCP_FALLBACK);
     }
 
     @SuppressWarnings("unchecked")
@@ -105,6 +110,9 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
         if (option == CLIENT_BYTES_WAIT_MILLIS) {
             return (T) Integer.valueOf(clientBytesWaitMillis);
         }
+        if (option == PLAIN_TCP_FALLBACK) {
+            return (T) Boolean.valueOf(plainTcpFallback);
+        }
         return super.getOption(option);
     }
 
@@ -135,6 +143,8 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
             sendSlots = ObjectUtil.checkInRange((Integer) value, 1, MAX_RECV_WINDOW, "UCX_SEND_SLOTS");
         } else if (option == CLIENT_BYTES_WAIT_MILLIS) {
             clientBytesWaitMillis = ObjectUtil.checkPositiveOrZero((Integer) value, "CLIENT_BYTES_WAIT_MILLIS");
+        } else if (option == PLAIN_TCP_FALLBACK) {
+            plainTcpFallback = (Boolean) value;
         } else {
             return super.setOption(option, value);
         }
@@ -147,6 +157,10 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     int clientBytesWaitMillis() {
         return clientBytesWaitMillis;
+    }
+
+    boolean isPlainTcpFallback() {
+        return plainTcpFallback;
     }
 
     int recvUnit() {
