@@ -22,7 +22,7 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
      * For an accepted channel: how long it waits for its client's first bytes, which tell a netty-ucx client from
      * a plain TCP one, before it takes a silent client for plain TCP and becomes active, so that a protocol where
      * the server speaks first (SMTP's banner, for example) works. A netty-ucx client sends its hello as soon as it
-     * is connected. 0 waits for the client's bytes (up to the connect timeout). Default 100; see
+     * is connected. 0 waits for the client's bytes (up to the connect timeout). Default 200; see
      * docs/settings.md.
      */
     public static final ChannelOption<Integer> CLIENT_BYTES_WAIT_MILLIS =

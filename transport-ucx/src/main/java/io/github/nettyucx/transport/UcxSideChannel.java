@@ -144,6 +144,11 @@ final class UcxSideChannel implements UcxRecordLink {
         return true;
     }
 
+    /** True when bytes were read and not parsed yet. */
+    boolean hasUnparsedInput() {
+        return !released && in.position() > 0;
+    }
+
     /** The unparsed input, in read mode. */
     ByteBuffer inbound() {
         if (released) {

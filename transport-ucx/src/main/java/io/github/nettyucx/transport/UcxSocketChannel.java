@@ -355,6 +355,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             if (!isOpen() || session.state() != UcxSession.State.AWAITING_CLIENT) {
                 return;
             }
+            // Bytes this loop has not processed yet (it may have been busy) decide, not the time.
+            sideChannelReadable();
+            // A client that sent the start of the magic and stopped is left to the handshake timeout.
+            if (!isOpen() || session.state() != UcxSession.State.AWAITING_CLIENT || side.hasUnparsedInput()) {
+                return;
+            }
             // The data path takes the side channel's input as it takes it after a hello: in read mode.
             side.inbound();
             try {

@@ -39,7 +39,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     static final int DEFAULT_RECV_WINDOW = 8;
     static final int DEFAULT_RECV_UNIT = 64 * 1024;
     static final int DEFAULT_SEND_SLOTS = 8;
-    static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 100;
+    static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 200;
     static final boolean DEFAULT_PLAIN_TCP_FALLBACK =
             SystemPropertyUtil.getBoolean("io.github.nettyucx.plainTcpFallback", false);
     private static final int MAX_RECV_WINDOW = 1 << 16;

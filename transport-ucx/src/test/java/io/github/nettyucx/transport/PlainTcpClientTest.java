@@ -54,6 +54,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -222,6 +223,29 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
         }
     }
 
+    /** The start of the magic and then nothing: neither kind of client, closed by the handshake timeout. */
+    @Test
+    @Timeout(30)
+    void aPartialMagicThenSilenceIsClosedByTheHandshakeTimeout() throws Exception {
+        CompletableFuture<Boolean> activated = new CompletableFuture<>();
+        Channel server = new ServerBootstrap().group(ucxGroup).channel(UcxServerSocketChannel.class)
+                .childOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, 500)
+                .childHandler(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelActive(ChannelHandlerContext ctx) {
+                        activated.complete(true);
+                    }
+                }).bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+        try (Socket socket = new Socket(LOOPBACK, port(server))) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("NUC".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(-1, socket.getInputStream().read(), "closed, without a byte");
+            assertFalse(activated.isDone(), "the child never became active");
+        } finally {
+            server.close().sync();
+        }
+    }
+
     @Test
     @Timeout(30)
     void aPlainClientThatShutsItsOutputStillReadsTheAnswer() throws Exception {
@@ -323,8 +347,9 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
         Channel server = echoServer();
         try {
             List<CompletableFuture<Void>> done = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                byte[] bytes = new byte[256 * 1024];
+            // 64 connections, half of each kind, every reply checked.
+            for (int i = 0; i < 32; i++) {
+                byte[] bytes = new byte[64 * 1024];
                 ThreadLocalRandom.current().nextBytes(bytes);
                 done.add(CompletableFuture.runAsync(() -> assertArrayEquals(bytes, echo(server, bytes, true))));
                 done.add(CompletableFuture.runAsync(() -> assertArrayEquals(bytes, echo(server, bytes, false))));
