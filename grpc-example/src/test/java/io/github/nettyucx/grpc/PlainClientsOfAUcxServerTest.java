@@ -51,7 +51,7 @@ class PlainClientsOfAUcxServerTest {
             EventLoopGroup group = clientTransport.newEventLoopGroup(1, "plain-grpc-client");
             NettyChannelBuilder builder = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1",
                     h.port()));
-            GrpcWiring.onTransport(builder, clientTransport, group, AllocatorChoice.DEFAULT);
+            GrpcWiring.onTransport(builder, clientTransport, group, AllocatorChoice.GRPC);
             ManagedChannel channel = builder.usePlaintext().build();
             try {
                 everyKindOfCall(channel);

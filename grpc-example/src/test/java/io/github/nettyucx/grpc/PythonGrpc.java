@@ -12,7 +12,7 @@ import java.nio.file.Paths;
  * first use: the gRPC client no one here wrote.
  */
 final class PythonGrpc {
-    private static final String GRPCIO = "1.85.3";
+    private static final String GRPCIO = "1.85.1";
     private static final Path VENV = Paths.get("target", "python-venv");
 
     private PythonGrpc() {
