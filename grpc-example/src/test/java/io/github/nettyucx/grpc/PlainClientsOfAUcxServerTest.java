@@ -142,8 +142,8 @@ class PlainClientsOfAUcxServerTest {
                 "print('unary', r.payload.decode())",
                 "r = stub.Unary(echo_pb2.EchoRequest(response_bytes=100000), timeout=30)",
                 "print('sized', len(r.payload))",
-                "n = sum(len(m.payload) for m in stub.ServerStream(echo_pb2.StreamRequest(message_bytes=1000, count=50),"
-                        + " timeout=30))",
+                "req = echo_pb2.StreamRequest(message_bytes=1000, count=50)",
+                "n = sum(len(m.payload) for m in stub.ServerStream(req, timeout=30))",
                 "print('server stream', n)",
                 "s = stub.ClientStream(iter([echo_pb2.EchoRequest(payload=b'x' * 10) for _ in range(20)]), timeout=30)",
                 "print('client stream', s.messages, s.bytes)",
