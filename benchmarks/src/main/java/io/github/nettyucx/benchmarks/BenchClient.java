@@ -29,13 +29,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The client process of one transport and run: starts the server process, runs the benchmarks it
- * is given one after the other, and prints one {@code RESULT} line per benchmark (plus
- * {@code PROGRESS}, {@code LANES} and {@code SKIP} lines) for the coordinator.
+ * The client process of one transport (or {@link TransportPair}) and run: starts the server process,
+ * runs the benchmarks it is given one after the other, and prints one {@code RESULT} line per benchmark
+ * (plus {@code PROGRESS}, {@code LANES} and {@code SKIP} lines) for the coordinator.
  */
 final class BenchClient {
     static final int THREADS = 2;
 
+    private final TransportPair pair;
+    /** The client's transport. */
     private final NettyTransport transport;
     private final int run;
     private final long limitNanos;
@@ -46,9 +48,10 @@ final class BenchClient {
     private ChildProcess server;
     private int port;
 
-    private BenchClient(NettyTransport transport, int run, double limitSeconds, double targetSeconds,
+    private BenchClient(TransportPair pair, int run, double limitSeconds, double targetSeconds,
                         boolean printLanes, MachineProbe machine) {
-        this.transport = transport;
+        this.pair = pair;
+        this.transport = pair.client();
         this.machine = machine;
         this.run = run;
         this.limitNanos = (long) (limitSeconds * 1e9);
@@ -81,25 +84,25 @@ final class BenchClient {
         }
     }
 
-    static void main(NettyTransport transport, int run, double limitSeconds, double targetSeconds, boolean lanes,
+    static void main(TransportPair pair, int run, double limitSeconds, double targetSeconds, boolean lanes,
                      double machineReference, List<Spec> specs) throws Exception {
-        String reason = transport.unavailabilityReason();
+        String reason = unavailabilityReason(pair);
         if (reason != null) {
             System.out.println("SKIP " + reason);
             System.out.flush();
             System.exit(0);
         }
-        BenchClient client = new BenchClient(transport, run, limitSeconds, targetSeconds, lanes,
+        BenchClient client = new BenchClient(pair, run, limitSeconds, targetSeconds, lanes,
                 new MachineProbe(machineReference));
         int status = 0;
         try {
             client.startServer(specs.size() * (limitSeconds * 3 + 20) + 60);
-            client.group = transport.newEventLoopGroup(THREADS);
+            client.group = pair.client().newEventLoopGroup(THREADS);
             for (Spec spec : specs) {
                 client.runOne(spec);
             }
         } catch (Throwable t) {
-            System.err.println("bench client (" + transport.id() + "): " + t);
+            System.err.println("bench client (" + pair.id() + "): " + t);
             t.printStackTrace();
             status = 1;
         } finally {
@@ -114,6 +117,20 @@ final class BenchClient {
         System.exit(status);
     }
 
+    /** Why the client or, in this JVM's view, the server cannot run here; null when both can. */
+    private static String unavailabilityReason(TransportPair pair) {
+        String client = pair.client().unavailabilityReason();
+        if (!pair.mixed()) {
+            return client;
+        }
+        if (client != null) {
+            return "client " + pair.client().id() + ": " + client;
+        }
+        // This JVM has the client's environment, not the server's: ask as the launcher of a JVM with the server's.
+        String server = pair.server().unavailabilityReasonForChildJvm();
+        return server == null ? null : "server " + pair.server().id() + ": " + server;
+    }
+
     private static void emit(String line) {
         synchronized (System.out) {
             System.out.println(line);
@@ -123,8 +140,9 @@ final class BenchClient {
 
     private void startServer(double maxLifetimeSeconds) throws Exception {
         server = SystemBenchmark.startJava(SystemBenchmark.SERVER_JVM_OPTIONS,
-                List.of("--server", transport.id(), String.valueOf(THREADS), String.valueOf((long) maxLifetimeSeconds)),
-                transport);
+                List.of("--server", pair.server().id(), String.valueOf(THREADS),
+                        String.valueOf((long) maxLifetimeSeconds)),
+                pair.server(), pair.client().environment().keySet());
         String line;
         try {
             line = server.lines().next(30, TimeUnit.SECONDS);
@@ -163,7 +181,7 @@ final class BenchClient {
     }
 
     private ResultRow measure(Spec spec) {
-        ResultRow result = BenchResults.row(transport.id(), spec.kind, spec.size, spec.connections, run);
+        ResultRow result = BenchResults.row(pair.id(), spec.kind, spec.size, spec.connections, run);
         long started = System.nanoTime();
         List<Channel> channels = new ArrayList<>();
         try {
@@ -177,7 +195,7 @@ final class BenchClient {
                     ? t.getCause() : t;
             String what = cause instanceof TimeoutException ? "timeout" : "error";
             result.put("status", what).put("note", what + ": " + cause);
-            System.err.println("bench client (" + transport.id() + ", " + spec + "): " + cause);
+            System.err.println("bench client (" + pair.id() + ", " + spec + "): " + cause);
         } finally {
             for (Channel ch : channels) {
                 ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);

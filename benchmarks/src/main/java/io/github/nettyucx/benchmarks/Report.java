@@ -6,7 +6,6 @@ package io.github.nettyucx.benchmarks;
 import io.github.nettyucx.support.ByteSizes;
 import io.github.nettyucx.support.MachineFacts;
 import io.github.nettyucx.support.Medians;
-import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.support.ResultRow;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -42,9 +41,9 @@ final class Report {
     private final SystemBenchmark.Mode mode;
     private final int runs;
     private final String args;
-    private final List<NettyTransport> transports;
+    private final List<TransportPair> transports;
 
-    Report(SystemBenchmark.Mode mode, int runs, String args, List<NettyTransport> transports) {
+    Report(SystemBenchmark.Mode mode, int runs, String args, List<TransportPair> transports) {
         this.mode = mode;
         this.runs = runs;
         this.args = args;
@@ -64,7 +63,7 @@ final class Report {
     // ---------------------------------------------------------------- aggregation
 
     private List<String> transportIds() {
-        return transports.stream().map(NettyTransport::id).collect(Collectors.toList());
+        return transports.stream().map(TransportPair::id).collect(Collectors.toList());
     }
 
     private List<ResultRow> select(String transport, String benchmark, int size, int connections) {

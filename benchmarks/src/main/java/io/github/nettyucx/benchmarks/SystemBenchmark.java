@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -31,8 +32,13 @@ import java.util.stream.Stream;
  * SystemBenchmark [--quick | --full | --sustained] [--transports nio,epoll,io_uring,ucx,ucx-tcp]
  *                 [--runs N] [--out DIR] [--no-perftest]
  * </pre>
+ * A transport of {@code --transports} may also be a {@link TransportPair} {@code CLIENT-to-SERVER}
+ * ({@code epoll-to-ucx}, {@code ucx-to-epoll}): a client of one transport against a server of another.
  */
 public final class SystemBenchmark {
+    private static final String USAGE = "usage: SystemBenchmark [--quick | --full | --sustained] [--transports "
+            + "nio,epoll,io_uring,ucx,ucx-tcp] [--runs N] [--out DIR] [--no-perftest]\n"
+            + "  a transport may be a pair CLIENT-to-SERVER, e.g. epoll-to-ucx, ucx-to-epoll";
     static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms256m", "-Xmx1g",
             "-Dio.netty.leakDetection.level=disabled");
     /** The server's: the client's, with a throughput collector (it only echoes and counts). */
@@ -56,7 +62,7 @@ public final class SystemBenchmark {
             for (int i = 7; i < args.length; i++) {
                 specs.add(BenchClient.Spec.parse(args[i]));
             }
-            BenchClient.main(NettyTransport.of(args[1]), Integer.parseInt(args[2]), Double.parseDouble(args[3]),
+            BenchClient.main(TransportPair.of(args[1]), Integer.parseInt(args[2]), Double.parseDouble(args[3]),
                     Double.parseDouble(args[4]), Boolean.parseBoolean(args[5]), Double.parseDouble(args[6]), specs);
             return;
         }
@@ -73,7 +79,7 @@ public final class SystemBenchmark {
         boolean noPerftest = false;
         int runs = -1;
         Path out = null;
-        List<NettyTransport> transports = null;
+        List<TransportPair> transports = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick":
@@ -95,12 +101,11 @@ public final class SystemBenchmark {
                     noPerftest = true;
                     break;
                 case "--transports":
-                    transports = Arrays.stream(args[++i].split(",")).map(NettyTransport::of)
+                    transports = Arrays.stream(args[++i].split(",")).map(TransportPair::of)
                             .collect(Collectors.toList());
                     break;
                 default:
-                    System.err.println("usage: SystemBenchmark [--quick | --full | --sustained] [--transports "
-                            + "nio,epoll,io_uring,ucx,ucx-tcp] [--runs N] [--out DIR] [--no-perftest]");
+                    System.err.println(USAGE);
                     System.exit(2);
             }
         }
@@ -111,7 +116,7 @@ public final class SystemBenchmark {
             out = mode.out;
         }
         if (transports == null) {
-            transports = mode.transports;
+            transports = mode.transports.stream().map(t -> new TransportPair(t, t)).collect(Collectors.toList());
         }
         boolean perftest = mode.perftest && !noPerftest;
         boolean full = mode == Mode.FULL;
@@ -127,15 +132,17 @@ public final class SystemBenchmark {
         progress(String.format(Locale.ROOT, "machine: cross-core copies at %.0f MB/s (median of 5 probes); "
                 + "a measurement waits while they run below %.0f%% of the median seen", machine.reference(),
                 MachineProbe.SLOW_SHARE * 100));
-        Map<NettyTransport, Boolean> lanesPrinted = new LinkedHashMap<>();
+        Map<String, Boolean> lanesPrinted = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
-            for (NettyTransport t : transports) {
+            for (TransportPair t : transports) {
                 for (List<BenchClient.Spec> kind : kinds) {
                     if (report.skipped.containsKey(t.id())) {
                         break;
                     }
-                    boolean lanes = t.isUcx() && !lanesPrinted.getOrDefault(t, false);
-                    lanesPrinted.put(t, true);
+                    // Only a UCX client can tell its lanes ("plain TCP" when it fell back): for epoll-to-ucx
+                    // they would be the server's, which it is not asked for.
+                    boolean lanes = t.client().isUcx() && !lanesPrinted.getOrDefault(t.id(), false);
+                    lanesPrinted.put(t.id(), true);
                     runClient(t, run, runs, kind, mode.limitSeconds, mode.targetSeconds, lanes, report);
                 }
             }
@@ -187,12 +194,15 @@ public final class SystemBenchmark {
 
     /**
      * A JVM running {@link SystemBenchmark} with the given arguments on this JVM's class path, with the
-     * transport's environment ({@code UCX_TLS=tcp} for ucx-tcp). Its standard error goes to ours.
+     * transport's environment ({@code UCX_TLS=tcp} for ucx-tcp) and without the variables {@code notInherited}
+     * of this JVM: a client started with its own transport's environment does not pass it on to the server of
+     * another transport ({@code UCX_TLS=tcp} would make a ucx server ucx-tcp). Its standard error goes to ours.
      */
-    static ChildProcess startJava(List<String> jvmOptions, List<String> args, NettyTransport transport)
-            throws IOException {
+    static ChildProcess startJava(List<String> jvmOptions, List<String> args, NettyTransport transport,
+                                  Set<String> notInherited) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(JavaCommand.of(SystemBenchmark.class).jvmOptions(jvmOptions)
                 .args(args).toList()).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().keySet().removeAll(notInherited);
         builder.environment().putAll(transport.environment());
         return ChildProcess.start(builder);
     }
@@ -305,15 +315,17 @@ public final class SystemBenchmark {
         }
     }
 
-    private void runClient(NettyTransport t, int run, int runs, List<BenchClient.Spec> specs, double limitSeconds,
+    private void runClient(TransportPair t, int run, int runs, List<BenchClient.Spec> specs, double limitSeconds,
                            double targetSeconds, boolean lanes, Report report) throws Exception {
         List<String> args = new ArrayList<>(List.of("--client", t.id(), String.valueOf(run),
                 String.valueOf(limitSeconds), String.valueOf(targetSeconds), String.valueOf(lanes),
                 String.valueOf(machine.reference())));
         specs.forEach(s -> args.add(s.toString()));
         progress(String.format(Locale.ROOT, "%s run %d/%d: starting client and server processes%s", t.id(), run, runs,
-                t.environment().isEmpty() ? "" : " with " + t.environment()));
-        ChildProcess client = startJava(CHILD_JVM_OPTIONS, args, t);
+                t.settings()));
+        List<String> options = new ArrayList<>(CHILD_JVM_OPTIONS);
+        options.addAll(t.clientJvmOptions());
+        ChildProcess client = startJava(options, args, t.client(), Set.of());
         long deadline = System.nanoTime()
                 + TimeUnit.SECONDS.toNanos((long) (specs.size() * (limitSeconds * 2 + 20) + 60));
         int received = 0;
