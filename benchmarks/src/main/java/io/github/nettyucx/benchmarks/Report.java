@@ -30,6 +30,13 @@ import java.util.stream.Collectors;
 
 /** Collects the results of all runs and writes results.csv, results.md and the PNG charts. */
 final class Report {
+    /** The method's paragraph on pairs, when the run has any. */
+    private static final String PAIRS = " A pair `A-to-B` is a client of transport A against a server of transport B, "
+            + "each JVM with its own transport's environment: a UCX server serves a client of another transport as "
+            + "plain TCP, and a UCX client reaches a server of another transport as plain TCP "
+            + "(`-Dio.github.nettyucx.plainTcpFallback=true` in the client's JVM: its first connect waits up to 1 s "
+            + "for an answer to its netty-ucx hello; no measurement includes connects).";
+
     final List<ResultRow> results = new ArrayList<>();
     final Map<String, String> skipped = new TreeMap<>();
     final Map<String, List<String>> lanes = new TreeMap<>();
@@ -64,6 +71,36 @@ final class Report {
 
     private List<String> transportIds() {
         return transports.stream().map(TransportPair::id).collect(Collectors.toList());
+    }
+
+    private boolean anyMixed() {
+        return transports.stream().anyMatch(TransportPair::mixed);
+    }
+
+    /** The transports of the summary tables' ratio columns: UCX's always, and the mixed pairs run. */
+    private List<String> ratioIds() {
+        List<String> ids = new ArrayList<>(List.of("ucx", "ucx-tcp"));
+        transports.stream().filter(TransportPair::mixed).map(TransportPair::id).forEach(ids::add);
+        return ids;
+    }
+
+    /** The summary table's heading and separator lines, ratio columns included, after the first columns'. */
+    private void summaryHeading(StringBuilder md, String heading, String separator, List<String> ids) {
+        md.append(heading);
+        ids.forEach(id -> md.append(' ').append(id).append(" |"));
+        ratioIds().forEach(id -> md.append(' ').append(id).append("/epoll |"));
+        md.append('\n').append(separator);
+        ids.forEach(id -> md.append("---:|"));
+        ratioIds().forEach(id -> md.append("---:|"));
+        md.append('\n');
+    }
+
+    /** A summary row's ratio cells and its end: each ratio id's median over epoll's. */
+    private void ratioCells(StringBuilder md, String benchmark, int size, int conns, String metric) {
+        double epoll = median("epoll", benchmark, size, conns, metric);
+        ratioIds().forEach(id -> md.append(' ').append(ratio(median(id, benchmark, size, conns, metric), epoll))
+                .append(" |"));
+        md.append('\n');
     }
 
     private List<ResultRow> select(String transport, String benchmark, int size, int connections) {
@@ -131,7 +168,7 @@ final class Report {
         return fmt(v);
     }
 
-    private String markdown() {
+    String markdown() {
         StringBuilder md = new StringBuilder();
         List<String> ids = transportIds();
         md.append("# netty-ucx system benchmarks (").append(mode.id).append(" mode)\n\n");
@@ -159,7 +196,7 @@ final class Report {
                 .append("event loop group of ").append(BenchClient.THREADS).append(" threads. `ucx-tcp` is ")
                 .append("`ucx` with `UCX_TLS=tcp` in both processes: only TCP joins them, so their connections ")
                 .append("take the transport's TCP data path (`-Dio.github.nettyucx.tcpDataPath=never` would use ")
-                .append("UCX's tcp transport).\n")
+                .append("UCX's tcp transport).").append(anyMixed() ? PAIRS : "").append('\n')
                 .append("Ping-pong: one connection, one message in flight, the server echoes it; every round trip ")
                 .append("is timed with `System.nanoTime`, the first 10% are warm-up and discarded. ")
                 .append("Throughput: the client sends messages as fast as the channel stays writable, flushing every ")
@@ -199,19 +236,14 @@ final class Report {
 
     private void pingPongSection(StringBuilder md, List<String> ids) {
         md.append("\n## Ping-pong latency (round trip, µs)\n\n");
-        md.append("p50 by transport; the ratio columns divide the UCX p50 by the epoll p50 ")
-                .append("(below 1 = UCX faster).\n\n");
-        md.append("| size |");
-        ids.forEach(id -> md.append(' ').append(id).append(" |"));
-        md.append(" ucx/epoll | ucx-tcp/epoll |\n|---|");
-        ids.forEach(id -> md.append("---:|"));
-        md.append("---:|---:|\n");
+        md.append(anyMixed() ? "p50 by transport; the ratio columns divide the p50 of UCX or of a pair by the "
+                + "epoll p50 (below 1 = faster than epoll).\n\n" : "p50 by transport; the ratio columns divide the "
+                + "UCX p50 by the epoll p50 (below 1 = UCX faster).\n\n");
+        summaryHeading(md, "| size |", "|---|", ids);
         for (int size : sizes("pingpong", 1)) {
             md.append("| ").append(ByteSizes.label(size)).append(" |");
             ids.forEach(id -> md.append(' ').append(cell(id, "pingpong", size, 1, "p50_us")).append(" |"));
-            double epoll = median("epoll", "pingpong", size, 1, "p50_us");
-            md.append(' ').append(ratio(median("ucx", "pingpong", size, 1, "p50_us"), epoll)).append(" | ")
-                    .append(ratio(median("ucx-tcp", "pingpong", size, 1, "p50_us"), epoll)).append(" |\n");
+            ratioCells(md, "pingpong", size, 1, "p50_us");
         }
         md.append("\n| size | transport | p50 | p99 | p99.9 | mean | max | round trips/s | client CPU µs/op "
                 + "| server CPU µs/op | p50 / epoll p50 | p99 / epoll p99 |\n");
@@ -236,20 +268,14 @@ final class Report {
 
     private void throughputSection(StringBuilder md, List<String> ids) {
         md.append("\n## Unidirectional throughput (MB/s)\n\n");
-        md.append("The ratio columns divide UCX's MB/s by epoll's (above 1 = UCX faster).\n\n");
-        md.append("| size | connections |");
-        ids.forEach(id -> md.append(' ').append(id).append(" |"));
-        md.append(" ucx/epoll | ucx-tcp/epoll |\n|---|---:|");
-        ids.forEach(id -> md.append("---:|"));
-        md.append("---:|---:|\n");
+        md.append(anyMixed() ? "The ratio columns divide the MB/s of UCX or of a pair by epoll's (above 1 = faster "
+                + "than epoll).\n\n" : "The ratio columns divide UCX's MB/s by epoll's (above 1 = UCX faster).\n\n");
+        summaryHeading(md, "| size | connections |", "|---|---:|", ids);
         for (int size : sizes("throughput", -1)) {
             for (int conns : connectionCounts(size)) {
                 md.append("| ").append(ByteSizes.label(size)).append(" | ").append(conns).append(" |");
                 ids.forEach(id -> md.append(' ').append(cell(id, "throughput", size, conns, "mb_per_s")).append(" |"));
-                double epoll = median("epoll", "throughput", size, conns, "mb_per_s");
-                md.append(' ').append(ratio(median("ucx", "throughput", size, conns, "mb_per_s"), epoll))
-                        .append(" | ").append(ratio(median("ucx-tcp", "throughput", size, conns, "mb_per_s"), epoll))
-                        .append(" |\n");
+                ratioCells(md, "throughput", size, conns, "mb_per_s");
             }
         }
         md.append("\n| size | connections | transport | MB/s | messages/s | client CPU µs/msg | server CPU µs/msg "
