@@ -6,6 +6,7 @@ package io.github.nettyucx.benchmarks;
 import io.github.nettyucx.support.NettyTransport;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -29,7 +30,8 @@ final class TransportPair {
 
     /** {@code epoll}, {@code epoll-to-ucx}, {@code ucx-tcp-to-io_uring}; {@code epoll-to-epoll} is {@code epoll}. */
     static TransportPair of(String name) {
-        int at = name.indexOf(SEPARATOR);
+        // Transport ids ignore case (NettyTransport.of), so the separator does too.
+        int at = name.toLowerCase(Locale.ROOT).indexOf(SEPARATOR);
         if (at < 0) {
             NettyTransport t = NettyTransport.of(name);
             return new TransportPair(t, t);

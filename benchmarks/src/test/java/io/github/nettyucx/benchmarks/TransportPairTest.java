@@ -37,7 +37,7 @@ class TransportPairTest {
 
     @Test
     void idsWithDashesSplitAtTheSeparator() {
-        TransportPair p = TransportPair.of("ucx-tcp-to-io-uring");
+        TransportPair p = TransportPair.of("UCX-TCP-TO-io-uring");
         assertEquals(NettyTransport.UCX_TCP, p.client());
         assertEquals(NettyTransport.IO_URING, p.server());
         assertEquals("ucx-tcp-to-io_uring", p.id());
