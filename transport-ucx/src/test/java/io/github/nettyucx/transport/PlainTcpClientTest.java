@@ -13,6 +13,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,6 +46,8 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -478,6 +482,44 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write("HELO\r\n".getBytes(StandardCharsets.US_ASCII));
             assertEquals("220 ready\r\nHELO\r\n", new String(in.readNBytes(17), StandardCharsets.US_ASCII));
+        } finally {
+            server.close().sync();
+        }
+    }
+
+    /** A DefaultFileRegion to a plain client leaves by sendfile, framed by nothing: the file's bytes, exactly. */
+    @Test
+    @Timeout(60)
+    void aFileRegionReachesAPlainClientByteExact(@TempDir Path dir) throws Exception {
+        byte[] content = new byte[3_000_000];
+        ThreadLocalRandom.current().nextBytes(content);
+        Path file = Files.write(dir.resolve("served"), content);
+        long sentByFile = UcxNative.streamBytesSentFromFiles();
+        Channel server = ucxServer(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ((ByteBuf) msg).release();
+                        ctx.write(Unpooled.copiedBuffer("head", StandardCharsets.US_ASCII));
+                        ctx.write(new DefaultFileRegion(file.toFile(), 0, content.length));
+                        ctx.writeAndFlush(Unpooled.copiedBuffer("tail", StandardCharsets.US_ASCII))
+                                .addListener(ChannelFutureListener.CLOSE);
+                    }
+                });
+            }
+        });
+        try (Socket socket = new Socket(LOOPBACK, port(server))) {
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream().write("send it".getBytes(StandardCharsets.US_ASCII));
+            byte[] received = socket.getInputStream().readAllBytes();
+            byte[] expected = new byte[content.length + 8];
+            System.arraycopy("head".getBytes(StandardCharsets.US_ASCII), 0, expected, 0, 4);
+            System.arraycopy(content, 0, expected, 4, content.length);
+            System.arraycopy("tail".getBytes(StandardCharsets.US_ASCII), 0, expected, content.length + 4, 4);
+            assertArrayEquals(expected, received);
+            assertTrue(UcxNative.streamBytesSentFromFiles() - sentByFile >= content.length, "sent by sendfile");
         } finally {
             server.close().sync();
         }

@@ -48,32 +48,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A {@link UcxSocketChannel} with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} against servers that do not speak
- * netty-ucx (an echo server, one that speaks first, one that says nothing, Python's http.server) and against a
+ * netty-ucx (an epoll echo server, one that speaks first, one that says nothing, Python's http.server) and against a
  * netty-ucx server; and without the option, the error that names it.
  */
 class PlainTcpFallbackTest extends AbstractLeakCheckedTest {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     private EventLoopGroup ucxGroup;
-    private EventLoopGroup nioGroup;
+    private EventLoopGroup epollGroup;
 
     @BeforeEach
     void groups() {
         TestTransport.requireUcx();
         UcxPlainTcpServers.clear();
         ucxGroup = TestTransport.UCX.newGroup(1);
-        nioGroup = TestTransport.NIO.newGroup(1);
+        TestTransport.EPOLL.assumeAvailable();
+        epollGroup = TestTransport.EPOLL.newGroup(1);
     }
 
     @AfterEach
     void shutDown() {
         ucxGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        nioGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        if (epollGroup != null) {
+            epollGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        }
     }
 
-    /** An NIO echo server that counts its connections. */
-    private Channel nioEchoServer(AtomicInteger connections) throws InterruptedException {
-        return new ServerBootstrap().group(nioGroup).channel(TestTransport.NIO.serverChannelClass())
+    /** An epoll echo server that counts its connections. */
+    private Channel epollEchoServer(AtomicInteger connections) throws InterruptedException {
+        return new ServerBootstrap().group(epollGroup).channel(TestTransport.EPOLL.serverChannelClass())
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -119,7 +122,7 @@ class PlainTcpFallbackTest extends AbstractLeakCheckedTest {
     @Timeout(30)
     void anEchoServerIsReachedAsPlainTcpAndRemembered() throws Exception {
         AtomicInteger connections = new AtomicInteger();
-        Channel server = nioEchoServer(connections);
+        Channel server = epollEchoServer(connections);
         try {
             for (int round = 0; round < 2; round++) {
                 Text text = new Text(5);
@@ -144,7 +147,7 @@ class PlainTcpFallbackTest extends AbstractLeakCheckedTest {
     @Test
     @Timeout(30)
     void withoutTheOptionTheConnectFailsAndNamesIt() throws Exception {
-        Channel server = nioEchoServer(new AtomicInteger());
+        Channel server = epollEchoServer(new AtomicInteger());
         try {
             ChannelFuture connect = connect(server.localAddress(), false, new ChannelInboundHandlerAdapter());
             assertTrue(connect.await(10, TimeUnit.SECONDS));
