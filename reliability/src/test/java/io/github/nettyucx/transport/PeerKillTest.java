@@ -194,7 +194,11 @@ class PeerKillTest extends AbstractWarmGroupTest {
     }
 
     private static Channel bindServer(BlockingQueue<Watcher> accepted) throws InterruptedException {
+        // The half-hello peer is a plain socket in a fresh JVM: it may take longer than the server's default wait
+        // for a silent client to send its first bytes, which would make it a plain TCP client; these tests are
+        // about a client that dies in the netty-ucx handshake, so the server waits for the bytes.
         return new ServerBootstrap().group(group).channel(UcxServerSocketChannel.class)
+                .childOption(UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS, 0)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {

@@ -96,6 +96,11 @@ final class UcxHandshake {
         return hello;
     }
 
+    /** The hello's first bytes, which a client sends ahead of the rest. */
+    static ByteBuffer magic() {
+        return ByteBuffer.allocate(Integer.BYTES).putInt(0, MAGIC);
+    }
+
     /** What an accepted client's first bytes say it speaks. */
     enum ClientKind {
         /** Too few bytes, all of them the start of the hello's magic. */

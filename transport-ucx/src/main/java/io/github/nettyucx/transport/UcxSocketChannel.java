@@ -162,13 +162,22 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     /** Creates the UCX connection (posting its receives) and sends our hello. */
     private void startHandshake() throws IOException {
+        startHandshake(false);
+    }
+
+    /** {@code magicSent}: the hello's magic went out already (a client's, first thing), the rest follows. */
+    private void startHandshake(boolean magicSent) throws IOException {
         UcxIoHandler.Registration registration = registration();
         int index = registration.bindConnection();
         connection = UcxConnection.create(registration.worker(), index, config.recvWindow(), config.recvUnit(),
                 config.sendSlots());
         UcxNative.socketKeepAlive(fd, 10, 2, 3);
-        side.queue(UcxHandshake.encodeHello(connection.id(), connection.recvWindow(), connection.recvUnit(),
-                registration.worker().workerAddress()));
+        ByteBuffer hello = UcxHandshake.encodeHello(connection.id(), connection.recvWindow(), connection.recvUnit(),
+                registration.worker().workerAddress());
+        if (magicSent) {
+            hello.position(Integer.BYTES);
+        }
+        side.queue(hello);
         flushSideChannel();
     }
 
@@ -424,7 +433,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 plainServer();
                 return;
             }
-            startHandshake();
+            // The magic at once, before the connection's memory is set up (the first one of a process can take a
+            // while): a server takes a client that stays silent for long for plain TCP.
+            side.queue(UcxHandshake.magic());
+            side.flush();
+            startHandshake(true);
             if (config.isPlainTcpFallback()) {
                 int generation = ++fallbackGeneration;
                 eventLoop().schedule(() -> {
