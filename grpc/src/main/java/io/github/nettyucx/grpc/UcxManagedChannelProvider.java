@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannelBuilder;
@@ -82,9 +83,13 @@ public final class UcxManagedChannelProvider extends ManagedChannelProvider {
         return NewChannelBuilderResult.channelBuilder(onUcx((NettyChannelBuilder) builder));
     }
 
-    /** grpc-netty wants the channel type and the event loop group together. */
+    /**
+     * grpc-netty wants the channel type and the event loop group together. Every channel gRPC builds comes here,
+     * also to servers that do not speak netty-ucx (another service, a cloud API): those are reached as plain TCP.
+     */
     private static NettyChannelBuilder onUcx(NettyChannelBuilder builder) {
         return builder.channelType(UcxSocketChannel.class, InetSocketAddress.class)
-                .eventLoopGroup(SharedUcxEventLoops.INSTANCE.worker());
+                .eventLoopGroup(SharedUcxEventLoops.INSTANCE.worker())
+                .withOption(UcxChannelOption.PLAIN_TCP_FALLBACK, true);
     }
 }
