@@ -10,8 +10,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /** A server's child handler that echoes everything back, and records exceptions (then closes). */
-final class Echo extends ChannelInboundHandlerAdapter {
-    final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
+public final class Echo extends ChannelInboundHandlerAdapter {
+    public final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {

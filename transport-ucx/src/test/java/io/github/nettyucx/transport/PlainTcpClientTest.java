@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -55,6 +56,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -92,13 +94,18 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
                 .bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
     }
 
-    private Channel echoServer() throws InterruptedException {
+    /** A UCX server whose children each get the handler {@code child} makes. */
+    private Channel ucxServerWith(Supplier<ChannelHandler> child) throws InterruptedException {
         return ucxServer(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new Echo());
+                ch.pipeline().addLast(child.get());
             }
         });
+    }
+
+    private Channel echoServer() throws InterruptedException {
+        return ucxServerWith(Echo::new);
     }
 
     private static int port(Channel server) {
@@ -206,12 +213,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
     @Timeout(30)
     void aPrefixOfTheMagicThenOtherBytesReachesThePipelineWhole() throws Exception {
         Recorder recorder = new Recorder();
-        Channel server = ucxServer(new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(recorder);
-            }
-        });
+        Channel server = ucxServerWith(() -> recorder);
         try (Socket socket = new Socket(LOOPBACK, port(server))) {
             OutputStream out = socket.getOutputStream();
             // "NUC" is the start of the hello's magic ("NUCX"); the server must wait for more, then see plain TCP.
@@ -323,12 +325,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
     @Timeout(30)
     void aPlainClientsResetReachesTheChild() throws Exception {
         Recorder recorder = new Recorder();
-        Channel server = ucxServer(new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(recorder);
-            }
-        });
+        Channel server = ucxServerWith(() -> recorder);
         try (Socket socket = new Socket(LOOPBACK, port(server))) {
             socket.getOutputStream().write("GET".getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();

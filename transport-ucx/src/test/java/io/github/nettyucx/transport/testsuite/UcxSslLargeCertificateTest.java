@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport.testsuite;
 
+import io.github.nettyucx.transport.Echo;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
@@ -132,24 +133,6 @@ class UcxSslLargeCertificateTest {
                 client.close().sync();
             }
             server.close().sync();
-        }
-    }
-
-    /** The server's handler: echoes what it reads once the handshake is done. */
-    private static final class Echo extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ctx.write(msg);
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            ctx.flush();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
         }
     }
 
