@@ -141,11 +141,23 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             logger.debug("{} is plain TCP: its first bytes are 0x{}, not a netty-ucx hello", this,
                     UcxHandshake.magicSeen(firstBytes));
         }
+        startPlain();
+    }
+
+    /**
+     * Plain TCP on this socket, for either end: the connection and its data path in raw mode, starting with the
+     * side channel's unparsed input (in read mode).
+     */
+    private void startPlain() throws IOException {
         UcxIoHandler.Registration registration = registration();
-        connection = UcxConnection.create(registration.worker(), registration.bindConnection(), config.recvWindow(),
-                config.recvUnit(), config.sendSlots());
+        connection = newConnection(registration);
         dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
         records = dataPath.records();
+    }
+
+    private UcxConnection newConnection(UcxIoHandler.Registration registration) throws IOException {
+        return UcxConnection.create(registration.worker(), registration.bindConnection(), config.recvWindow(),
+                config.recvUnit(), config.sendSlots());
     }
 
     /** An accepted channel's peer has the connect timeout to finish its hello. */
@@ -168,9 +180,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     /** {@code magicSent}: the hello's magic went out already (a client's, first thing), the rest follows. */
     private void startHandshake(boolean magicSent) throws IOException {
         UcxIoHandler.Registration registration = registration();
-        int index = registration.bindConnection();
-        connection = UcxConnection.create(registration.worker(), index, config.recvWindow(), config.recvUnit(),
-                config.sendSlots());
+        connection = newConnection(registration);
         UcxNative.socketKeepAlive(fd, 10, 2, 3);
         ByteBuffer hello = UcxHandshake.encodeHello(connection.id(), connection.recvWindow(), connection.recvUnit(),
                 registration.worker().workerAddress());
@@ -451,16 +461,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         /** The server does not speak netty-ucx: the connection is plain TCP on this socket, nothing was sent. */
         private void plainServer() throws IOException {
             session.plainServer();
-            UcxIoHandler.Registration registration = registration();
-            connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
-                    config.recvWindow(), config.recvUnit(), config.sendSlots());
             side.inbound();
             try {
-                dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
+                startPlain();
             } finally {
                 side.consumed();
             }
-            records = dataPath.records();
             activate();
         }
 
