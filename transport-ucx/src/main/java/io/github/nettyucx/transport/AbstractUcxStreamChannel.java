@@ -102,6 +102,9 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     /** Called before a write looks at the session: a chance to pick up a close record the loop has not seen. */
     abstract void beforeWrite();
 
+    /** Whether large messages go up the pipeline in the buffer they were received into (RECEIVE_IN_PLACE). */
+    abstract boolean receiveInPlace();
+
     @Override
     public abstract DuplexChannelConfig config();
 
@@ -436,7 +439,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
                         break;
                     }
                     // The handle's guess bounds a read, as the user's RecvByteBufAllocator expects.
-                    byteBuf = connection.readInPlace(allocHandle.guess());
+                    byteBuf = receiveInPlace() ? connection.readInPlace(allocHandle.guess()) : null;
                     if (byteBuf != null) {
                         allocHandle.attemptedBytesRead(byteBuf.readableBytes());
                         allocHandle.lastBytesRead(byteBuf.readableBytes());

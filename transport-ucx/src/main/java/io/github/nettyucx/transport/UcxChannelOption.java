@@ -37,6 +37,15 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
      */
     public static final ChannelOption<Boolean> PLAIN_TCP_FALLBACK = valueOf(UcxChannelOption.class,
             "PLAIN_TCP_FALLBACK");
+    /**
+     * Whether a large received message goes up the pipeline in the registered buffer UCX received it into (true,
+     * the default: one copy fewer), or is copied into a buffer of the channel's {@code ALLOCATOR}, as NIO and epoll
+     * read (false). Turn it off under a framework that releases only buffers of allocators it knows and keeps any
+     * other as an unpooled heap buffer (Vert.x; netty-ucx-vertx does): the registered memory would never return to
+     * its pool. See docs/settings.md.
+     */
+    public static final ChannelOption<Boolean> RECEIVE_IN_PLACE = valueOf(UcxChannelOption.class,
+            "RECEIVE_IN_PLACE");
 
     /**
      * For a {@link UcxDatagramChannel}: SO_REUSEPORT, which lets several sockets bind the same address and port,

@@ -213,6 +213,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
     }
 
+    @Override
+    boolean receiveInPlace() {
+        return config.isReceiveInPlace();
+    }
+
     /**
      * Like a TCP send that fails once the kernel saw the peer's reset: picks up a close record the
      * blocked loop has not processed, without closing the channel in the middle of a write (the loop

@@ -27,6 +27,7 @@ import static io.netty.channel.ChannelOption.TCP_NODELAY;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_UNIT;
 import static io.github.nettyucx.transport.UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS;
 import static io.github.nettyucx.transport.UcxChannelOption.PLAIN_TCP_FALLBACK;
+import static io.github.nettyucx.transport.UcxChannelOption.RECEIVE_IN_PLACE;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_WINDOW;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_SEND_SLOTS;
 
@@ -57,6 +58,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     private volatile int sendSlots = DEFAULT_SEND_SLOTS;
     private volatile int clientBytesWaitMillis = DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
     private volatile boolean plainTcpFallback = DEFAULT_PLAIN_TCP_FALLBACK;
+    private volatile boolean receiveInPlace = true;
 
     UcxSocketChannelConfig(UcxSocketChannel channel) {
         super(channel);
@@ -68,7 +70,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     public Map<ChannelOption<?>, Object> getOptions() {
         return getOptions(super.getOptions(), ALLOW_HALF_CLOSURE, TCP_NODELAY, SO_KEEPALIVE, SO_LINGER, SO_SNDBUF,
                 SO_RCVBUF, IP_TOS, SO_REUSEADDR, UCX_RECV_WINDOW, UCX_RECV_UNIT, UCX_SEND_SLOTS,
-                CLIENT_BYTES_WAIT_MILLIS, PLAIN_TCP_FALLBACK);
+                CLIENT_BYTES_WAIT_MILLIS, PLAIN_TCP_FALLBACK, RECEIVE_IN_PLACE);
     }
 
     @SuppressWarnings("unchecked")
@@ -113,6 +115,9 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
         if (option == PLAIN_TCP_FALLBACK) {
             return (T) Boolean.valueOf(plainTcpFallback);
         }
+        if (option == RECEIVE_IN_PLACE) {
+            return (T) Boolean.valueOf(receiveInPlace);
+        }
         return super.getOption(option);
     }
 
@@ -145,6 +150,8 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
             clientBytesWaitMillis = ObjectUtil.checkPositiveOrZero((Integer) value, "CLIENT_BYTES_WAIT_MILLIS");
         } else if (option == PLAIN_TCP_FALLBACK) {
             plainTcpFallback = (Boolean) value;
+        } else if (option == RECEIVE_IN_PLACE) {
+            receiveInPlace = (Boolean) value;
         } else {
             return super.setOption(option, value);
         }
@@ -161,6 +168,10 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     boolean isPlainTcpFallback() {
         return plainTcpFallback;
+    }
+
+    boolean isReceiveInPlace() {
+        return receiveInPlace;
     }
 
     int recvUnit() {
