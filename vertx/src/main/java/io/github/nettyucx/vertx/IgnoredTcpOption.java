@@ -24,8 +24,8 @@ enum IgnoredTcpOption {
             + "data can ride on the SYN"),
     TCP_QUICK_ACK("tcpQuickAck", "UCX traffic is not acknowledged segment by segment"),
     TCP_CORK("tcpCork", "UCX sends each flushed message as it is; the side channel always runs with TCP_NODELAY"),
-    TCP_USER_TIMEOUT("tcpUserTimeout", "a lost peer is noticed through the side channel and UCX's own error "
-            + "handling, not by TCP retransmissions"),
+    TCP_USER_TIMEOUT("tcpUserTimeout", "a lost peer is noticed by UCX's error handling and by the side channel, "
+            + "whose keepalive and user timeout are the transport's own (docs/settings.md)"),
     REUSE_PORT("reusePort", "a UcxServerSocketChannel binds one listening socket per address; the servers of one "
             + "Vert.x instance on the same port share it, as on the NIO transport");
 

@@ -5,6 +5,7 @@ package io.github.nettyucx.vertx;
 
 import io.github.nettyucx.transport.Ucx;
 import io.github.nettyucx.transport.UcxChannelOption;
+import io.github.nettyucx.transport.UcxDatagramChannel;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.transport.UcxIoHandler;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
@@ -19,17 +20,21 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.util.internal.SystemPropertyUtil;
+import io.vertx.core.datagram.DatagramSocketOptions;
 import io.vertx.core.net.ClientOptionsBase;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.transport.Transport;
 
+import java.net.NetworkInterface;
 import java.net.SocketAddress;
+import java.net.SocketException;
 import java.util.concurrent.ThreadFactory;
 
 /**
  * Vert.x 5.0 on UCX: a Vert.x {@link io.vertx.core.spi.transport.Transport} whose event loops are
- * {@link UcxEventLoopGroup}s and whose TCP clients and servers are {@link UcxSocketChannel}s and
- * {@link UcxServerSocketChannel}s. Chosen per Vert.x instance:
+ * {@link UcxEventLoopGroup}s, whose TCP clients and servers are {@link UcxSocketChannel}s and
+ * {@link UcxServerSocketChannel}s, and whose datagram channels (Vert.x's DNS resolver, {@code DatagramSocket}) are
+ * {@link UcxDatagramChannel}s. Chosen per Vert.x instance:
  *
  * <pre>{@code
  * Vertx vertx = Vertx.builder().withTransport(UcxTransport.UCX).build();
@@ -46,13 +51,19 @@ import java.util.concurrent.ThreadFactory;
  * most of their servers are not netty-ucx. {@code -Dio.github.nettyucx.plainTcpFallback=false} turns it off, so
  * that a connection to such a server fails instead.
  *
+ * <p>Every TCP channel has {@link UcxChannelOption#RECEIVE_IN_PLACE} off: Vert.x copies out and releases only
+ * buffers of Netty's pooled and adaptive allocators, and keeps any other, never released, as an unpooled heap
+ * buffer. Reads therefore come from the allocator Vert.x gives the channel, as on NIO.
+ *
  * <p>Socket options are set as Vert.x sets them for NIO: {@code TCP_NODELAY}, {@code SO_KEEPALIVE},
  * {@code SO_SNDBUF}, {@code SO_RCVBUF}, {@code SO_REUSEADDR}, {@code SO_LINGER}, {@code IP_TOS}, the accept
  * backlog and the connect timeout. UCX channels accept and report them all; the backlog, the connect timeout and
- * {@code SO_LINGER} 0 (a reset) act on them, the others do not apply to UCX traffic. The Linux options that
- * Vert.x's epoll transport adds ({@code tcpFastOpen}, {@code tcpQuickAck}, {@code tcpCork},
- * {@code tcpUserTimeout}, a server's {@code reusePort}) are ignored, and logged once when set. Unix domain
- * sockets are not supported: using one fails with an exception that says so.
+ * {@code SO_LINGER} 0 (a reset) act on UCX connections, the others do not apply to UCX traffic (on a plain TCP
+ * connection they are its socket's, as netty-ucx-transport sets them). The Linux options that Vert.x's epoll
+ * transport adds ({@code tcpFastOpen}, {@code tcpQuickAck}, {@code tcpCork}, {@code tcpUserTimeout}, a server's
+ * {@code reusePort}) are ignored, and logged once when set. Datagram sockets take what Vert.x gives NIO's, with
+ * {@code reusePort} as on epoll. Unix domain sockets are not supported: using one fails with an exception that
+ * says so.
  */
 public final class UcxTransport implements io.vertx.core.spi.transport.Transport {
     /** The system property that decides whether client channels fall back to plain TCP; on unless "false". */
@@ -97,21 +108,25 @@ public final class UcxTransport implements io.vertx.core.spi.transport.Transport
         return new UcxEventLoopGroup(nThreads, threadFactory);
     }
 
+    /**
+     * A {@link UcxDatagramChannel} (plain UDP, on the UCX loops), for Vert.x's DNS resolver and its datagram
+     * sockets; dual stack where the host has IPv6.
+     */
     @Override
     public DatagramChannel datagramChannel() {
-        throw new UnsupportedOperationException("the UCX transport has no datagram channel yet: start the JVM with "
-                + "-Dvertx.disableDnsResolver=true so that Vert.x resolves names with the JDK");
+        return new UcxDatagramChannel();
     }
 
     /** Vert.x 5.0's SPI still names Netty's deprecated {@code InternetProtocolFamily}. */
     @SuppressWarnings("deprecation")
     @Override
     public DatagramChannel datagramChannel(InternetProtocolFamily family) {
-        return datagramChannel();
+        return new UcxDatagramChannel(family.toSocketProtocolFamily());
     }
 
     /**
-     * Makes {@link UcxSocketChannel}s, with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} set here rather than in
+     * Makes {@link UcxSocketChannel}s, with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} and
+     * {@link UcxChannelOption#RECEIVE_IN_PLACE} set here rather than in
      * {@link #configure(ClientOptionsBase, int, boolean, Bootstrap)}: Vert.x's DNS resolver makes its TCP channels
      * (for truncated answers) with this factory and no bootstrap options, and DNS servers speak plain TCP.
      */
@@ -128,7 +143,7 @@ public final class UcxTransport implements io.vertx.core.spi.transport.Transport
         if (domainSocket) {
             throw domainSocketsUnsupported("a server");
         }
-        return UcxTransport::newServerSocketChannel;
+        return UcxServerSocketChannel::new;
     }
 
     /** {@code sendFile} and {@code NetSocket.sendFile} send {@code FileRegion}s, which UCX channels take. */
@@ -150,29 +165,60 @@ public final class UcxTransport implements io.vertx.core.spi.transport.Transport
         return io.vertx.core.spi.transport.Transport.super.convert(address);
     }
 
+    /**
+     * Sets what Vert.x sets on every transport's datagram channels, and, as its epoll transport, SO_REUSEPORT; and,
+     * as only its NIO transport does, the multicast options (loopback, TTL, interface), which a
+     * {@link UcxDatagramChannel} has.
+     */
+    @Override
+    public void configure(DatagramChannel channel, DatagramSocketOptions options) {
+        channel.config().setOption(UcxChannelOption.SO_REUSEPORT, options.isReusePort());
+        io.vertx.core.spi.transport.Transport.super.configure(channel, options);
+        channel.config().setLoopbackModeDisabled(options.isLoopbackModeDisabled());
+        if (options.getMulticastTimeToLive() != -1) {
+            channel.config().setTimeToLive(options.getMulticastTimeToLive());
+        }
+        String interfaceName = options.getMulticastNetworkInterface();
+        if (interfaceName != null) {
+            channel.config().setNetworkInterface(networkInterface(interfaceName));
+        }
+    }
+
     @Override
     public void configure(ClientOptionsBase options, int connectTimeout, boolean domainSocket, Bootstrap bootstrap) {
         IgnoredTcpOption.logIgnored(options);
         io.vertx.core.spi.transport.Transport.super.configure(options, connectTimeout, domainSocket, bootstrap);
     }
 
+    /**
+     * Also turns off {@link UcxChannelOption#RECEIVE_IN_PLACE} for the accepted channels, as
+     * {@link #channelFactory(boolean)} does for clients: Vert.x releases only buffers of the allocators it knows.
+     */
     @Override
     public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
         IgnoredTcpOption.logIgnored(options);
         io.vertx.core.spi.transport.Transport.super.configure(options, domainSocket, bootstrap);
+        bootstrap.childOption(UcxChannelOption.RECEIVE_IN_PLACE, false);
     }
 
     private UcxSocketChannel newSocketChannel() {
         UcxSocketChannel channel = new UcxSocketChannel();
         channel.config().setOption(UcxChannelOption.PLAIN_TCP_FALLBACK, plainTcpFallback);
-        channel.pipeline().addFirst(HeapReads.NAME, HeapReads.INSTANCE);
+        channel.config().setOption(UcxChannelOption.RECEIVE_IN_PLACE, false);
         return channel;
     }
 
-    private static UcxServerSocketChannel newServerSocketChannel() {
-        UcxServerSocketChannel channel = new UcxServerSocketChannel();
-        channel.pipeline().addFirst(AcceptedChannels.NAME, AcceptedChannels.INSTANCE);
-        return channel;
+    private static NetworkInterface networkInterface(String name) {
+        try {
+            NetworkInterface found = NetworkInterface.getByName(name);
+            if (found != null) {
+                return found;
+            }
+        } catch (SocketException e) {
+            throw new IllegalArgumentException("could not look up the multicast network interface " + name, e);
+        }
+        throw new IllegalArgumentException("no network interface named " + name + " (multicastNetworkInterface of "
+                + "DatagramSocketOptions)");
     }
 
     private static UnsupportedOperationException domainSocketsUnsupported(String what) {
