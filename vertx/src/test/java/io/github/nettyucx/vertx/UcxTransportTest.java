@@ -15,6 +15,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramChannel;
+import io.netty.util.Version;
 import io.vertx.core.Vertx;
 import io.vertx.core.datagram.DatagramSocketOptions;
 import io.vertx.core.impl.transports.NioTransport;
@@ -37,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -63,6 +65,20 @@ class UcxTransportTest {
         assertEquals(Ucx.isAvailable(), TRANSPORT.isAvailable());
         assertSame(Ucx.unavailabilityCause(), UcxTransport.UCX.unavailabilityCause());
         assertNull(TRANSPORT.unavailabilityCause());
+    }
+
+    /** Vert.x's BOM manages Netty too, at an older version; the module keeps every Netty jar at the root pom's. */
+    @Test
+    void nettyIsAtTheRootPomsVersion() {
+        String expected = System.getProperty("nettyucx.nettyVersion");
+        assertNotNull(expected, "-Dnettyucx.nettyVersion is not set");
+        Map<String, Version> versions = Version.identify();
+        assertTrue(versions.containsKey("netty-transport"), versions.keySet().toString());
+        for (Map.Entry<String, Version> jar : versions.entrySet()) {
+            if (!jar.getKey().startsWith("netty-tcnative")) {
+                assertEquals(expected, jar.getValue().artifactVersion(), jar.getKey());
+            }
+        }
     }
 
     @Test
