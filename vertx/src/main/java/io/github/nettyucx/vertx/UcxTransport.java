@@ -75,13 +75,9 @@ public final class UcxTransport implements io.vertx.core.spi.transport.Transport
 
     private final boolean plainTcpFallback;
 
+    /** {@code plainTcpFallback}: whether client channels fall back to plain TCP for servers that are not ours. */
     UcxTransport(boolean plainTcpFallback) {
         this.plainTcpFallback = plainTcpFallback;
-    }
-
-    /** Whether the client channels of this transport fall back to plain TCP. */
-    boolean plainTcpFallback() {
-        return plainTcpFallback;
     }
 
     @Override
