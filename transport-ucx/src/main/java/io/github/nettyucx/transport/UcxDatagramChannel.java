@@ -252,6 +252,13 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         }
     }
 
+    /** The loop is gone and closes the socket (see {@link UcxUnsafe#abandon()}): no association is left. */
+    @Override
+    protected void abandonNative() {
+        active = false;
+        connected = false;
+    }
+
     @Override
     protected Object filterOutboundMessage(Object msg) {
         if (msg instanceof DatagramPacket) {
