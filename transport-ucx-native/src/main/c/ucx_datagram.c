@@ -165,7 +165,10 @@ static void java_datagram_connect(JNIEnv *env, jclass cls, jint fd, jboolean ipv
     }
 }
 
-/* connect(2) to AF_UNSPEC dissolves the association; the local address stays bound. */
+/*
+ * connect(2) to AF_UNSPEC dissolves the association; the local address stays bound. Some kernels report
+ * EAFNOSUPPORT although they did disconnect (as the JDK notes), so that one is not an error.
+ */
 static void java_datagram_disconnect(JNIEnv *env, jclass cls, jint fd) {
     (void) cls;
     struct sockaddr_storage storage;
@@ -264,8 +267,8 @@ static jint java_datagram_get_option(JNIEnv *env, jclass cls, jint fd, jint leve
         nucx_throw_errno(env, "getsockopt", errno);
         return -1;
     }
-    /* Some options (IP_MULTICAST_LOOP, IP_MULTICAST_TTL) may be returned as a single byte. */
-    return length == 1 ? (jint) * (unsigned char *) &value : (jint) value;
+    /* Linux may return some IP options (IP_MULTICAST_TTL, IP_MULTICAST_LOOP) as a single byte. */
+    return length == 1 ? (jint) ((unsigned char *) &value)[0] : (jint) value;
 }
 
 /*

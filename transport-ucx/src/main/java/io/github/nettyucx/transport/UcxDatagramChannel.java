@@ -20,6 +20,7 @@ import io.netty.channel.IoRegistration;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.NetUtil;
@@ -89,6 +90,17 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
             throw new ChannelException("could not create a UDP socket: " + e.getMessage(), e);
         }
         config = new UcxDatagramChannelConfig(this);
+    }
+
+    /**
+     * As {@link #UcxDatagramChannel(SocketProtocolFamily)}, for code written against Netty's older family type
+     * (as the other transports' datagram channels still take it).
+     *
+     * @deprecated use {@link #UcxDatagramChannel(SocketProtocolFamily)}
+     */
+    @Deprecated
+    public UcxDatagramChannel(InternetProtocolFamily family) {
+        this(family == null ? null : family.toSocketProtocolFamily());
     }
 
     private static boolean useIpv6(SocketProtocolFamily family) {
@@ -250,6 +262,13 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         if (socket >= 0) {
             UcxNative.socketClose(socket);
         }
+    }
+
+    /** The loop is gone and closes the socket (see {@link UcxUnsafe#abandon()}): no association is left. */
+    @Override
+    protected void abandonNative() {
+        active = false;
+        connected = false;
     }
 
     @Override
