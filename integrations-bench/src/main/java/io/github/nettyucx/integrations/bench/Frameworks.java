@@ -1,0 +1,23 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.integrations.bench;
+
+import java.util.List;
+
+/** The frameworks by name. */
+final class Frameworks {
+    static final List<String> IDS = List.of(GrpcFramework.ID);
+
+    private Frameworks() {
+    }
+
+    static Framework of(String id) {
+        switch (id) {
+            case GrpcFramework.ID:
+                return new GrpcFramework();
+            default:
+                throw new IllegalArgumentException("unknown framework '" + id + "': use one of " + IDS);
+        }
+    }
+}
