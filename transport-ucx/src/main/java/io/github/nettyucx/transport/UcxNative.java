@@ -241,6 +241,18 @@ final class UcxNative {
 
     static native void socketKeepAlive(int fd, int idleSeconds, int intervalSeconds, int probes);
 
+    /** Indexes of socket_options in ucx_socket.c, for {@link #socketSetOption} and {@link #socketGetOption}. */
+    static final int SOCKET_OPTION_TCP_NODELAY = 0;
+    static final int SOCKET_OPTION_SO_KEEPALIVE = 1;
+    static final int SOCKET_OPTION_SO_SNDBUF = 2;
+    static final int SOCKET_OPTION_SO_RCVBUF = 3;
+    /** IP_TOS, or IPV6_TCLASS on an IPv6 socket. */
+    static final int SOCKET_OPTION_IP_TOS = 4;
+
+    static native void socketSetOption(int fd, int option, int value) throws IOException;
+
+    static native int socketGetOption(int fd, int option) throws IOException;
+
     // ucx_memory.c
     /** Fills {@code out} with address, memory handle (0 when registration failed) and the ucs_status_t of ucp_mem_map. */
     static native void memoryMap(long length, long[] out) throws IOException;

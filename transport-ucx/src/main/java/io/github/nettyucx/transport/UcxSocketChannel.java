@@ -153,6 +153,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         connection = newConnection(registration);
         dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
         records = dataPath.records();
+        config.plainSocket().attach(fd, config);
     }
 
     private UcxConnection newConnection(UcxIoHandler.Registration registration) throws IOException {
@@ -269,6 +270,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     @Override
     protected void doClose() throws Exception {
+        config.plainSocket().detach();
         active = false;
         open = false;
         inputClosedSeenErrorOnRead = true;
@@ -332,6 +334,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     @Override
     protected void abandonNative() {
+        config.plainSocket().detach();
         active = false;
         if (connection != null) {
             connection.abandon();

@@ -14,6 +14,7 @@ import io.netty.channel.socket.SocketChannelConfig;
 import io.netty.util.internal.ObjectUtil;
 import io.netty.util.internal.SystemPropertyUtil;
 
+import java.io.IOException;
 import java.util.Map;
 
 import static io.netty.channel.ChannelOption.ALLOW_HALF_CLOSURE;
@@ -33,7 +34,9 @@ import static io.github.nettyucx.transport.UcxChannelOption.UCX_SEND_SLOTS;
 /**
  * Configuration of a {@link UcxSocketChannel}. TCP options have no meaning for UCX traffic; they are
  * accepted and reported so that existing bootstraps run unchanged (TCP_NODELAY and SO_KEEPALIVE
- * describe the side channel, which always has both).
+ * describe the side channel, which always has both). On a connection that is plain TCP (a peer that does
+ * not speak netty-ucx) TCP_NODELAY, SO_KEEPALIVE, SO_SNDBUF, SO_RCVBUF and IP_TOS are the socket's, set
+ * and read as on epoll.
  */
 public final class UcxSocketChannelConfig extends DefaultChannelConfig implements SocketChannelConfig {
     static final int DEFAULT_RECV_WINDOW = 8;
@@ -57,6 +60,10 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     private volatile int sendSlots = DEFAULT_SEND_SLOTS;
     private volatile int clientBytesWaitMillis = DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
     private volatile boolean plainTcpFallback = DEFAULT_PLAIN_TCP_FALLBACK;
+    /** Whether the application chose the socket buffers' sizes: a plain TCP socket keeps the kernel's otherwise. */
+    private volatile boolean sendBufferSizeSet;
+    private volatile boolean receiveBufferSizeSet;
+    private final UcxPlainSocket plainSocket = new UcxPlainSocket();
 
     UcxSocketChannelConfig(UcxSocketChannel channel) {
         super(channel);
@@ -151,6 +158,32 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
         return true;
     }
 
+    /** Where TCP options go once the connection is plain TCP. */
+    UcxPlainSocket plainSocket() {
+        return plainSocket;
+    }
+
+    /**
+     * Sets the configured TCP options on the socket of a connection that turned out to be plain TCP. Its keepalive
+     * stays on (the handshake socket has it, with short timers) unless the application turned it off; the
+     * buffers keep the kernel's sizes, which grow with the traffic, unless the application chose sizes.
+     */
+    void applyTo(int socket) throws IOException {
+        UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_TCP_NODELAY, tcpNoDelay ? 1 : 0);
+        if (!keepAlive) {
+            UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_SO_KEEPALIVE, 0);
+        }
+        if (sendBufferSizeSet) {
+            UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_SO_SNDBUF, sendBufferSize);
+        }
+        if (receiveBufferSizeSet) {
+            UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_SO_RCVBUF, receiveBufferSize);
+        }
+        if (trafficClass != 0) {
+            UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_IP_TOS, trafficClass);
+        }
+    }
+
     int recvWindow() {
         return recvWindow;
     }
@@ -184,12 +217,13 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     public boolean isTcpNoDelay() {
-        return tcpNoDelay;
+        return plainSocket.get(UcxNative.SOCKET_OPTION_TCP_NODELAY, tcpNoDelay ? 1 : 0) != 0;
     }
 
     @Override
     public UcxSocketChannelConfig setTcpNoDelay(boolean tcpNoDelay) {
         this.tcpNoDelay = tcpNoDelay;
+        plainSocket.set(UcxNative.SOCKET_OPTION_TCP_NODELAY, tcpNoDelay ? 1 : 0);
         return this;
     }
 
@@ -206,45 +240,51 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     public int getSendBufferSize() {
-        return sendBufferSize;
+        return plainSocket.get(UcxNative.SOCKET_OPTION_SO_SNDBUF, sendBufferSize);
     }
 
     @Override
     public UcxSocketChannelConfig setSendBufferSize(int sendBufferSize) {
         this.sendBufferSize = sendBufferSize;
+        sendBufferSizeSet = true;
+        plainSocket.set(UcxNative.SOCKET_OPTION_SO_SNDBUF, sendBufferSize);
         return this;
     }
 
     @Override
     public int getReceiveBufferSize() {
-        return receiveBufferSize;
+        return plainSocket.get(UcxNative.SOCKET_OPTION_SO_RCVBUF, receiveBufferSize);
     }
 
     @Override
     public UcxSocketChannelConfig setReceiveBufferSize(int receiveBufferSize) {
         this.receiveBufferSize = receiveBufferSize;
+        receiveBufferSizeSet = true;
+        plainSocket.set(UcxNative.SOCKET_OPTION_SO_RCVBUF, receiveBufferSize);
         return this;
     }
 
     @Override
     public boolean isKeepAlive() {
-        return keepAlive;
+        return plainSocket.get(UcxNative.SOCKET_OPTION_SO_KEEPALIVE, keepAlive ? 1 : 0) != 0;
     }
 
     @Override
     public UcxSocketChannelConfig setKeepAlive(boolean keepAlive) {
         this.keepAlive = keepAlive;
+        plainSocket.set(UcxNative.SOCKET_OPTION_SO_KEEPALIVE, keepAlive ? 1 : 0);
         return this;
     }
 
     @Override
     public int getTrafficClass() {
-        return trafficClass;
+        return plainSocket.get(UcxNative.SOCKET_OPTION_IP_TOS, trafficClass);
     }
 
     @Override
     public UcxSocketChannelConfig setTrafficClass(int trafficClass) {
         this.trafficClass = trafficClass;
+        plainSocket.set(UcxNative.SOCKET_OPTION_IP_TOS, trafficClass);
         return this;
     }
 

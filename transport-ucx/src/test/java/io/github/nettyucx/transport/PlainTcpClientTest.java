@@ -18,6 +18,7 @@ import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.SocketChannelConfig;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -316,6 +317,43 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
             InputStream in = socket.getInputStream();
             SocketException reset = assertThrows(SocketException.class, in::read);
             assertTrue(reset.getMessage().contains("reset"), reset.getMessage());
+        } finally {
+            server.close().sync();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void tcpOptionsAreThoseOfAPlainConnectionsSocket() throws Exception {
+        CompletableFuture<List<Object>> seen = new CompletableFuture<>();
+        Channel server = new ServerBootstrap().group(ucxGroup).channel(UcxServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, false)
+                .childOption(ChannelOption.SO_KEEPALIVE, false)
+                .childOption(ChannelOption.SO_RCVBUF, 32 * 1024)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                ((ByteBuf) msg).release();
+                                SocketChannelConfig config = (SocketChannelConfig) ctx.channel().config();
+                                List<Object> values = new ArrayList<>(List.of(config.isTcpNoDelay(),
+                                        config.isKeepAlive(), config.getReceiveBufferSize()));
+                                config.setTcpNoDelay(true);
+                                config.setOption(ChannelOption.SO_SNDBUF, 48 * 1024);
+                                values.add(config.getOption(ChannelOption.TCP_NODELAY));
+                                values.add(config.getSendBufferSize());
+                                seen.complete(values);
+                                ctx.close();
+                            }
+                        });
+                    }
+                }).bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+        try (Socket socket = new Socket(LOOPBACK, port(server))) {
+            socket.getOutputStream().write('x');
+            // Linux reports twice the buffer size set, its bookkeeping included (socket(7)).
+            assertEquals(List.of(false, false, 64 * 1024, true, 96 * 1024), seen.get(10, TimeUnit.SECONDS));
         } finally {
             server.close().sync();
         }

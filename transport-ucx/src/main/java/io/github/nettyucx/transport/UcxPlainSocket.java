@@ -1,0 +1,57 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.channel.ChannelException;
+
+import java.io.IOException;
+
+/**
+ * The socket of a plain TCP connection, as its channel's configuration sees it: TCP options set on the
+ * configuration of a channel that is plain TCP go to this socket (and are read back from it), as on a NIO or
+ * epoll channel. Before the connection is known to be plain, and after it closed, the configuration only keeps
+ * the values; {@link #attach} applies them. A UCX connection's socket carries only the handshake and records,
+ * with options of its own ({@code ucx_socket.c}).
+ */
+final class UcxPlainSocket {
+    /** Written on the event loop; read by any thread that sets or reads an option. */
+    private volatile int fd = -1;
+
+    /** The connection became plain TCP on {@code socket}: the configured options apply to it from now on. */
+    void attach(int socket, UcxSocketChannelConfig config) throws IOException {
+        config.applyTo(socket);
+        fd = socket;
+    }
+
+    /** The socket is closing (or going back to being a handshake socket): options stay in the configuration. */
+    void detach() {
+        fd = -1;
+    }
+
+    /** Sets {@code option} (a {@code UcxNative.SOCKET_OPTION_*}) on the socket, when the connection is plain. */
+    void set(int option, int value) {
+        int socket = fd;
+        if (socket < 0) {
+            return;
+        }
+        try {
+            UcxNative.socketSetOption(socket, option, value);
+        } catch (IOException e) {
+            throw new ChannelException(e);
+        }
+    }
+
+    /** The socket's value of {@code option} when the connection is plain, else {@code configured}. */
+    int get(int option, int configured) {
+        int socket = fd;
+        if (socket < 0) {
+            return configured;
+        }
+        try {
+            return UcxNative.socketGetOption(socket, option);
+        } catch (IOException e) {
+            throw new ChannelException(e);
+        }
+    }
+}
