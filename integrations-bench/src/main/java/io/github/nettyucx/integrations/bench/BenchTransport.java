@@ -14,12 +14,18 @@ import java.util.Locale;
 enum BenchTransport {
     UCX(NettyTransport.UCX),
     EPOLL(NettyTransport.EPOLL),
-    NIO(NettyTransport.NIO);
+    NIO(NettyTransport.NIO),
+    IO_URING(NettyTransport.IO_URING);
 
     private final NettyTransport netty;
 
     BenchTransport(NettyTransport netty) {
         this.netty = netty;
+    }
+
+    /** The Netty transport of this name, for frameworks built on Netty's own bootstraps. */
+    NettyTransport netty() {
+        return netty;
     }
 
     String id() {
@@ -37,6 +43,6 @@ enum BenchTransport {
                 return t;
             }
         }
-        throw new IllegalArgumentException("unknown transport '" + name + "': use ucx, epoll or nio");
+        throw new IllegalArgumentException("unknown transport '" + name + "': use ucx, epoll, nio or io_uring");
     }
 }

@@ -63,6 +63,30 @@ interface Framework {
             throw new UnsupportedOperationException(getClass().getSimpleName() + " has no stream scenario");
         }
 
+        /**
+         * Sends {@code bytes}-byte requests from the client's event loop, each as the previous answer arrives,
+         * reporting each round trip's nanoseconds (on the loop), until {@code stop} is true.
+         */
+        default void loopPingPong(int bytes, LongConsumer roundTripNanos, BooleanSupplier stop) throws Exception {
+            throw new UnsupportedOperationException(getClass().getSimpleName() + " has no loop ping-pong scenario");
+        }
+
+        /**
+         * Writes {@code chunkBytes}-byte chunks from the calling thread, as fast as the connection takes them,
+         * reporting each chunk's bytes, until {@code stop} is true; then has the server check what it received.
+         */
+        default void upload(int chunkBytes, LongConsumer onBytes, BooleanSupplier stop) throws Exception {
+            throw new UnsupportedOperationException(getClass().getSimpleName() + " has no upload scenario");
+        }
+
+        /** Opens {@code count} more connections that stay idle until the returned handle is closed. */
+        default AutoCloseable idleConnections(int count) throws Exception {
+            if (count > 0) {
+                throw new UnsupportedOperationException(getClass().getSimpleName() + " has no idle connections");
+            }
+            return () -> { };
+        }
+
         /** Closes the client; keeps the thread's interrupt status rather than throwing. */
         @Override
         void close();

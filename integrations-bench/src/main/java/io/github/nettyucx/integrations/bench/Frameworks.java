@@ -7,13 +7,15 @@ import java.util.List;
 
 /** The frameworks by name. */
 final class Frameworks {
-    static final List<String> IDS = List.of(GrpcFramework.ID);
+    static final List<String> IDS = List.of(NettyAppFramework.ID, GrpcFramework.ID);
 
     private Frameworks() {
     }
 
     static Framework of(String id) {
         switch (id) {
+            case NettyAppFramework.ID:
+                return new NettyAppFramework();
             case GrpcFramework.ID:
                 return new GrpcFramework();
             default:

@@ -118,8 +118,13 @@ final class IntegrationReport {
         md.append("\n![").append(framework).append(": per-run ratios](").append(framework).append(".png)\n\n");
     }
 
+    /** Whether a scenario (by its name, see {@link Scenario#name()}) measures bytes per second. */
+    private static boolean measuresBytes(String scenario) {
+        return scenario.startsWith("stream") || scenario.startsWith("upload");
+    }
+
     private static List<String> metrics(String scenario) {
-        return scenario.startsWith("stream") ? List.of(Results.MB_PER_S, Results.CPU_US_PER_OP)
+        return measuresBytes(scenario) ? List.of(Results.MB_PER_S, Results.CPU_US_PER_OP)
                 : List.of(Results.CALLS_PER_S, Results.P50_US, Results.P99_US, Results.CPU_US_PER_OP);
     }
 
@@ -200,8 +205,8 @@ final class IntegrationReport {
     }
 
     private static String keyMetric(String scenario) {
-        return scenario.startsWith("stream") ? Results.MB_PER_S : scenario.endsWith("-x1") ? Results.P50_US
-                : Results.CALLS_PER_S;
+        return measuresBytes(scenario) ? Results.MB_PER_S : scenario.contains("-x") && !scenario.contains("-x1")
+                ? Results.CALLS_PER_S : Results.P50_US;
     }
 
     private void failures(StringBuilder md) {

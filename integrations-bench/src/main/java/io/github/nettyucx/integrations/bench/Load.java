@@ -29,6 +29,7 @@ final class Load implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean stop;
+    private AutoCloseable idle;
     private long windowStartNanos;
     private long windowStartBytes;
     private long windowStartCpu;
@@ -39,15 +40,32 @@ final class Load implements AutoCloseable {
     }
 
     /** Starts the scenario's threads; they run until {@link #close()}. */
-    Load start() {
+    Load start() throws Exception {
+        idle = client.idleConnections(scenario.idleConnections());
         for (int i = 0; i < scenario.threads(); i++) {
-            Thread t = new Thread(scenario.kind() == Scenario.Kind.CALL ? this::callLoop : this::streamLoop,
-                    "load-" + scenario.name() + "-" + i);
+            Thread t = new Thread(body(), "load-" + scenario.name() + "-" + i);
             t.setDaemon(true);
             threads.add(t);
             t.start();
         }
         return this;
+    }
+
+    private Runnable body() {
+        switch (scenario.kind()) {
+            case CALL:
+                return this::callLoop;
+            case STREAM:
+                return () -> run(() -> client.stream(scenario.bytes(), bytes::add, () -> stop));
+            case LOOP_PING_PONG:
+                return () -> run(() -> client.loopPingPong(scenario.bytes(), this::record, () -> stop));
+            default:
+                return () -> run(() -> client.upload(scenario.bytes(), bytes::add, () -> stop));
+        }
+    }
+
+    private void record(long nanos) {
+        recorder.recordValue(Math.min(nanos, MAX_LATENCY_NANOS));
     }
 
     private void callLoop() {
@@ -57,25 +75,28 @@ final class Load implements AutoCloseable {
             while (!stop) {
                 long start = System.nanoTime();
                 client.call(body);
-                recorder.recordValue(Math.min(System.nanoTime() - start, MAX_LATENCY_NANOS));
+                record(System.nanoTime() - start);
             }
         } catch (Throwable t) {
             failed(t);
         }
     }
 
-    private void streamLoop() {
+    private void run(Action action) {
         try {
-            client.stream(scenario.bytes(), bytes::add, () -> stop);
+            action.run();
         } catch (Throwable t) {
             failed(t);
         }
     }
 
+    /** What a load thread does. */
+    private interface Action {
+        void run() throws Exception;
+    }
+
     private void failed(Throwable t) {
-        if (!stop) {
-            failure.compareAndSet(null, t);
-        }
+        failure.compareAndSet(null, t);
     }
 
     void beginWindow() {
@@ -95,7 +116,7 @@ final class Load implements AutoCloseable {
         check();
         double seconds = elapsed / 1e9;
         row.put(Results.CLIENT_CPU_MS, cpu / 1e6);
-        if (scenario.kind() == Scenario.Kind.STREAM) {
+        if (scenario.measuresBytes()) {
             row.put(Results.MB_PER_S, streamed / 1e6 / seconds);
             return;
         }
@@ -123,6 +144,14 @@ final class Load implements AutoCloseable {
             Framework.awaitQuietly(() -> t.join(TimeUnit.SECONDS.toMillis(30)));
             if (t.isAlive()) {
                 throw new IllegalStateException(t.getName() + " did not stop within 30 s (a call that never answers)");
+            }
+        }
+        check();
+        if (idle != null) {
+            try {
+                idle.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the idle connections failed: " + e, e);
             }
         }
     }
