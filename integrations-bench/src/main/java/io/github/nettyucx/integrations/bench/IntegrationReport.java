@@ -205,8 +205,11 @@ final class IntegrationReport {
     }
 
     private static String keyMetric(String scenario) {
-        return measuresBytes(scenario) ? Results.MB_PER_S : scenario.contains("-x") && !scenario.contains("-x1")
-                ? Results.CALLS_PER_S : Results.P50_US;
+        if (measuresBytes(scenario)) {
+            return Results.MB_PER_S;
+        }
+        boolean severalCallers = scenario.startsWith("call-") && !scenario.matches(".*-x1(-.*)?");
+        return severalCallers ? Results.CALLS_PER_S : Results.P50_US;
     }
 
     private void failures(StringBuilder md) {
