@@ -149,7 +149,7 @@ final class UcxNative {
     static native ByteBuffer directBuffer(long address, int length);
 
     static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
-                                  int sendSlotBytes, long[] out) throws IOException;
+                                  int sendSlotBytes, boolean registerSendArea, long[] out) throws IOException;
 
     static native void connConnect(long conn, byte[] peerAddress, int peerId, boolean peerErrorHandling)
             throws IOException;

@@ -150,7 +150,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      */
     private void startPlain() throws IOException {
         UcxIoHandler.Registration registration = registration();
-        connection = newConnection(registration);
+        connection = UcxConnection.createPlain(registration.worker(), registration.bindConnection(),
+                config.plainTcpSlots(), config.recvUnit());
         dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
         records = dataPath.records();
         config.plainSocket().attach(fd, config);
