@@ -245,75 +245,24 @@ static void java_socket_keepalive(JNIEnv *env, jclass cls, jint fd, jint idle_se
     setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof(user_timeout_ms));
 }
 
-/*
- * The socket options an application sets on a plain TCP connection, by the index Java passes
- * (UcxNative.SOCKET_OPTION_*): where the connection is the application's own TCP stream, the
- * options of a NIO or epoll socket apply to it as they would there.
- */
-static const struct {
-    int level;
-    int name;
-} socket_options[] = {
-    {IPPROTO_TCP, TCP_NODELAY},
-    {SOL_SOCKET, SO_KEEPALIVE},
-    {SOL_SOCKET, SO_SNDBUF},
-    {SOL_SOCKET, SO_RCVBUF},
-    {IPPROTO_IP, IP_TOS},
-};
-
-static int socket_option_known(JNIEnv *env, jint option) {
-    if (option < 0 || (size_t) option >= sizeof(socket_options) / sizeof(socket_options[0])) {
-        nucx_throw_io(env, "socket option", "unknown option index");
-        return 0;
-    }
-    return 1;
-}
-
-/* True for an IPv6 socket, where the traffic class is IPV6_TCLASS. */
-static int is_ipv6(int fd) {
-    struct sockaddr_storage storage;
-    socklen_t length = sizeof(storage);
-    return getsockname(fd, (struct sockaddr *) &storage, &length) == 0 && storage.ss_family == AF_INET6;
-}
-
-static void option_address(int fd, jint option, int *level, int *name) {
-    *level = socket_options[option].level;
-    *name = socket_options[option].name;
-    if (*level == IPPROTO_IP && *name == IP_TOS && is_ipv6(fd)) {
-        *level = IPPROTO_IPV6;
-        *name = IPV6_TCLASS;
-    }
-}
-
-static void java_socket_set_option(JNIEnv *env, jclass cls, jint fd, jint option, jint value) {
+/* setsockopt of an int option; level and name are the kernel's (UcxNativeConstants hands them to Java). */
+static void java_socket_set_option(JNIEnv *env, jclass cls, jint fd, jint level, jint name, jint value) {
     (void) cls;
-    if (!socket_option_known(env, option)) {
-        return;
-    }
-    int level;
-    int name;
-    option_address(fd, option, &level, &name);
-    int v = value;
-    if (setsockopt(fd, level, name, &v, sizeof(v)) != 0) {
+    if (setsockopt(fd, level, name, &value, sizeof(value)) != 0) {
         nucx_throw_errno(env, "setsockopt", errno);
     }
 }
 
-static jint java_socket_get_option(JNIEnv *env, jclass cls, jint fd, jint option) {
+static jint java_socket_get_option(JNIEnv *env, jclass cls, jint fd, jint level, jint name) {
     (void) cls;
-    if (!socket_option_known(env, option)) {
-        return -1;
-    }
-    int level;
-    int name;
-    option_address(fd, option, &level, &name);
-    int v = 0;
-    socklen_t length = sizeof(v);
-    if (getsockopt(fd, level, name, &v, &length) != 0) {
+    int value = 0;
+    socklen_t length = sizeof(value);
+    if (getsockopt(fd, level, name, &value, &length) != 0) {
         nucx_throw_errno(env, "getsockopt", errno);
         return -1;
     }
-    return v;
+    /* Linux may return some IP options (IP_MULTICAST_TTL, IP_MULTICAST_LOOP) as a single byte. */
+    return length == 1 ? (jint) ((unsigned char *) &value)[0] : (jint) value;
 }
 
 static const JNINativeMethod methods[] = {
@@ -330,8 +279,8 @@ static const JNINativeMethod methods[] = {
     {"socketLocalAddress", "(I)[B", (void *) java_socket_local_address},
     {"socketRemoteAddress", "(I)[B", (void *) java_socket_remote_address},
     {"socketKeepAlive", "(IIII)V", (void *) java_socket_keepalive},
-    {"socketSetOption", "(III)V", (void *) java_socket_set_option},
-    {"socketGetOption", "(II)I", (void *) java_socket_get_option},
+    {"socketSetOption", "(IIII)V", (void *) java_socket_set_option},
+    {"socketGetOption", "(III)I", (void *) java_socket_get_option},
 };
 
 int nucx_register_socket(JNIEnv *env, jclass cls) {

@@ -15,13 +15,59 @@ import java.io.IOException;
  * with options of its own ({@code ucx_socket.c}).
  */
 final class UcxPlainSocket {
+    /** The options that apply to a plain TCP socket. */
+    enum Option {
+        TCP_NODELAY,
+        SO_KEEPALIVE,
+        SO_SNDBUF,
+        SO_RCVBUF,
+        /** IP_TOS, or IPV6_TCLASS on an IPv6 socket. */
+        IP_TOS;
+
+        int level(boolean ipv6) {
+            switch (this) {
+                case TCP_NODELAY:
+                    return UcxNative.IPPROTO_TCP;
+                case IP_TOS:
+                    return ipv6 ? UcxNative.IPPROTO_IPV6 : UcxNative.IPPROTO_IP;
+                default:
+                    return UcxNative.SOL_SOCKET;
+            }
+        }
+
+        int name(boolean ipv6) {
+            switch (this) {
+                case TCP_NODELAY:
+                    return UcxNative.TCP_NODELAY;
+                case SO_KEEPALIVE:
+                    return UcxNative.SO_KEEPALIVE;
+                case SO_SNDBUF:
+                    return UcxNative.SO_SNDBUF;
+                case SO_RCVBUF:
+                    return UcxNative.SO_RCVBUF;
+                default:
+                    return ipv6 ? UcxNative.IPV6_TCLASS : UcxNative.IP_TOS;
+            }
+        }
+    }
+
     /** Written on the event loop; read by any thread that sets or reads an option. */
     private volatile int fd = -1;
+    private volatile boolean ipv6;
 
-    /** The connection became plain TCP on {@code socket}: the configured options apply to it from now on. */
-    void attach(int socket, UcxSocketChannelConfig config) throws IOException {
-        config.applyTo(socket);
+    /**
+     * The connection became plain TCP on {@code socket} (of the IPv6 family when {@code isIpv6}): the configured
+     * options apply to it from now on.
+     */
+    void attach(int socket, boolean isIpv6, UcxSocketChannelConfig config) {
+        ipv6 = isIpv6;
         fd = socket;
+        try {
+            config.applyTo(this);
+        } catch (RuntimeException e) {
+            fd = -1;
+            throw e;
+        }
     }
 
     /** The socket is closing (or going back to being a handshake socket): options stay in the configuration. */
@@ -29,27 +75,27 @@ final class UcxPlainSocket {
         fd = -1;
     }
 
-    /** Sets {@code option} (a {@code UcxNative.SOCKET_OPTION_*}) on the socket, when the connection is plain. */
-    void set(int option, int value) {
+    /** Sets {@code option} on the socket, when the connection is plain. */
+    void set(Option option, int value) {
         int socket = fd;
         if (socket < 0) {
             return;
         }
         try {
-            UcxNative.socketSetOption(socket, option, value);
+            UcxNative.socketSetOption(socket, option.level(ipv6), option.name(ipv6), value);
         } catch (IOException e) {
             throw new ChannelException(e);
         }
     }
 
     /** The socket's value of {@code option} when the connection is plain, else {@code configured}. */
-    int get(int option, int configured) {
+    int get(Option option, int configured) {
         int socket = fd;
         if (socket < 0) {
             return configured;
         }
         try {
-            return UcxNative.socketGetOption(socket, option);
+            return UcxNative.socketGetOption(socket, option.level(ipv6), option.name(ipv6));
         } catch (IOException e) {
             throw new ChannelException(e);
         }

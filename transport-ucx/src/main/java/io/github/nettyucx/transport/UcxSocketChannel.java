@@ -154,7 +154,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 config.plainTcpSlots(), config.recvUnit());
         dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
         records = dataPath.records();
-        config.plainSocket().attach(fd, config);
+        boolean ipv6 = SocketAddresses.decode(UcxNative.socketLocalAddress(fd)).getAddress() instanceof Inet6Address;
+        config.plainSocket().attach(fd, ipv6, config);
     }
 
     private UcxConnection newConnection(UcxIoHandler.Registration registration) throws IOException {

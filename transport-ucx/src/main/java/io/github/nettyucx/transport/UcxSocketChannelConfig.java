@@ -14,7 +14,6 @@ import io.netty.channel.socket.SocketChannelConfig;
 import io.netty.util.internal.ObjectUtil;
 import io.netty.util.internal.SystemPropertyUtil;
 
-import java.io.IOException;
 import java.util.Map;
 
 import static io.netty.channel.ChannelOption.ALLOW_HALF_CLOSURE;
@@ -174,19 +173,19 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
      * stays on (the handshake socket has it, with short timers) unless the application turned it off; the
      * buffers keep the kernel's sizes, which grow with the traffic, unless the application chose sizes.
      */
-    void applyTo(int socket) throws IOException {
-        UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_TCP_NODELAY, tcpNoDelay ? 1 : 0);
+    void applyTo(UcxPlainSocket socket) {
+        socket.set(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0);
         if (!keepAlive) {
-            UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_SO_KEEPALIVE, 0);
+            socket.set(UcxPlainSocket.Option.SO_KEEPALIVE, 0);
         }
         if (sendBufferSizeSet) {
-            UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_SO_SNDBUF, sendBufferSize);
+            socket.set(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
         }
         if (receiveBufferSizeSet) {
-            UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_SO_RCVBUF, receiveBufferSize);
+            socket.set(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
         }
         if (trafficClass != 0) {
-            UcxNative.socketSetOption(socket, UcxNative.SOCKET_OPTION_IP_TOS, trafficClass);
+            socket.set(UcxPlainSocket.Option.IP_TOS, trafficClass);
         }
     }
 
@@ -228,13 +227,13 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     public boolean isTcpNoDelay() {
-        return plainSocket.get(UcxNative.SOCKET_OPTION_TCP_NODELAY, tcpNoDelay ? 1 : 0) != 0;
+        return plainSocket.get(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0) != 0;
     }
 
     @Override
     public UcxSocketChannelConfig setTcpNoDelay(boolean tcpNoDelay) {
         this.tcpNoDelay = tcpNoDelay;
-        plainSocket.set(UcxNative.SOCKET_OPTION_TCP_NODELAY, tcpNoDelay ? 1 : 0);
+        plainSocket.set(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0);
         return this;
     }
 
@@ -251,51 +250,51 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     public int getSendBufferSize() {
-        return plainSocket.get(UcxNative.SOCKET_OPTION_SO_SNDBUF, sendBufferSize);
+        return plainSocket.get(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
     }
 
     @Override
     public UcxSocketChannelConfig setSendBufferSize(int sendBufferSize) {
         this.sendBufferSize = sendBufferSize;
         sendBufferSizeSet = true;
-        plainSocket.set(UcxNative.SOCKET_OPTION_SO_SNDBUF, sendBufferSize);
+        plainSocket.set(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
         return this;
     }
 
     @Override
     public int getReceiveBufferSize() {
-        return plainSocket.get(UcxNative.SOCKET_OPTION_SO_RCVBUF, receiveBufferSize);
+        return plainSocket.get(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
     }
 
     @Override
     public UcxSocketChannelConfig setReceiveBufferSize(int receiveBufferSize) {
         this.receiveBufferSize = receiveBufferSize;
         receiveBufferSizeSet = true;
-        plainSocket.set(UcxNative.SOCKET_OPTION_SO_RCVBUF, receiveBufferSize);
+        plainSocket.set(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
         return this;
     }
 
     @Override
     public boolean isKeepAlive() {
-        return plainSocket.get(UcxNative.SOCKET_OPTION_SO_KEEPALIVE, keepAlive ? 1 : 0) != 0;
+        return plainSocket.get(UcxPlainSocket.Option.SO_KEEPALIVE, keepAlive ? 1 : 0) != 0;
     }
 
     @Override
     public UcxSocketChannelConfig setKeepAlive(boolean keepAlive) {
         this.keepAlive = keepAlive;
-        plainSocket.set(UcxNative.SOCKET_OPTION_SO_KEEPALIVE, keepAlive ? 1 : 0);
+        plainSocket.set(UcxPlainSocket.Option.SO_KEEPALIVE, keepAlive ? 1 : 0);
         return this;
     }
 
     @Override
     public int getTrafficClass() {
-        return plainSocket.get(UcxNative.SOCKET_OPTION_IP_TOS, trafficClass);
+        return plainSocket.get(UcxPlainSocket.Option.IP_TOS, trafficClass);
     }
 
     @Override
     public UcxSocketChannelConfig setTrafficClass(int trafficClass) {
         this.trafficClass = trafficClass;
-        plainSocket.set(UcxNative.SOCKET_OPTION_IP_TOS, trafficClass);
+        plainSocket.set(UcxPlainSocket.Option.IP_TOS, trafficClass);
         return this;
     }
 
