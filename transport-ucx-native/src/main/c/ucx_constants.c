@@ -8,8 +8,10 @@
  * definitions here are the only ones (as Netty's NativeStaticallyReferencedJniMethods). A name
  * missing on either side fails the library's loading or UcxNative's initialisation, never silently.
  */
+#include <netinet/in.h>
 #include <stddef.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include "ucx_native.h"
 
 /* Java method name, value. */
@@ -57,7 +59,26 @@
     X(epollOut, EPOLLOUT)                              \
     X(epollErr, EPOLLERR)                              \
     X(epollHup, EPOLLHUP)                              \
-    X(epollRdHup, EPOLLRDHUP)
+    X(epollRdHup, EPOLLRDHUP)                          \
+    X(senderIp, NUCX_SENDER_IP)                        \
+    X(senderScopeId, NUCX_SENDER_SCOPE_ID)             \
+    X(senderPort, NUCX_SENDER_PORT)                    \
+    X(senderIpLength, NUCX_SENDER_IP_LENGTH)           \
+    X(senderBytes, NUCX_SENDER_BYTES)                  \
+    X(solSocket, SOL_SOCKET)                           \
+    X(soBroadcast, SO_BROADCAST)                       \
+    X(soRcvBuf, SO_RCVBUF)                             \
+    X(soSndBuf, SO_SNDBUF)                             \
+    X(soReuseAddr, SO_REUSEADDR)                       \
+    X(soReusePort, SO_REUSEPORT)                       \
+    X(ipProtoIp, IPPROTO_IP)                           \
+    X(ipTos, IP_TOS)                                   \
+    X(ipMulticastTtl, IP_MULTICAST_TTL)                \
+    X(ipMulticastLoop, IP_MULTICAST_LOOP)              \
+    X(ipProtoIpv6, IPPROTO_IPV6)                       \
+    X(ipv6Tclass, IPV6_TCLASS)                         \
+    X(ipv6MulticastHops, IPV6_MULTICAST_HOPS)          \
+    X(ipv6MulticastLoop, IPV6_MULTICAST_LOOP)
 
 #define NUCX_DEFINE_GETTER(name, value)                \
     static jint java_##name(JNIEnv *env, jclass cls) { \

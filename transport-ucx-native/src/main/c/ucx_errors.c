@@ -12,6 +12,7 @@
 
 static jclass io_exception;
 static jclass connect_exception;
+static jclass port_unreachable_exception;
 
 static jclass global_class(JNIEnv *env, const char *name) {
     jclass local = (*env)->FindClass(env, name);
@@ -26,7 +27,8 @@ static jclass global_class(JNIEnv *env, const char *name) {
 int nucx_errors_init(JNIEnv *env) {
     io_exception = global_class(env, "java/io/IOException");
     connect_exception = global_class(env, "java/net/ConnectException");
-    return io_exception != NULL && connect_exception != NULL ? 0 : -1;
+    port_unreachable_exception = global_class(env, "java/net/PortUnreachableException");
+    return io_exception != NULL && connect_exception != NULL && port_unreachable_exception != NULL ? 0 : -1;
 }
 
 void nucx_errors_destroy(JNIEnv *env) {
@@ -37,6 +39,10 @@ void nucx_errors_destroy(JNIEnv *env) {
     if (connect_exception != NULL) {
         (*env)->DeleteGlobalRef(env, connect_exception);
         connect_exception = NULL;
+    }
+    if (port_unreachable_exception != NULL) {
+        (*env)->DeleteGlobalRef(env, port_unreachable_exception);
+        port_unreachable_exception = NULL;
     }
 }
 
@@ -79,4 +85,12 @@ void nucx_throw_connect(JNIEnv *env, int err) {
     char buf[256];
     const char *text = strerror_r(err, buf, sizeof(buf));
     (*env)->ThrowNew(env, connect_exception, text);
+}
+
+/* ECONNREFUSED on a connected datagram socket: the peer's host answered that nothing listens on the port. */
+void nucx_throw_port_unreachable(JNIEnv *env, const char *what) {
+    char message[256];
+    snprintf(message, sizeof(message), "%s: ICMP port unreachable (nothing listens on the connected address)",
+             what);
+    (*env)->ThrowNew(env, port_unreachable_exception, message);
 }

@@ -124,6 +124,19 @@ enum nucx_event_word {
     NUCX_EVENT_WORDS
 };
 
+/*
+ * Bytes of the byte[] datagramRecvFrom writes a datagram's sender into (ucx_datagram.c): the ip, IPv4 in
+ * its first 4 bytes, then the IPv6 scope id and the port, big endian, then the ip's length (4 or 16).
+ * Unused bytes are zero, so that equal senders give equal arrays.
+ */
+enum nucx_sender_byte {
+    NUCX_SENDER_IP = 0,
+    NUCX_SENDER_SCOPE_ID = 16,
+    NUCX_SENDER_PORT = 20,
+    NUCX_SENDER_IP_LENGTH = 22,
+    NUCX_SENDER_BYTES = 24
+};
+
 /* What connSendCredits returns when the previous credit message is still in flight (nothing sent). */
 #define NUCX_CREDITS_BUSY 2
 /* What connStreamSendFile returns when the region's bytes cannot come from its file (nothing queued): copy them. */
@@ -221,6 +234,7 @@ NUCX_HIDDEN void nucx_throw_errno(JNIEnv *env, const char *what, int err);
 NUCX_HIDDEN void nucx_throw_ucs(JNIEnv *env, const char *what, ucs_status_t status);
 NUCX_HIDDEN const char *nucx_status_string(int32_t status);
 NUCX_HIDDEN void nucx_throw_connect(JNIEnv *env, int err);
+NUCX_HIDDEN void nucx_throw_port_unreachable(JNIEnv *env, const char *what);
 NUCX_HIDDEN int nucx_errors_init(JNIEnv *env);
 NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
 
@@ -297,6 +311,7 @@ NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_close(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_datagram(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_memory(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_probe(JNIEnv *env, jclass cls);
 

@@ -38,6 +38,12 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
     public static final ChannelOption<Boolean> PLAIN_TCP_FALLBACK = valueOf(UcxChannelOption.class,
             "PLAIN_TCP_FALLBACK");
 
+    /**
+     * For a {@link UcxDatagramChannel}: SO_REUSEPORT, which lets several sockets bind the same address and port,
+     * the kernel spreading the datagrams among them. Set it before binding.
+     */
+    public static final ChannelOption<Boolean> SO_REUSEPORT = valueOf(UcxChannelOption.class, "SO_REUSEPORT");
+
     @SuppressWarnings({ "unused", "deprecation" })
     private UcxChannelOption() {
         super(null);

@@ -16,6 +16,7 @@ public final class UcxIoOps implements IoOps {
 
     public static final UcxIoOps NONE = new UcxIoOps(0);
     static final UcxIoOps IN = new UcxIoOps(READ);
+    static final UcxIoOps OUT = new UcxIoOps(WRITE);
     static final UcxIoOps IN_OUT = new UcxIoOps(READ | WRITE);
 
     private final int interest;

@@ -89,6 +89,28 @@ final class UcxNative {
     static final int EPOLLHUP = UcxNativeConstants.epollHup();
     static final int EPOLLRDHUP = UcxNativeConstants.epollRdHup();
 
+    /** Byte offsets in the sender array {@link #datagramRecvFrom} fills, and its length. */
+    static final int SENDER_IP = UcxNativeConstants.senderIp();
+    static final int SENDER_SCOPE_ID = UcxNativeConstants.senderScopeId();
+    static final int SENDER_PORT = UcxNativeConstants.senderPort();
+    static final int SENDER_IP_LENGTH = UcxNativeConstants.senderIpLength();
+    static final int SENDER_BYTES = UcxNativeConstants.senderBytes();
+    /** The kernel's socket option levels and names, for {@link #datagramSetOption}. */
+    static final int SOL_SOCKET = UcxNativeConstants.solSocket();
+    static final int SO_BROADCAST = UcxNativeConstants.soBroadcast();
+    static final int SO_RCVBUF = UcxNativeConstants.soRcvBuf();
+    static final int SO_SNDBUF = UcxNativeConstants.soSndBuf();
+    static final int SO_REUSEADDR = UcxNativeConstants.soReuseAddr();
+    static final int SO_REUSEPORT = UcxNativeConstants.soReusePort();
+    static final int IPPROTO_IP = UcxNativeConstants.ipProtoIp();
+    static final int IP_TOS = UcxNativeConstants.ipTos();
+    static final int IP_MULTICAST_TTL = UcxNativeConstants.ipMulticastTtl();
+    static final int IP_MULTICAST_LOOP = UcxNativeConstants.ipMulticastLoop();
+    static final int IPPROTO_IPV6 = UcxNativeConstants.ipProtoIpv6();
+    static final int IPV6_TCLASS = UcxNativeConstants.ipv6Tclass();
+    static final int IPV6_MULTICAST_HOPS = UcxNativeConstants.ipv6MulticastHops();
+    static final int IPV6_MULTICAST_LOOP = UcxNativeConstants.ipv6MulticastLoop();
+
     private UcxNative() {
     }
 
@@ -240,6 +262,44 @@ final class UcxNative {
     static native byte[] socketRemoteAddress(int fd);
 
     static native void socketKeepAlive(int fd, int idleSeconds, int intervalSeconds, int probes);
+
+    // ucx_datagram.c (UcxDatagramChannel's UDP sockets; an IPv6 one is dual-stack)
+    static native int datagramSocket(boolean ipv6) throws IOException;
+
+    static native boolean datagramIpv6Supported();
+
+    static native void datagramBind(int fd, boolean ipv6, byte[] ip, int scopeId, int port) throws IOException;
+
+    static native void datagramConnect(int fd, boolean ipv6, byte[] ip, int scopeId, int port) throws IOException;
+
+    static native void datagramDisconnect(int fd) throws IOException;
+
+    /** Returns the bytes sent, or -1 when the socket buffer is full; a refused port throws PortUnreachableException. */
+    static native int datagramSend(int fd, long address, int length) throws IOException;
+
+    /** As {@link #datagramSend}, to the given address. */
+    static native int datagramSendTo(int fd, long address, int length, boolean ipv6, byte[] ip, int scopeId, int port)
+            throws IOException;
+
+    /**
+     * Receives a datagram of at most {@code length} bytes: returns its length, or -1 when none is waiting, and
+     * writes its sender into {@code sender} ({@link #SENDER_BYTES}, laid out by the SENDER_* offsets).
+     */
+    static native int datagramRecvFrom(int fd, long address, int length, byte[] sender) throws IOException;
+
+    /** Throws the socket's pending error (SO_ERROR), clearing it; returns when there is none. */
+    static native void datagramTakeError(int fd) throws IOException;
+
+    static native void datagramSetOption(int fd, int level, int name, int value) throws IOException;
+
+    static native int datagramGetOption(int fd, int level, int name) throws IOException;
+
+    /** The interface multicast is sent from, by index; 0 lets the routing table decide. */
+    static native void datagramSetMulticastInterface(int fd, boolean ipv6, int index) throws IOException;
+
+    /** Joins or leaves a group (for one source when {@code source} is not null) on the interface of that index. */
+    static native void datagramMembership(int fd, boolean join, byte[] group, byte[] source, int index)
+            throws IOException;
 
     // ucx_memory.c
     /** Fills {@code out} with address, memory handle (0 when registration failed) and the ucs_status_t of ucp_mem_map. */

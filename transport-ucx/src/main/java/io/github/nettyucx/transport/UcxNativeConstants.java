@@ -100,4 +100,42 @@ final class UcxNativeConstants {
     static native int epollHup();
 
     static native int epollRdHup();
+
+    static native int senderIp();
+
+    static native int senderScopeId();
+
+    static native int senderPort();
+
+    static native int senderIpLength();
+
+    static native int senderBytes();
+
+    static native int solSocket();
+
+    static native int soBroadcast();
+
+    static native int soRcvBuf();
+
+    static native int soSndBuf();
+
+    static native int soReuseAddr();
+
+    static native int soReusePort();
+
+    static native int ipProtoIp();
+
+    static native int ipTos();
+
+    static native int ipMulticastTtl();
+
+    static native int ipMulticastLoop();
+
+    static native int ipProtoIpv6();
+
+    static native int ipv6Tclass();
+
+    static native int ipv6MulticastHops();
+
+    static native int ipv6MulticastLoop();
 }

@@ -4,14 +4,18 @@
 package io.github.nettyucx.transport.testsuite;
 
 import io.github.nettyucx.transport.TestTransport;
+import io.github.nettyucx.transport.UcxDatagramChannel;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
 import io.netty.testsuite.transport.socket.SocketTestPermutation;
@@ -22,12 +26,13 @@ import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The bootstraps that Netty's socket test suite runs with, for UCX: servers are {@link UcxServerSocketChannel}s
  * on a boss and a worker {@link UcxEventLoopGroup}, clients are {@link UcxSocketChannel}s on the worker group.
- * Only UCX-to-UCX combinations exist: a UCX endpoint cannot talk to a plain TCP socket. There are no datagram
- * channels.
+ * Only UCX-to-UCX combinations exist for sockets; datagram channels ({@link UcxDatagramChannel}, plain UDP) also
+ * meet NIO ones.
  *
  * <p>The groups are created on first use and live (daemon threads) until the JVM exits, like Netty's own
  * testsuite groups; see {@link #instance()} for when they are replaced.
@@ -144,13 +149,52 @@ public final class UcxSocketTestPermutation extends SocketTestPermutation {
         return clientSocket();
     }
 
+    /**
+     * UCX with UCX, and UCX with NIO both ways round (as Netty's epoll testsuite pairs epoll with NIO), so that
+     * what one side gets wrong cannot be hidden by the same mistake on the other. The channels have the family
+     * the test asks for.
+     */
     @Override
     public List<BootstrapComboFactory<Bootstrap, Bootstrap>> datagram(SocketProtocolFamily family) {
-        throw new UnsupportedOperationException("UCX has no datagram channel");
+        BootstrapFactory<Bootstrap> ucx = datagramFactory(workerGroup, () -> new UcxDatagramChannel(family),
+                "UcxDatagramChannel(" + family + ')');
+        BootstrapFactory<Bootstrap> nio = datagramFactory(NIO_GROUP, () -> new NioDatagramChannel(family),
+                "NioDatagramChannel(" + family + ')');
+        List<BootstrapComboFactory<Bootstrap, Bootstrap>> combos = new ArrayList<>(combo(List.of(ucx), List.of(ucx)));
+        combos.addAll(combo(List.of(ucx), List.of(nio)));
+        combos.addAll(combo(List.of(nio), List.of(ucx)));
+        return combos;
+    }
+
+    /** Bootstraps of datagram channels that {@code channels} creates, which print as {@code name}. */
+    private static BootstrapFactory<Bootstrap> datagramFactory(EventLoopGroup group, Supplier<Channel> channels,
+                                                               String name) {
+        ChannelFactory<Channel> factory = new ChannelFactory<Channel>() {
+            @Override
+            public Channel newChannel() {
+                return channels.get();
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
+        return new BootstrapFactory<Bootstrap>() {
+            @Override
+            public Bootstrap newInstance() {
+                return new Bootstrap().group(group).channelFactory(factory);
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
     }
 
     @Override
     public List<BootstrapFactory<Bootstrap>> datagramSocket() {
-        throw new UnsupportedOperationException("UCX has no datagram channel");
+        return List.of(datagramFactory(workerGroup, UcxDatagramChannel::new, "UcxDatagramChannel"));
     }
 }

@@ -1,0 +1,657 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.AddressedEnvelope;
+import io.netty.channel.ChannelException;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelMetadata;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultAddressedEnvelope;
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.RecvByteBufAllocator;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.NetUtil;
+import io.netty.util.UncheckedBooleanSupplier;
+import io.netty.util.internal.ObjectUtil;
+import io.netty.util.internal.StringUtil;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.nio.channels.AlreadyConnectedException;
+import java.nio.channels.NotYetConnectedException;
+import java.nio.channels.UnresolvedAddressException;
+
+/**
+ * A {@link DatagramChannel} (UDP) for {@link UcxEventLoopGroup}s: UCX has no datagrams, so this is a plain
+ * non-blocking UDP socket, created, read and written by the transport's native library and watched by the
+ * loop's epoll like the side channels of UCX connections. It lets what runs on a UCX loop use UDP there too:
+ * Netty's {@code DnsNameResolver} ({@code datagramChannelType(UcxDatagramChannel.class)}), or an
+ * application's own datagrams.
+ *
+ * <p>It behaves as Netty's epoll {@code EpollDatagramChannel}: an IPv6 socket also sends and receives IPv4
+ * (dual stack), the channel is active once bound or connected (or when registered, with
+ * {@link io.netty.channel.ChannelOption#DATAGRAM_CHANNEL_ACTIVE_ON_REGISTRATION}), a connected channel reports
+ * an ICMP port unreachable as a {@link java.net.PortUnreachableException} (to its next read or write), and it
+ * writes {@link DatagramPacket}s, other {@link AddressedEnvelope}s of {@link ByteBuf}, and, once connected,
+ * plain {@link ByteBuf}s. Heap buffers are copied to a direct buffer first.
+ */
+public final class UcxDatagramChannel extends AbstractUcxChannel implements DatagramChannel {
+    private static final ChannelMetadata METADATA = new ChannelMetadata(true, 16);
+    private static final String EXPECTED_TYPES = " (expected: " + StringUtil.simpleClassName(DatagramPacket.class)
+            + ", " + StringUtil.simpleClassName(AddressedEnvelope.class) + '<'
+            + StringUtil.simpleClassName(ByteBuf.class) + ", " + StringUtil.simpleClassName(InetSocketAddress.class)
+            + ">, " + StringUtil.simpleClassName(ByteBuf.class) + ')';
+
+    private final boolean ipv6;
+    private final UcxDatagramChannelConfig config;
+    private final UcxDatagramAddresses addresses = new UcxDatagramAddresses();
+    private volatile boolean active;
+    private volatile boolean connected;
+    /** The epoll interest: reads wanted (after a read() until one is done, or always with auto-read)... */
+    private boolean reading;
+    /** ...and writes waiting for the socket buffer to drain. */
+    private boolean writing;
+    private boolean readPending;
+
+    /** A channel on an IPv6 (dual-stack) socket, or an IPv4 one where the host or JVM has no IPv6. */
+    public UcxDatagramChannel() {
+        this((SocketProtocolFamily) null);
+    }
+
+    /**
+     * A channel on a socket of the given family: {@link SocketProtocolFamily#INET6} sockets are dual-stack and
+     * reach IPv4 addresses too; {@code null} picks as {@link #UcxDatagramChannel()} does.
+     */
+    public UcxDatagramChannel(SocketProtocolFamily family) {
+        super(null, -1);
+        Ucx.ensureAvailability();
+        ipv6 = useIpv6(family);
+        try {
+            fd = UcxNative.datagramSocket(ipv6);
+        } catch (IOException e) {
+            throw new ChannelException("could not create a UDP socket: " + e.getMessage(), e);
+        }
+        config = new UcxDatagramChannelConfig(this);
+    }
+
+    private static boolean useIpv6(SocketProtocolFamily family) {
+        if (family == null) {
+            return DefaultFamily.IPV6;
+        }
+        switch (family) {
+            case INET:
+                return false;
+            case INET6:
+                return true;
+            default:
+                throw new UnsupportedOperationException("UcxDatagramChannel sends UDP over IP; " + family
+                        + " is not supported (use SocketProtocolFamily.INET or INET6)");
+        }
+    }
+
+    /** Read once, on first use: the JVM's preference, and whether the kernel has IPv6 at all. */
+    private static final class DefaultFamily {
+        static final boolean IPV6 = !NetUtil.isIpV4StackPreferred() && UcxNative.datagramIpv6Supported();
+    }
+
+    /** Whether the socket is IPv6 (dual-stack). */
+    boolean isIpv6() {
+        return ipv6;
+    }
+
+    @Override
+    public UcxDatagramChannelConfig config() {
+        return config;
+    }
+
+    @Override
+    public ChannelMetadata metadata() {
+        return METADATA;
+    }
+
+    /** As Netty's epoll: bound or connected, or registered when active-on-registration is set. */
+    @Override
+    public boolean isActive() {
+        return isOpen() && (active || config.isActiveOnOpen() && isRegistered());
+    }
+
+    @Override
+    public boolean isConnected() {
+        return connected;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) super.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) super.remoteAddress();
+    }
+
+    /** The socket, for the config's options, which any thread may set: -1 once closed. */
+    int socket() {
+        // open is volatile and cleared before fd: a closed channel never hands out a number the kernel reused.
+        return isOpen() ? fd : -1;
+    }
+
+    @Override
+    protected void registered() {
+        // Connectionless: once registered, the socket may be watched at once (if reads were asked for already).
+        updateInterest();
+    }
+
+    private void updateInterest() {
+        interest(reading ? (writing ? UcxIoOps.IN_OUT : UcxIoOps.IN) : (writing ? UcxIoOps.OUT : UcxIoOps.NONE));
+    }
+
+    @Override
+    protected void doBind(SocketAddress localAddress) throws Exception {
+        InetSocketAddress address = SocketAddresses.checkInet(localAddress);
+        bind(address);
+        active = true;
+    }
+
+    private void bind(InetSocketAddress address) throws IOException {
+        UcxNative.datagramBind(fd, ipv6, SocketAddresses.ip(address), scopeId(address.getAddress()),
+                address.getPort());
+        local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+    }
+
+    private static int scopeId(InetAddress address) {
+        return address instanceof Inet6Address ? ((Inet6Address) address).getScopeId() : 0;
+    }
+
+    /** Sets the default peer: datagrams from others are dropped by the kernel, plain buffers go to it. */
+    private void doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws IOException {
+        InetSocketAddress remoteInet = SocketAddresses.checkInet(remoteAddress);
+        if (connected) {
+            throw new AlreadyConnectedException();
+        }
+        if (localAddress != null) {
+            bind(SocketAddresses.checkInet(localAddress));
+        }
+        UcxNative.datagramConnect(fd, ipv6, SocketAddresses.ip(remoteInet), scopeId(remoteInet.getAddress()),
+                remoteInet.getPort());
+        // The address asked for (keeping its host name); the kernel's own only differs by IPv4 mapping.
+        remote = remoteInet;
+        local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+        connected = true;
+        active = true;
+    }
+
+    /** As Netty's epoll, a disconnected channel is inactive until it binds or connects again. */
+    @Override
+    protected void doDisconnect() throws Exception {
+        UcxNative.datagramDisconnect(fd);
+        connected = false;
+        active = false;
+        remote = null;
+        local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+    }
+
+    @Override
+    protected void doBeginRead() {
+        readPending = true;
+        if (!reading) {
+            reading = true;
+            updateInterest();
+        }
+    }
+
+    /** Auto-read was switched off: stop watching for datagrams, unless a read() waits for one. */
+    void autoReadCleared() {
+        if (!isRegistered()) {
+            return;
+        }
+        if (eventLoop().inEventLoop()) {
+            stopReadingUnlessAsked();
+        } else {
+            eventLoop().execute(this::stopReadingUnlessAsked);
+        }
+    }
+
+    private void stopReadingUnlessAsked() {
+        if (reading && !readPending && !config.isAutoRead()) {
+            reading = false;
+            updateInterest();
+        }
+    }
+
+    @Override
+    protected void doClose() throws Exception {
+        open = false;
+        active = false;
+        connected = false;
+        int socket = fd;
+        fd = -1;
+        UcxIoHandler.Registration registration = registration();
+        if (registration != null) {
+            registration.removeFromEpoll();
+        }
+        if (socket >= 0) {
+            UcxNative.socketClose(socket);
+        }
+    }
+
+    @Override
+    protected Object filterOutboundMessage(Object msg) {
+        if (msg instanceof DatagramPacket) {
+            DatagramPacket packet = (DatagramPacket) msg;
+            checkUnresolved(packet);
+            ByteBuf content = packet.content();
+            return content.hasMemoryAddress() ? packet
+                    : new DatagramPacket(directCopy(packet, content), packet.recipient());
+        }
+        if (msg instanceof ByteBuf) {
+            ByteBuf buf = (ByteBuf) msg;
+            return buf.hasMemoryAddress() ? buf : directCopy(buf, buf);
+        }
+        if (msg instanceof AddressedEnvelope) {
+            @SuppressWarnings("unchecked")
+            AddressedEnvelope<Object, SocketAddress> envelope = (AddressedEnvelope<Object, SocketAddress>) msg;
+            checkUnresolved(envelope);
+            if (envelope.content() instanceof ByteBuf
+                    && (envelope.recipient() == null || envelope.recipient() instanceof InetSocketAddress)) {
+                ByteBuf content = (ByteBuf) envelope.content();
+                return content.hasMemoryAddress() ? envelope : new DefaultAddressedEnvelope<>(
+                        directCopy(envelope, content), (InetSocketAddress) envelope.recipient());
+            }
+        }
+        throw new UnsupportedOperationException("unsupported message type: " + StringUtil.simpleClassName(msg)
+                + EXPECTED_TYPES);
+    }
+
+    private static void checkUnresolved(AddressedEnvelope<?, ?> envelope) {
+        if (envelope.recipient() instanceof InetSocketAddress
+                && ((InetSocketAddress) envelope.recipient()).isUnresolved()) {
+            throw new UnresolvedAddressException();
+        }
+    }
+
+    /**
+     * A direct copy of {@code buf}'s readable bytes, from the channel's allocator when it pools direct buffers
+     * (or a thread-local one), so that the send reads native memory; releases {@code holder}, which owns buf.
+     */
+    private ByteBuf directCopy(Object holder, ByteBuf buf) {
+        int readable = buf.readableBytes();
+        if (readable == 0) {
+            ReferenceCountUtil.release(holder);
+            return Unpooled.EMPTY_BUFFER;
+        }
+        ByteBufAllocator alloc = alloc();
+        ByteBuf direct = alloc.isDirectBufferPooled() ? null : ByteBufUtil.threadLocalDirectBuffer();
+        if (direct == null) {
+            direct = alloc.directBuffer(readable);
+        }
+        direct.writeBytes(buf, buf.readerIndex(), readable);
+        ReferenceCountUtil.safeRelease(holder);
+        return direct;
+    }
+
+    /**
+     * Sends until the outbound buffer is empty, the socket buffer is full (then waits for EPOLLOUT) or
+     * maxMessagesPerWrite are sent. A message that fails fails alone: the others may go to other peers.
+     */
+    @Override
+    protected void doWrite(ChannelOutboundBuffer in) {
+        int budget = maxMessagesPerWrite();
+        while (budget > 0) {
+            Object msg = in.current();
+            if (msg == null) {
+                break;
+            }
+            try {
+                if (!send(msg)) {
+                    break;
+                }
+                if (local == null) {
+                    // The first send bound the socket to a port of the kernel's choice.
+                    local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+                }
+                in.remove();
+            } catch (IOException | NotYetConnectedException e) {
+                in.remove(e);
+            }
+            budget--;
+        }
+        boolean more = !in.isEmpty();
+        if (more != writing) {
+            writing = more;
+            updateInterest();
+        }
+    }
+
+    /** Sends one message; false when the socket buffer is full. */
+    private boolean send(Object msg) throws IOException {
+        ByteBuf data;
+        InetSocketAddress recipient;
+        if (msg instanceof AddressedEnvelope) {
+            @SuppressWarnings("unchecked")
+            AddressedEnvelope<ByteBuf, InetSocketAddress> envelope =
+                    (AddressedEnvelope<ByteBuf, InetSocketAddress>) msg;
+            data = envelope.content();
+            recipient = envelope.recipient();
+        } else {
+            data = (ByteBuf) msg;
+            recipient = null;
+        }
+        int length = data.readableBytes();
+        long address = length == 0 ? 0 : data.memoryAddress() + data.readerIndex();
+        int sent;
+        if (recipient != null) {
+            byte[] ip = addresses.ip(recipient);
+            sent = UcxNative.datagramSendTo(fd, address, length, ipv6, ip, addresses.scopeId(), recipient.getPort());
+        } else if (connected) {
+            sent = UcxNative.datagramSend(fd, address, length);
+        } else {
+            throw new NotYetConnectedException();
+        }
+        return sent >= 0;
+    }
+
+    // Multicast: the requests go to the socket on the event loop, as epoll does.
+
+    @Override
+    public ChannelFuture joinGroup(InetAddress multicastAddress) {
+        return joinGroup(multicastAddress, newPromise());
+    }
+
+    @Override
+    public ChannelFuture joinGroup(InetAddress multicastAddress, ChannelPromise promise) {
+        return membership(true, multicastAddress, config.getNetworkInterface(), null, promise);
+    }
+
+    @Override
+    public ChannelFuture joinGroup(InetSocketAddress multicastAddress, NetworkInterface networkInterface) {
+        return joinGroup(multicastAddress, networkInterface, newPromise());
+    }
+
+    @Override
+    public ChannelFuture joinGroup(InetSocketAddress multicastAddress, NetworkInterface networkInterface,
+                                   ChannelPromise promise) {
+        return joinGroup(multicastAddress.getAddress(), networkInterface, null, promise);
+    }
+
+    @Override
+    public ChannelFuture joinGroup(InetAddress multicastAddress, NetworkInterface networkInterface,
+                                   InetAddress source) {
+        return joinGroup(multicastAddress, networkInterface, source, newPromise());
+    }
+
+    @Override
+    public ChannelFuture joinGroup(InetAddress multicastAddress, NetworkInterface networkInterface,
+                                   InetAddress source, ChannelPromise promise) {
+        ObjectUtil.checkNotNull(networkInterface, "networkInterface");
+        return membership(true, multicastAddress, networkInterface, source, promise);
+    }
+
+    @Override
+    public ChannelFuture leaveGroup(InetAddress multicastAddress) {
+        return leaveGroup(multicastAddress, newPromise());
+    }
+
+    @Override
+    public ChannelFuture leaveGroup(InetAddress multicastAddress, ChannelPromise promise) {
+        return membership(false, multicastAddress, config.getNetworkInterface(), null, promise);
+    }
+
+    @Override
+    public ChannelFuture leaveGroup(InetSocketAddress multicastAddress, NetworkInterface networkInterface) {
+        return leaveGroup(multicastAddress, networkInterface, newPromise());
+    }
+
+    @Override
+    public ChannelFuture leaveGroup(InetSocketAddress multicastAddress, NetworkInterface networkInterface,
+                                    ChannelPromise promise) {
+        return leaveGroup(multicastAddress.getAddress(), networkInterface, null, promise);
+    }
+
+    @Override
+    public ChannelFuture leaveGroup(InetAddress multicastAddress, NetworkInterface networkInterface,
+                                    InetAddress source) {
+        return leaveGroup(multicastAddress, networkInterface, source, newPromise());
+    }
+
+    @Override
+    public ChannelFuture leaveGroup(InetAddress multicastAddress, NetworkInterface networkInterface,
+                                    InetAddress source, ChannelPromise promise) {
+        ObjectUtil.checkNotNull(networkInterface, "networkInterface");
+        return membership(false, multicastAddress, networkInterface, source, promise);
+    }
+
+    /**
+     * Joins or leaves on the loop. Without an interface (neither given nor set with IP_MULTICAST_IF), the
+     * kernel picks the one its routing table has for the group.
+     */
+    private ChannelFuture membership(boolean join, InetAddress group, NetworkInterface networkInterface,
+                                     InetAddress source, ChannelPromise promise) {
+        ObjectUtil.checkNotNull(group, "multicastAddress");
+        if (eventLoop().inEventLoop()) {
+            membership0(join, group, networkInterface, source, promise);
+        } else {
+            eventLoop().execute(() -> membership0(join, group, networkInterface, source, promise));
+        }
+        return promise;
+    }
+
+    private void membership0(boolean join, InetAddress group, NetworkInterface networkInterface, InetAddress source,
+                             ChannelPromise promise) {
+        if (!group.isMulticastAddress()) {
+            promise.setFailure(new IllegalArgumentException(group + " is not a multicast address"));
+            return;
+        }
+        if (!isOpen()) {
+            promise.setFailure(new SocketException("the channel is closed"));
+            return;
+        }
+        try {
+            UcxNative.datagramMembership(fd, join, group.getAddress(), source == null ? null : source.getAddress(),
+                    networkInterface == null ? 0 : networkInterface.getIndex());
+            promise.setSuccess();
+        } catch (IOException e) {
+            promise.setFailure(e);
+        }
+    }
+
+    @Override
+    public ChannelFuture block(InetAddress multicastAddress, NetworkInterface networkInterface,
+                               InetAddress sourceToBlock) {
+        return block(multicastAddress, networkInterface, sourceToBlock, newPromise());
+    }
+
+    @Override
+    public ChannelFuture block(InetAddress multicastAddress, NetworkInterface networkInterface,
+                               InetAddress sourceToBlock, ChannelPromise promise) {
+        return promise.setFailure(new UnsupportedOperationException(
+                "UcxDatagramChannel does not block multicast sources, as Netty's epoll channel; join the group for"
+                        + " the wanted sources only (joinGroup with a source) instead"));
+    }
+
+    @Override
+    public ChannelFuture block(InetAddress multicastAddress, InetAddress sourceToBlock) {
+        return block(multicastAddress, sourceToBlock, newPromise());
+    }
+
+    @Override
+    public ChannelFuture block(InetAddress multicastAddress, InetAddress sourceToBlock, ChannelPromise promise) {
+        return block(multicastAddress, null, sourceToBlock, promise);
+    }
+
+    @Override
+    protected UcxDatagramUnsafe newUnsafe() {
+        return new UcxDatagramUnsafe();
+    }
+
+    /** Reads datagrams when the socket is readable, and writes again when it drained. */
+    final class UcxDatagramUnsafe extends UcxUnsafe {
+        @Override
+        public void connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
+            if (!promise.setUncancellable() || !ensureOpen(promise)) {
+                return;
+            }
+            try {
+                boolean wasActive = isActive();
+                doConnect(remoteAddress, localAddress);
+                boolean nowActive = isActive();
+                promise.trySuccess();
+                if (!wasActive && nowActive) {
+                    pipeline().fireChannelActive();
+                }
+            } catch (Throwable t) {
+                promise.tryFailure(annotateConnectException(t, remoteAddress));
+                closeIfClosed();
+            }
+        }
+
+        /** While the socket is full, writes wait for EPOLLOUT instead of failing to send on every flush. */
+        @Override
+        protected void flush0() {
+            if (!writing) {
+                super.flush0();
+            }
+        }
+
+        @Override
+        public void handle(IoRegistration registration, IoEvent event) {
+            int ops = ((UcxIoEvent) event).epollEvents();
+            if (ops == 0 || fd < 0) {
+                return;
+            }
+            boolean error = (ops & UcxNative.EPOLLERR) != 0;
+            if (writing && (error || (ops & UcxNative.EPOLLOUT) != 0)) {
+                writeReady();
+            }
+            if (reading && (error || (ops & UcxNative.EPOLLIN) != 0)) {
+                readReady();
+            } else if (error && fd >= 0) {
+                takeError();
+            }
+        }
+
+        private void writeReady() {
+            super.flush0();
+            ChannelOutboundBuffer out = outboundBuffer();
+            if (writing && (out == null || out.isEmpty())) {
+                writing = false;
+                updateInterest();
+            }
+        }
+
+        /**
+         * An error (an ICMP report on a connected socket) that no read took: epoll keeps reporting it until
+         * it is taken, so it goes to the pipeline as a read's would.
+         */
+        private void takeError() {
+            try {
+                UcxNative.datagramTakeError(fd);
+            } catch (IOException e) {
+                pipeline().fireExceptionCaught(e);
+            }
+        }
+
+        /**
+         * Reads datagrams into buffers of the channel's {@link RecvByteBufAllocator}, as many as its handle allows
+         * (maxMessagesPerRead). A failed read, such as a port unreachable reported to a connected channel, goes
+         * to the pipeline; the channel stays open, as with Netty's other transports.
+         */
+        // Netty's Unsafe hands out its RecvByteBufAllocator.Handle, deprecated in favour of ExtendedHandle,
+        // which a user's allocator need not implement.
+        @SuppressWarnings("deprecation")
+        private void readReady() {
+            ChannelPipeline pipeline = pipeline();
+            RecvByteBufAllocator.Handle handle = recvBufAllocHandle();
+            ByteBufAllocator allocator = config.getAllocator();
+            handle.reset(config);
+            Throwable failure = null;
+            try {
+                do {
+                    if (!readOne(handle, allocator, pipeline)) {
+                        break;
+                    }
+                    readPending = false;
+                } while (fd >= 0 && continueReading(handle));
+            } catch (Throwable t) {
+                failure = t;
+            }
+            handle.readComplete();
+            pipeline.fireChannelReadComplete();
+            if (failure != null) {
+                pipeline.fireExceptionCaught(failure);
+            }
+            stopReadingUnlessAsked();
+        }
+
+        /** Datagrams shorter than the buffer are normal: only the message count limits a read. */
+        @SuppressWarnings("deprecation")
+        private boolean continueReading(RecvByteBufAllocator.Handle handle) {
+            return handle instanceof RecvByteBufAllocator.ExtendedHandle
+                    ? ((RecvByteBufAllocator.ExtendedHandle) handle).continueReading(
+                            UncheckedBooleanSupplier.TRUE_SUPPLIER)
+                    : handle.continueReading();
+        }
+
+        /** Receives one datagram and fires it; false when none was waiting. */
+        @SuppressWarnings("deprecation")
+        private boolean readOne(RecvByteBufAllocator.Handle handle, ByteBufAllocator allocator,
+                                ChannelPipeline pipeline) throws IOException {
+            ByteBuf buf = directBuffer(handle.allocate(allocator), allocator);
+            try {
+                int writable = buf.writableBytes();
+                handle.attemptedBytesRead(writable);
+                int received = UcxNative.datagramRecvFrom(fd, buf.memoryAddress() + buf.writerIndex(), writable,
+                        addresses.senderBuffer());
+                if (received < 0) {
+                    handle.lastBytesRead(-1);
+                    return false;
+                }
+                buf.writerIndex(buf.writerIndex() + received);
+                // At least 1: an empty datagram is a message, not the end of the data.
+                handle.lastBytesRead(Math.max(1, received));
+                handle.incMessagesRead(1);
+                DatagramPacket packet = new DatagramPacket(buf, local, addresses.sender());
+                buf = null;
+                pipeline.fireChannelRead(packet);
+                return true;
+            } finally {
+                if (buf != null) {
+                    buf.release();
+                }
+            }
+        }
+
+        /** The allocator's buffer, or a direct one of the same size when it gave one without a native address. */
+        private ByteBuf directBuffer(ByteBuf buf, ByteBufAllocator allocator) {
+            if (buf.hasMemoryAddress()) {
+                return buf;
+            }
+            int capacity = buf.writableBytes();
+            buf.release();
+            ByteBuf direct = allocator.directBuffer(capacity);
+            if (!direct.hasMemoryAddress()) {
+                direct.release();
+                throw new ChannelException("the channel's allocator gives direct buffers without a native address;"
+                        + " configure one that does (PooledByteBufAllocator.DEFAULT, for example)");
+            }
+            return direct;
+        }
+    }
+}

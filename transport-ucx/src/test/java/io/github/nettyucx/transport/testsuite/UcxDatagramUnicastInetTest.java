@@ -1,0 +1,19 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport.testsuite;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.DatagramUnicastInetTest;
+
+import java.util.List;
+
+/** Netty's {@link DatagramUnicastInetTest}, run on UCX datagram channels, with UCX and with NIO peers. */
+@RequireUcx
+class UcxDatagramUnicastInetTest extends DatagramUnicastInetTest {
+    @Override
+    protected List<BootstrapComboFactory<Bootstrap, Bootstrap>> newFactories() {
+        return UcxSocketTestPermutation.instance().datagram(socketInternetProtocalFamily());
+    }
+}
