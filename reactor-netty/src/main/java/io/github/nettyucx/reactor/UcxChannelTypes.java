@@ -4,6 +4,7 @@
 package io.github.nettyucx.reactor;
 
 import io.github.nettyucx.transport.UcxChannelOption;
+import io.github.nettyucx.transport.UcxDatagramChannel;
 import io.github.nettyucx.transport.UcxIoHandle;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
@@ -14,20 +15,10 @@ import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 
-import java.lang.reflect.InvocationTargetException;
 import java.util.function.Supplier;
 
-/**
- * The UCX channel that stands for each channel type Reactor Netty asks for, and whether a group runs UCX loops.
- *
- * <p>{@code UcxDatagramChannel} is looked up by name: a transport jar without it still serves TCP and HTTP, and
- * only a name resolution through Netty's DNS resolver on UCX loops fails, with an error that says what to do.
- */
+/** The UCX channel that stands for each channel type Reactor Netty asks for, and whether a group runs UCX loops. */
 final class UcxChannelTypes {
-    static final String DATAGRAM_CLASS_NAME = "io.github.nettyucx.transport.UcxDatagramChannel";
-
-    private static final Class<? extends DatagramChannel> DATAGRAM = findDatagramChannel();
-
     private UcxChannelTypes() {
     }
 
@@ -57,11 +48,9 @@ final class UcxChannelTypes {
             return (Class<? extends C>) UcxServerSocketChannel.class;
         }
         if (type == DatagramChannel.class) {
-            return (Class<? extends C>) datagramChannel();
+            return (Class<? extends C>) UcxDatagramChannel.class;
         }
-        throw new IllegalArgumentException("UCX has no channel for " + type.getName()
-                + ": UcxLoopResources serves SocketChannel, ServerSocketChannel and DatagramChannel (a Unix domain "
-                + "socket address needs Reactor Netty's own LoopResources)");
+        throw unsupported(type);
     }
 
     /**
@@ -69,6 +58,7 @@ final class UcxChannelTypes {
      * {@link UcxChannelOption#PLAIN_TCP_FALLBACK}: the loop resources do not know which servers a client will
      * reach, and most HTTP servers (and DNS over TCP) do not speak netty-ucx. The bootstrap's own options are
      * applied after this, so a client's {@code .option(UcxChannelOption.PLAIN_TCP_FALLBACK, false)} still wins.
+     * A {@link UcxDatagramChannel} (Netty's DNS resolver asks for one) is a UDP socket on the UCX loop.
      */
     static <C extends Channel> C newChannel(Class<C> type) {
         if (type == SocketChannel.class) {
@@ -79,33 +69,15 @@ final class UcxChannelTypes {
         if (type == ServerSocketChannel.class) {
             return type.cast(new UcxServerSocketChannel());
         }
-        Class<? extends C> channelClass = channelClass(type);
-        try {
-            return channelClass.getConstructor().newInstance();
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("could not create a " + channelClass.getName() + ": " + e.getCause(),
-                    e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("could not create a " + channelClass.getName() + ": " + e, e);
+        if (type == DatagramChannel.class) {
+            return type.cast(new UcxDatagramChannel());
         }
+        throw unsupported(type);
     }
 
-    private static Class<? extends DatagramChannel> datagramChannel() {
-        if (DATAGRAM == null) {
-            throw new UnsupportedOperationException(DATAGRAM_CLASS_NAME + " is not in this netty-ucx-transport, so "
-                    + "there is no datagram channel on UCX loops. Reactor Netty's default DNS resolver needs one: give "
-                    + "the client .resolver(DefaultAddressResolverGroup.INSTANCE) (the JDK's resolver), or use a "
-                    + "netty-ucx-transport that has " + DATAGRAM_CLASS_NAME);
-        }
-        return DATAGRAM;
-    }
-
-    private static Class<? extends DatagramChannel> findDatagramChannel() {
-        try {
-            return Class.forName(DATAGRAM_CLASS_NAME, false, UcxChannelTypes.class.getClassLoader())
-                    .asSubclass(DatagramChannel.class);
-        } catch (ClassNotFoundException | ClassCastException e) {
-            return null;
-        }
+    private static IllegalArgumentException unsupported(Class<?> type) {
+        return new IllegalArgumentException("UCX has no channel for " + type.getName()
+                + ": UcxLoopResources serves SocketChannel, ServerSocketChannel and DatagramChannel (a Unix domain "
+                + "socket address needs Reactor Netty's own LoopResources)");
     }
 }

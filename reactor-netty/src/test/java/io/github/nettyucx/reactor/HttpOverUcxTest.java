@@ -4,7 +4,6 @@
 package io.github.nettyucx.reactor;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,8 +73,6 @@ class HttpOverUcxTest {
                         .get("/file", (request, response) -> response.sendFile(file)))
                 .bindNow(TIMEOUT);
         client = HttpClient.create(pool).runOn(loops)
-                // Until UcxDatagramChannel is there, the JDK's resolver: Netty's DNS resolver needs one.
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .baseUrl("http://127.0.0.1:" + server.port())
                 .doOnConnected(connection -> clientConnections.record(connection.channel()));
     }

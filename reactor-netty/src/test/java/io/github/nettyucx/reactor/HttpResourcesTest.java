@@ -3,7 +3,6 @@
  */
 package io.github.nettyucx.reactor;
 
-import io.netty.resolver.DefaultAddressResolverGroup;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -18,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code HttpResources.set(UcxLoopResources)}: servers and clients that name no loops, Reactor Netty's global
- * resources, run on UCX; disposing of the global resources disposes of the UCX loops.
+ * resources, run on UCX, and so does the DNS resolver of such a client; disposing of the global resources disposes
+ * of the UCX loops.
  */
 class HttpResourcesTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -37,11 +37,16 @@ class HttpResourcesTest {
                     .handle((request, response) -> response.sendString(Mono.just("global")))
                     .bindNow(TIMEOUT);
             HttpClient client = HttpClient.create()
-                    .resolver(DefaultAddressResolverGroup.INSTANCE)
                     .doOnConnected(connection -> clientConnections.record(connection.channel()));
 
             assertEquals("global", client.get().uri("http://127.0.0.1:" + server.port() + "/")
                     .responseContent().aggregate().asString().block(TIMEOUT));
+            try (TestDnsServer dns = new TestDnsServer()) {
+                HttpClient resolving = client.resolver(dns.resolver());
+                assertEquals("global", resolving.get().uri("http://" + TestDnsServer.NAME + ":" + server.port() + "/")
+                        .responseContent().aggregate().asString().block(TIMEOUT));
+                assertTrue(dns.answered() > 0, "the DNS server answered no query");
+            }
             UcxChecks.assertUcxListener(server.channel());
             serverConnections.assertAllUcx();
             clientConnections.assertAllUcx();

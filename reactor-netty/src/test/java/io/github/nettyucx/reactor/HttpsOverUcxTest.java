@@ -6,7 +6,6 @@ package io.github.nettyucx.reactor;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,7 +75,6 @@ class HttpsOverUcxTest {
                         .get("/file", (request, response) -> response.sendFile(file)))
                 .bindNow(TIMEOUT);
         client = HttpClient.create(pool).runOn(loops)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .secure(spec -> spec.sslContext(Http11SslContextSpec.forClient()
                         .configure(builder -> builder.trustManager(certificate.toTrustManagerFactory()))))
                 .baseUrl("https://127.0.0.1:" + server.port())

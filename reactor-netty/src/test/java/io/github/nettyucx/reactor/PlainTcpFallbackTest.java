@@ -6,7 +6,6 @@ package io.github.nettyucx.reactor;
 import io.github.nettyucx.transport.UcxChannelOption;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,7 +70,6 @@ class PlainTcpFallbackTest {
         assertInstanceOf(NioServerSocketChannel.class, server.channel());
         Connections clientConnections = new Connections();
         HttpClient client = HttpClient.create(pool).runOn(ucxLoops)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .baseUrl("http://127.0.0.1:" + server.port())
                 .doOnConnected(connection -> clientConnections.record(connection.channel()));
 
@@ -86,7 +84,6 @@ class PlainTcpFallbackTest {
         UcxChecks.assertUcxListener(server.channel());
         List<Object> clientChannels = new ArrayList<>();
         HttpClient client = HttpClient.create(pool).runOn(nioLoops, false)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .baseUrl("http://127.0.0.1:" + server.port())
                 .doOnConnected(connection -> clientChannels.add(connection.channel()));
 
@@ -100,7 +97,6 @@ class PlainTcpFallbackTest {
     void aClientThatTurnsTheFallbackOffCannotReachANioServer() {
         DisposableServer server = echoServer(server0 -> server0.runOn(nioLoops, false), new Connections());
         HttpClient client = HttpClient.create(pool).runOn(ucxLoops)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .option(UcxChannelOption.PLAIN_TCP_FALLBACK, false)
                 .baseUrl("http://127.0.0.1:" + server.port());
         Exception e = assertThrows(Exception.class, () -> client.get().uri("/hello")

@@ -4,7 +4,6 @@
 package io.github.nettyucx.reactor;
 
 import io.netty.buffer.ByteBufUtil;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +50,6 @@ class TcpOverUcxTest {
     @Test
     void echo() throws Exception {
         Connection connection = TcpClient.create().runOn(loops)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .host("127.0.0.1").port(server.port())
                 .doOnConnected(c -> clientConnections.record(c.channel()))
                 .connectNow(TIMEOUT);

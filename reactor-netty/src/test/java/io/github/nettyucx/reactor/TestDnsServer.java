@@ -24,11 +24,16 @@ import io.netty.handler.codec.dns.DnsQuestion;
 import io.netty.handler.codec.dns.DnsRecordType;
 import io.netty.handler.codec.dns.DnsResponseCode;
 import io.netty.handler.codec.dns.DnsSection;
+import io.netty.resolver.ResolvedAddressTypes;
+import io.netty.resolver.dns.DnsAddressResolverGroup;
+import io.netty.resolver.dns.SingletonDnsServerAddressStreamProvider;
+import reactor.netty.transport.NameResolverProvider;
 
 import java.net.InetSocketAddress;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A DNS server on NIO for one name: it answers A queries for {@link #NAME} with 127.0.0.1 and every other query
@@ -56,6 +61,16 @@ final class TestDnsServer implements AutoCloseable {
 
     InetSocketAddress address() {
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /**
+     * A client's resolver settings ({@code client.resolver(dns.resolver())}): Reactor Netty's default resolver,
+     * Netty's DNS resolver on the client's loops, asking this server alone, for IPv4 addresses.
+     */
+    Consumer<NameResolverProvider.NameResolverSpec> resolver() {
+        return spec -> spec.resolvedAddressTypes(ResolvedAddressTypes.IPV4_ONLY)
+                .dnsAddressResolverGroupProvider(builder -> new DnsAddressResolverGroup(
+                        builder.nameServerProvider(new SingletonDnsServerAddressStreamProvider(address()))));
     }
 
     /** How many A queries for {@link #NAME} were answered. */

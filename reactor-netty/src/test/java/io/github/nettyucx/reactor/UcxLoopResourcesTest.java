@@ -4,6 +4,7 @@
 package io.github.nettyucx.reactor;
 
 import io.github.nettyucx.transport.UcxChannelOption;
+import io.github.nettyucx.transport.UcxDatagramChannel;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
@@ -132,23 +133,16 @@ class UcxLoopResourcesTest {
                 e.getMessage());
     }
 
-    /** {@code UcxDatagramChannel} when the transport has it; otherwise an error that says what to do. */
+    /** Netty's DNS resolver asks the loop resources for a datagram channel on the client's loops. */
     @Test
     void datagramChannels() throws Exception {
         UcxLoopResources loops = track(UcxLoopResources.create("unit", 1, true));
         EventLoopGroup group = loops.onClient(true);
-        Class<?> datagram = datagramClass();
-        if (datagram != null) {
-            assertSame(datagram, loops.onChannelClass(DatagramChannel.class, group));
-            DatagramChannel channel = loops.onChannel(DatagramChannel.class, group);
-            assertSame(datagram, channel.getClass());
-            group.register(channel).sync();
-            channel.close().sync();
-        } else {
-            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                    () -> loops.onChannel(DatagramChannel.class, group));
-            assertTrue(e.getMessage().contains("DefaultAddressResolverGroup"), e.getMessage());
-        }
+        assertSame(UcxDatagramChannel.class, loops.onChannelClass(DatagramChannel.class, group));
+        DatagramChannel channel = loops.onChannel(DatagramChannel.class, group);
+        assertInstanceOf(UcxDatagramChannel.class, channel);
+        group.register(channel).sync();
+        channel.close().sync();
     }
 
     /** A server or client given a group of another transport gets Reactor Netty's channels for it. */
@@ -210,13 +204,5 @@ class UcxLoopResourcesTest {
         Set<EventExecutor> loops = new HashSet<>();
         group.forEach(loops::add);
         return loops;
-    }
-
-    private static Class<?> datagramClass() {
-        try {
-            return Class.forName(UcxChannelTypes.DATAGRAM_CLASS_NAME);
-        } catch (ClassNotFoundException e) {
-            return null;
-        }
     }
 }
