@@ -7,7 +7,7 @@ import java.util.List;
 
 /** The frameworks by name. */
 final class Frameworks {
-    static final List<String> IDS = List.of(NettyAppFramework.ID, GrpcFramework.ID);
+    static final List<String> IDS = List.of(NettyAppFramework.ID, GrpcFramework.ID, ReactorNettyFramework.ID);
 
     private Frameworks() {
     }
@@ -18,6 +18,8 @@ final class Frameworks {
                 return new NettyAppFramework();
             case GrpcFramework.ID:
                 return new GrpcFramework();
+            case ReactorNettyFramework.ID:
+                return new ReactorNettyFramework();
             default:
                 throw new IllegalArgumentException("unknown framework '" + id + "': use one of " + IDS);
         }
