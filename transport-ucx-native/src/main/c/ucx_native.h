@@ -273,7 +273,8 @@ NUCX_HIDDEN int nucx_conn_waits_only_for_receives(const nucx_conn *conn);
 NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
 
 /* ucx_stray.c */
-NUCX_HIDDEN void nucx_sweep_strays(nucx_worker *w);
+NUCX_HIDDEN int nucx_sweep_strays(nucx_worker *w);
+NUCX_HIDDEN void nucx_drop_all_strays(nucx_worker *w);
 
 /* ucx_close.c */
 NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
