@@ -5,6 +5,7 @@ package io.github.nettyucx.integrations.bench;
 
 import io.github.nettyucx.support.NettyTransport;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -12,15 +13,31 @@ import java.util.Locale;
  * native default (epoll) or NIO.
  */
 enum BenchTransport {
-    UCX(NettyTransport.UCX),
-    EPOLL(NettyTransport.EPOLL),
-    NIO(NettyTransport.NIO),
-    IO_URING(NettyTransport.IO_URING);
+    UCX("ucx", NettyTransport.UCX),
+    /** UCX with the loops' {@code ADAPTIVE} wait strategy, to compare with the default one in the same run. */
+    UCX_ADAPTIVE("ucx-adaptive", NettyTransport.UCX, "-Dio.github.nettyucx.waitStrategy=adaptive"),
+    EPOLL("epoll", NettyTransport.EPOLL),
+    NIO("nio", NettyTransport.NIO),
+    IO_URING("io_uring", NettyTransport.IO_URING);
 
+    private final String id;
     private final NettyTransport netty;
+    private final List<String> jvmOptions;
 
-    BenchTransport(NettyTransport netty) {
+    BenchTransport(String id, NettyTransport netty, String... jvmOptions) {
+        this.id = id;
         this.netty = netty;
+        this.jvmOptions = List.of(jvmOptions);
+    }
+
+    /** Whether this is UCX (a framework then takes its UCX integration). */
+    boolean isUcx() {
+        return netty == NettyTransport.UCX;
+    }
+
+    /** JVM options the server and client JVMs need for this transport, whatever the framework. */
+    List<String> jvmOptions() {
+        return jvmOptions;
     }
 
     /** The Netty transport of this name, for frameworks built on Netty's own bootstraps. */
@@ -29,7 +46,7 @@ enum BenchTransport {
     }
 
     String id() {
-        return netty.id();
+        return id;
     }
 
     /** Why a child JVM could not run this transport here, or null. */
@@ -43,6 +60,7 @@ enum BenchTransport {
                 return t;
             }
         }
-        throw new IllegalArgumentException("unknown transport '" + name + "': use ucx, epoll, nio or io_uring");
+        throw new IllegalArgumentException("unknown transport '" + name
+                + "': use ucx, ucx-adaptive, epoll, nio or io_uring");
     }
 }

@@ -18,6 +18,11 @@ interface Framework {
     /** What to measure for this framework. */
     List<Scenario> scenarios();
 
+    /** Whether the framework can run on the transport (io_uring: only where its integration takes it). */
+    default boolean supports(BenchTransport transport) {
+        return transport != BenchTransport.IO_URING;
+    }
+
     /** JVM options the server and client JVMs need for the transport (for example a switch of the framework's). */
     List<String> jvmOptions(BenchTransport transport);
 

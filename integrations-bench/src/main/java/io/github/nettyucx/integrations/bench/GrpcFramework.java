@@ -42,14 +42,12 @@ final class GrpcFramework implements Framework {
 
     @Override
     public List<String> jvmOptions(BenchTransport transport) {
-        switch (transport) {
-            case UCX:
-                return List.of();
-            case EPOLL:
-                return List.of("-Dio.github.nettyucx.grpc.enabled=false");
-            default:
-                return List.of("-Dio.github.nettyucx.grpc.enabled=false", "-Dio.netty.transport.noNative=true");
+        if (transport.isUcx()) {
+            return List.of();
         }
+        return transport == BenchTransport.NIO
+                ? List.of("-Dio.github.nettyucx.grpc.enabled=false", "-Dio.netty.transport.noNative=true")
+                : List.of("-Dio.github.nettyucx.grpc.enabled=false");
     }
 
     @Override

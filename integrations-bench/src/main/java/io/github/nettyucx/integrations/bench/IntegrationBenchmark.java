@@ -82,11 +82,13 @@ public final class IntegrationBenchmark implements Callable<Integer> {
         String loadBefore = MachineFacts.loadAverage();
         ZonedDateTime started = ZonedDateTime.now();
         List<ResultRow> rows = new ArrayList<>();
-        int total = settings.runs * chosen.size() * available.size();
+        int total = settings.runs * (int) chosen.stream()
+                .mapToLong(f -> available.stream().filter(f::supports).count()).sum();
         int done = 0;
         for (int run = 1; run <= settings.runs; run++) {
             for (Framework f : chosen) {
-                List<BenchTransport> order = new ArrayList<>(available);
+                List<BenchTransport> order = new ArrayList<>();
+                available.stream().filter(f::supports).forEach(order::add);
                 if (run % 2 == 0) {
                     Collections.reverse(order);
                 }

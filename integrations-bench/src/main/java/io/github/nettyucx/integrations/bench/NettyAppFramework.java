@@ -42,6 +42,11 @@ final class NettyAppFramework implements Framework {
     }
 
     @Override
+    public boolean supports(BenchTransport transport) {
+        return true;
+    }
+
+    @Override
     public List<String> jvmOptions(BenchTransport transport) {
         return List.of();
     }

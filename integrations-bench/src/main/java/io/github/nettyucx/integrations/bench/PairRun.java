@@ -69,6 +69,7 @@ final class PairRun {
 
     private ChildProcess start(Class<?> main, List<String> args, Path log) throws IOException {
         List<String> jvm = new ArrayList<>(settings.jvmOptions);
+        jvm.addAll(transport.jvmOptions());
         jvm.addAll(framework.jvmOptions(transport));
         ProcessBuilder pb = new ProcessBuilder(JavaCommand.of(main).jvmOptions(jvm).args(args).toList());
         Files.createDirectories(log.getParent());

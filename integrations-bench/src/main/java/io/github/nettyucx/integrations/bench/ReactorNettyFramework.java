@@ -40,7 +40,7 @@ final class ReactorNettyFramework implements Framework {
     }
 
     private static LoopResources loops(BenchTransport transport, String prefix) {
-        return transport == BenchTransport.UCX ? UcxLoopResources.create(prefix) : LoopResources.create(prefix);
+        return transport.isUcx() ? UcxLoopResources.create(prefix) : LoopResources.create(prefix);
     }
 
     @Override
