@@ -33,7 +33,8 @@ final class IntegrationReport {
     private static final String REFERENCE = BenchTransport.EPOLL.id();
     private static final Map<String, String> METRIC_LABELS = Map.of(
             Results.CALLS_PER_S, "calls/s", Results.P50_US, "p50 (µs)", Results.P99_US, "p99 (µs)",
-            Results.MB_PER_S, "MB/s", Results.CPU_US_PER_OP, "CPU (µs) per call or MB");
+            Results.MB_PER_S, "MB/s", Results.CPU_US_PER_OP, "CPU (µs) per call or MB",
+            Results.CPU_PERCENT, "CPU (% of a core)");
 
     private final List<ResultRow> rows;
     private final Map<String, String> skipped;
@@ -124,6 +125,9 @@ final class IntegrationReport {
     }
 
     private static List<String> metrics(String scenario) {
+        if (scenario.startsWith("idle")) {
+            return List.of(Results.CPU_PERCENT);
+        }
         return measuresBytes(scenario) ? List.of(Results.MB_PER_S, Results.CPU_US_PER_OP)
                 : List.of(Results.CALLS_PER_S, Results.P50_US, Results.P99_US, Results.CPU_US_PER_OP);
     }
@@ -192,7 +196,8 @@ final class IntegrationReport {
                     }
                 }
                 if (!xs.isEmpty()) {
-                    String better = metric.equals(Results.P50_US) ? "lower is better" : "higher is better";
+                    boolean lowerIsBetter = metric.equals(Results.P50_US) || metric.equals(Results.CPU_PERCENT);
+                    String better = lowerIsBetter ? "lower is better" : "higher is better";
                     chart.addSeries(t + " " + scenario + " " + METRIC_LABELS.get(metric) + " (" + better + ")",
                             xs, ys);
                     any = true;
@@ -207,6 +212,9 @@ final class IntegrationReport {
     private static String keyMetric(String scenario) {
         if (measuresBytes(scenario)) {
             return Results.MB_PER_S;
+        }
+        if (scenario.startsWith("idle")) {
+            return Results.CPU_PERCENT;
         }
         boolean severalCallers = scenario.startsWith("call-") && !scenario.matches(".*-x1(-.*)?");
         return severalCallers ? Results.CALLS_PER_S : Results.P50_US;

@@ -116,6 +116,9 @@ final class Load implements AutoCloseable {
         check();
         double seconds = elapsed / 1e9;
         row.put(Results.CLIENT_CPU_MS, cpu / 1e6);
+        if (scenario.kind() == Scenario.Kind.IDLE) {
+            return;
+        }
         if (scenario.measuresBytes()) {
             row.put(Results.MB_PER_S, streamed / 1e6 / seconds);
             return;

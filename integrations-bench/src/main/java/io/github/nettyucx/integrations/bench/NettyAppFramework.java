@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * patterns applications have: (a) a ping-pong driven by the client's event loop, (b) requests from an
  * application thread that writes and waits for the answer's future, (c) a bulk transfer written from an
  * application thread with a CRC checked at both ends, (d) the ping-pong of (a) on one connection among 100 idle
- * ones.
+ * ones; and what 100 idle connections cost in CPU.
  */
 final class NettyAppFramework implements Framework {
     static final String ID = "netty";
@@ -38,7 +38,7 @@ final class NettyAppFramework implements Framework {
     @Override
     public List<Scenario> scenarios() {
         return List.of(Scenario.loopPingPong(16, 0), Scenario.calls(16, 1), Scenario.upload(64 * 1024),
-                Scenario.loopPingPong(16, 100));
+                Scenario.loopPingPong(16, 100), Scenario.idle(100));
     }
 
     @Override

@@ -111,6 +111,7 @@ final class PairRun {
         }
         double cpuMillis = row.number(Results.CLIENT_CPU_MS) + serverCpuNanos / 1e6;
         row.put(Results.SERVER_CPU_MS, serverCpuNanos / 1e6);
+        row.put(Results.CPU_PERCENT, cpuMillis / (settings.measure * 1000) * 100);
         double ops = Double.isNaN(row.number(Results.CALLS)) ? row.number(Results.MB_PER_S) * settings.measure
                 : row.number(Results.CALLS);
         if (ops > 0) {

@@ -22,10 +22,13 @@ final class Results {
     static final String SERVER_CPU_MS = "server_cpu_ms";
     /** Both JVMs' CPU time per call, or per MB for a stream. */
     static final String CPU_US_PER_OP = "cpu_us_per_op";
+    /** Both JVMs' CPU time in the window, in percent of one core. */
+    static final String CPU_PERCENT = "cpu_percent";
     static final String ERROR = "error";
 
     static final ResultColumns COLUMNS = new ResultColumns(FRAMEWORK, TRANSPORT, RUN, SCENARIO, CALLS, CALLS_PER_S,
-            P50_US, P99_US, MB_PER_S, CLIENT_CPU_MS, SERVER_CPU_MS, CPU_US_PER_OP, ResultColumns.STATUS, ERROR);
+            P50_US, P99_US, MB_PER_S, CLIENT_CPU_MS, SERVER_CPU_MS, CPU_US_PER_OP, CPU_PERCENT, ResultColumns.STATUS,
+            ERROR);
 
     /** Printed by the client when a window starts and ends, so that the coordinator takes the server's CPU time. */
     static final String WINDOW_BEGIN = "WINDOW-BEGIN";

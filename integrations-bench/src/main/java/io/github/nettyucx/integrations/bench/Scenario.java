@@ -20,7 +20,9 @@ record Scenario(Kind kind, int bytes, int threads, int idleConnections) {
         /** The client's event loop sends the next request as each answer arrives. */
         LOOP_PING_PONG,
         /** One application thread writes a bulk transfer, with a checksum checked by the server at the end. */
-        UPLOAD
+        UPLOAD,
+        /** Nothing but the idle connections: what waiting costs. */
+        IDLE
     }
 
     static Scenario calls(int bytes, int threads) {
@@ -39,6 +41,10 @@ record Scenario(Kind kind, int bytes, int threads, int idleConnections) {
         return new Scenario(Kind.UPLOAD, chunkBytes, 1, 0);
     }
 
+    static Scenario idle(int idleConnections) {
+        return new Scenario(Kind.IDLE, 0, 0, idleConnections);
+    }
+
     /** Whether the window measures bytes per second (else calls, with their latency). */
     boolean measuresBytes() {
         return kind == Kind.STREAM || kind == Kind.UPLOAD;
@@ -55,6 +61,8 @@ record Scenario(Kind kind, int bytes, int threads, int idleConnections) {
                 return "stream-" + size + idle;
             case LOOP_PING_PONG:
                 return "loop-" + size + idle;
+            case IDLE:
+                return "idle" + idleConnections;
             default:
                 return "upload-" + size + idle;
         }
