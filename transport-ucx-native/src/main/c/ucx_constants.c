@@ -9,6 +9,7 @@
  * missing on either side fails the library's loading or UcxNative's initialisation, never silently.
  */
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -71,6 +72,9 @@
     X(soSndBuf, SO_SNDBUF)                             \
     X(soReuseAddr, SO_REUSEADDR)                       \
     X(soReusePort, SO_REUSEPORT)                       \
+    X(soKeepAlive, SO_KEEPALIVE)                       \
+    X(ipProtoTcp, IPPROTO_TCP)                         \
+    X(tcpNoDelay, TCP_NODELAY)                         \
     X(ipProtoIp, IPPROTO_IP)                           \
     X(ipTos, IP_TOS)                                   \
     X(ipMulticastTtl, IP_MULTICAST_TTL)                \

@@ -252,25 +252,6 @@ static void java_datagram_take_error(JNIEnv *env, jclass cls, jint fd) {
 }
 
 /* An int socket option; level and name are the kernel's values, which UcxNative reads from ucx_constants.c. */
-static void java_datagram_set_option(JNIEnv *env, jclass cls, jint fd, jint level, jint name, jint value) {
-    (void) cls;
-    if (setsockopt(fd, level, name, &value, sizeof(value)) != 0) {
-        nucx_throw_errno(env, "setsockopt", errno);
-    }
-}
-
-static jint java_datagram_get_option(JNIEnv *env, jclass cls, jint fd, jint level, jint name) {
-    (void) cls;
-    int value = 0;
-    socklen_t length = sizeof(value);
-    if (getsockopt(fd, level, name, &value, &length) != 0) {
-        nucx_throw_errno(env, "getsockopt", errno);
-        return -1;
-    }
-    /* Linux may return some IP options (IP_MULTICAST_TTL, IP_MULTICAST_LOOP) as a single byte. */
-    return length == 1 ? (jint) ((unsigned char *) &value)[0] : (jint) value;
-}
-
 /*
  * The interface outgoing multicast leaves from, by index (0: the routing table decides). An IPv6 socket
  * sets it for both families, since it may send IPv4 multicast too.
@@ -340,8 +321,6 @@ static const JNINativeMethod methods[] = {
     {"datagramSendTo", "(IJIZ[BII)I", (void *) java_datagram_send_to},
     {"datagramRecvFrom", "(IJI[B)I", (void *) java_datagram_recv_from},
     {"datagramTakeError", "(I)V", (void *) java_datagram_take_error},
-    {"datagramSetOption", "(IIII)V", (void *) java_datagram_set_option},
-    {"datagramGetOption", "(III)I", (void *) java_datagram_get_option},
     {"datagramSetMulticastInterface", "(IZI)V", (void *) java_datagram_set_multicast_interface},
     {"datagramMembership", "(IZ[B[BI)V", (void *) java_datagram_membership},
 };

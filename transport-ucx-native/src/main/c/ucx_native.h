@@ -23,8 +23,13 @@
 #define NUCX_TAG_CTRL_BIT ((uint64_t) 1 << 31)
 #define NUCX_TAG_SEQ_SHIFT 8
 #define NUCX_TAG_SEQ_MASK 0x7FFFFFu
-#define NUCX_TAG_DATA_MATCH_MASK 0xFFFFFFFFFFFFFF00ull
-#define NUCX_TAG_CTRL_MATCH_MASK 0xFFFFFFFF80000000ull
+/*
+ * Receives match whole tags: UCX keeps a receive with a full mask in a hash of its tag, and any other
+ * in one wildcard queue that every arriving message then walks, so that a message's cost grew with
+ * the receives posted by all of the worker's connections.
+ */
+#define NUCX_TAG_DATA_MATCH_MASK 0xFFFFFFFFFFFFFFFFull
+#define NUCX_TAG_CTRL_MATCH_MASK 0xFFFFFFFFFFFFFFFFull
 
 /*
  * Every message starts with this header: the credits the sender returns (receive slots it
@@ -268,7 +273,8 @@ NUCX_HIDDEN int nucx_conn_waits_only_for_receives(const nucx_conn *conn);
 NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
 
 /* ucx_stray.c */
-NUCX_HIDDEN void nucx_sweep_strays(nucx_worker *w);
+NUCX_HIDDEN int nucx_sweep_strays(nucx_worker *w);
+NUCX_HIDDEN void nucx_drop_all_strays(nucx_worker *w);
 
 /* ucx_close.c */
 NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);

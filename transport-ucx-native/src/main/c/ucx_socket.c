@@ -245,6 +245,26 @@ static void java_socket_keepalive(JNIEnv *env, jclass cls, jint fd, jint idle_se
     setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof(user_timeout_ms));
 }
 
+/* setsockopt of an int option; level and name are the kernel's (UcxNativeConstants hands them to Java). */
+static void java_socket_set_option(JNIEnv *env, jclass cls, jint fd, jint level, jint name, jint value) {
+    (void) cls;
+    if (setsockopt(fd, level, name, &value, sizeof(value)) != 0) {
+        nucx_throw_errno(env, "setsockopt", errno);
+    }
+}
+
+static jint java_socket_get_option(JNIEnv *env, jclass cls, jint fd, jint level, jint name) {
+    (void) cls;
+    int value = 0;
+    socklen_t length = sizeof(value);
+    if (getsockopt(fd, level, name, &value, &length) != 0) {
+        nucx_throw_errno(env, "getsockopt", errno);
+        return -1;
+    }
+    /* Linux may return some IP options (IP_MULTICAST_TTL, IP_MULTICAST_LOOP) as a single byte. */
+    return length == 1 ? (jint) ((unsigned char *) &value)[0] : (jint) value;
+}
+
 static const JNINativeMethod methods[] = {
     {"socketStream", "(Z)I", (void *) java_socket_stream},
     {"socketBindListen", "(I[BII)V", (void *) java_socket_bind_listen},
@@ -259,6 +279,8 @@ static const JNINativeMethod methods[] = {
     {"socketLocalAddress", "(I)[B", (void *) java_socket_local_address},
     {"socketRemoteAddress", "(I)[B", (void *) java_socket_remote_address},
     {"socketKeepAlive", "(IIII)V", (void *) java_socket_keepalive},
+    {"socketSetOption", "(IIII)V", (void *) java_socket_set_option},
+    {"socketGetOption", "(III)I", (void *) java_socket_get_option},
 };
 
 int nucx_register_socket(JNIEnv *env, jclass cls) {

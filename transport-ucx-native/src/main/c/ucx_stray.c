@@ -51,14 +51,28 @@ static void drop(nucx_worker *w, ucp_tag_message_h message) {
     ucp_tag_msg_recv_nbx(w->worker, w->stray_buffer, NUCX_STRAY_BUFFER_BYTES, message, &param);
 }
 
-void nucx_sweep_strays(nucx_worker *w) {
-    for (int i = 0; i < NUCX_STRAYS_PER_SWEEP; i++) {
+int nucx_sweep_strays(nucx_worker *w) {
+    int swept = 0;
+    while (swept < NUCX_STRAYS_PER_SWEEP) {
         ucp_tag_recv_info_t info;
         ucp_tag_message_h message = ucp_tag_probe_nb(w->worker, 0, 0, 1, &info);
         if (message == NULL) {
-            return;
+            break;
         }
         blame(w, info.sender_tag);
         drop(w, message);
+        swept++;
+    }
+    return swept;
+}
+
+/*
+ * Drops every stray before the worker is destroyed: messages that arrived for connections closed
+ * since the last productive progress call would otherwise each be reported by UCX as a warning of an
+ * unexpected message nobody received.
+ */
+void nucx_drop_all_strays(nucx_worker *w) {
+    while (nucx_sweep_strays(w) == NUCX_STRAYS_PER_SWEEP) {
+        /* a full sweep: more may wait */
     }
 }

@@ -36,6 +36,7 @@ static void close_fd(int fd) {
 static void worker_free(nucx_worker *w) {
     if (w->worker != NULL) {
         nucx_probe_free(w);
+        nucx_drop_all_strays(w);
         ucp_worker_destroy(w->worker);
     }
     /* Connections whose requests never finished: their memory outlived the worker's callbacks. */
@@ -222,6 +223,7 @@ static jint java_worker_renew(JNIEnv *env, jclass cls, jlong worker_ptr) {
     int result = close_all_connections(w, NUCX_RENEW_DRAIN_NANOS);
     epoll_ctl(w->epoll_fd, EPOLL_CTL_DEL, w->ucx_fd, NULL);
     if (result >= 0) {
+        nucx_drop_all_strays(w);
         ucp_worker_destroy(w->worker);
     } else {
         nucx_leave_closing(w);

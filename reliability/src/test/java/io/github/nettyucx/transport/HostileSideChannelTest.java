@@ -59,6 +59,18 @@ class HostileSideChannelTest extends AbstractProbedServerTest {
         assertRefused(hello, "unsupported netty-ucx protocol version 99");
     }
 
+    /** The magic, then random bytes: a netty-ucx client by its first bytes, refused for what follows. */
+    @Test
+    void theMagicThenRandomBytesIsRefused() throws Exception {
+        byte[] rest = new byte[200];
+        new Random(3).nextBytes(rest);
+        rest[0] = 0x7F; // a version no release has: 0x7F01
+        rest[1] = 0x01;
+        ByteBuffer hello = ByteBuffer.allocate(UcxHandshake.magic().remaining() + rest.length);
+        hello.put(UcxHandshake.magic()).put(rest).flip();
+        assertRefused(hello, "unsupported netty-ucx protocol version " + 0x7F01);
+    }
+
     @Test
     void hugeWorkerAddressLength() throws Exception {
         ByteBuffer hello = validHello();

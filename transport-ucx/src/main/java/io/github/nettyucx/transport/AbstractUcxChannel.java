@@ -127,6 +127,22 @@ abstract class AbstractUcxChannel extends AbstractChannel {
         }
     }
 
+    /**
+     * Takes the channel's own socket out of the loop's epoll set (first, so that its number can be reused) and
+     * closes it: the close of a channel whose socket carries nothing else.
+     */
+    protected final void closeOwnSocket() throws IOException {
+        int socket = fd;
+        fd = -1;
+        UcxIoHandler.Registration registration = registration();
+        if (registration != null) {
+            registration.removeFromEpoll();
+        }
+        if (socket >= 0) {
+            UcxNative.socketClose(socket);
+        }
+    }
+
     /** Forgets native state that the worker frees on its own (see {@link UcxUnsafe#abandon()}). */
     protected void abandonNative() {
     }

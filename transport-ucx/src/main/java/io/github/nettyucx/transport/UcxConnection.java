@@ -116,6 +116,20 @@ final class UcxConnection {
      */
     static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots)
             throws IOException {
+        return create(worker, index, recvWindow, recvUnit, sendSlots, true);
+    }
+
+    /**
+     * A connection to a peer that does not speak netty-ucx: the same machinery, with the slots the plain TCP
+     * socket needs (its kernel buffers hold the rest of what is in flight) and a send area UCX never sends from,
+     * so it is not registered.
+     */
+    static UcxConnection createPlain(UcxWorker worker, int index, int slots, int recvUnit) throws IOException {
+        return create(worker, index, slots, recvUnit, slots, false);
+    }
+
+    private static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots,
+                                        boolean registerSendArea) throws IOException {
         long stride = (long) recvUnit + UcxNative.HEADER_BYTES;
         if (recvWindow * stride > Integer.MAX_VALUE || sendSlots * stride > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
@@ -123,7 +137,8 @@ final class UcxConnection {
         ByteBuf[] recvBufs = allocateReceiveBuffers(recvWindow, (int) stride);
         long[] created = new long[UcxNative.CREATED_WORDS];
         try {
-            UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
+            UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride,
+                    registerSendArea, created);
         } catch (Throwable t) {
             release(recvBufs);
             throw t;

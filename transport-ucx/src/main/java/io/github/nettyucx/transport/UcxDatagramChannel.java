@@ -253,15 +253,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         open = false;
         active = false;
         connected = false;
-        int socket = fd;
-        fd = -1;
-        UcxIoHandler.Registration registration = registration();
-        if (registration != null) {
-            registration.removeFromEpoll();
-        }
-        if (socket >= 0) {
-            UcxNative.socketClose(socket);
-        }
+        closeOwnSocket();
     }
 
     /** The loop is gone and closes the socket (see {@link UcxUnsafe#abandon()}): no association is left. */

@@ -158,7 +158,7 @@ public final class UcxDatagramChannelConfig extends DefaultChannelConfig impleme
 
     private int get(int level, int name, String what) {
         try {
-            return UcxNative.datagramGetOption(socket(what), level, name);
+            return UcxNative.socketGetOption(socket(what), level, name);
         } catch (IOException e) {
             throw new ChannelException("could not read " + what + " of " + datagramChannel + ": " + e.getMessage(), e);
         }
@@ -166,7 +166,7 @@ public final class UcxDatagramChannelConfig extends DefaultChannelConfig impleme
 
     private void set(int level, int name, int value, String what) {
         try {
-            UcxNative.datagramSetOption(socket(what), level, name, value);
+            UcxNative.socketSetOption(socket(what), level, name, value);
         } catch (IOException e) {
             throw new ChannelException("could not set " + what + " to " + value + " on " + datagramChannel + ": "
                     + e.getMessage(), e);

@@ -64,6 +64,10 @@ public final class UcxIoHandler implements IoHandler {
     private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
     private final UcxSuspensionGuard suspensionGuard;
+    /** The spin window of {@link WaitStrategy#ADAPTIVE}. */
+    private final AdaptiveSpin adaptiveSpin;
+    /** Whether the last yield of the current spin let another thread run on this core. */
+    private boolean yieldGaveCoreAway;
     private UcxWorker worker;
     /**
      * Where the I/O work of the current run began ({@link System#nanoTime()}): the start of the run, the end of
@@ -83,6 +87,7 @@ public final class UcxIoHandler implements IoHandler {
         this.executor = executor;
         this.config = config;
         suspensionGuard = new UcxSuspensionGuard(executor, this::workerStillBusy);
+        adaptiveSpin = new AdaptiveSpin(config.spinNanos());
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
         } catch (IOException e) {
@@ -175,8 +180,10 @@ public final class UcxIoHandler implements IoHandler {
             case BUSY_POLL:
                 return Math.max(0, worker.waitAndDispatch(0, this));
             case SPIN_THEN_SLEEP:
-                int handled = spin(context);
+                int handled = spin(context, config.spinNanos(), SPIN_WITHOUT_YIELD_NANOS, SPIN_ROUNDS_PER_YIELD_MASK);
                 return handled > 0 ? handled : sleep(context);
+            case ADAPTIVE:
+                return adaptiveWait(context);
             case SLEEP:
             default:
                 return sleep(context);
@@ -208,19 +215,40 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /**
-     * Polls the worker until work arrives or the spin time is over. After the first
-     * {@link #SPIN_WITHOUT_YIELD_NANOS} the thread yields its core every few empty rounds: when there
-     * are more busy threads than cores (the peer process, other loops, the application), a spinner
-     * that never yields holds the core that the thread it waits for needs, and round trips stretch
-     * to scheduler time slices. Yielding from the start would cost a quick reply its fast path.
-     * Each empty round moves {@link #ioStartNanos}: the round that finds work is the only active one.
+     * Spins as {@link AdaptiveSpin} says, then sleeps; tells it how the idle period ended. Spin rounds that
+     * yield, yield every round: the window is short, and once yielding has started the peer likely shares our
+     * core.
      */
-    private int spin(IoHandlerContext context) throws IOException {
+    private int adaptiveWait(IoHandlerContext context) throws IOException {
+        long idleStart = ioStartNanos;
+        long yieldAfter = adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
+        int handled = spin(context, adaptiveSpin.windowNanos(), yieldAfter, 0);
+        if (handled > 0) {
+            adaptiveSpin.foundWork(yieldGaveCoreAway);
+            return handled;
+        }
+        handled = sleep(context);
+        adaptiveSpin.slept(System.nanoTime() - idleStart);
+        return handled;
+    }
+
+    /**
+     * Polls the worker until work arrives or {@code spinNanos} are over. After the first {@code yieldAfterNanos}
+     * the thread yields its core every {@code roundsPerYieldMask + 1} empty rounds: when there are more busy
+     * threads than cores (the peer process, other loops, the application), a spinner that never yields holds
+     * the core that the thread it waits for needs, and round trips stretch to scheduler time slices. Yielding
+     * from the start would cost a quick reply its fast path, unless the peer is known to share our core
+     * ({@link AdaptiveSpin}). Each empty round moves {@link #ioStartNanos}: the round that finds work is the only
+     * active one.
+     */
+    private int spin(IoHandlerContext context, long spinNanos, long yieldAfterNanos, int roundsPerYieldMask)
+            throws IOException {
         long start = ioStartNanos;
-        long spinUntil = start + config.spinNanos();
-        long yieldFrom = start + SPIN_WITHOUT_YIELD_NANOS;
+        long spinUntil = start + spinNanos;
+        long yieldFrom = start + yieldAfterNanos;
         int rounds = 0;
         long now;
+        yieldGaveCoreAway = false;
         do {
             int handled = processCompletions();
             if (handled > 0) {
@@ -231,10 +259,11 @@ public final class UcxIoHandler implements IoHandler {
             }
             now = System.nanoTime();
             ioStartNanos = now;
-            if (now >= yieldFrom && (++rounds & SPIN_ROUNDS_PER_YIELD_MASK) == 0) {
+            if (now >= yieldFrom && (++rounds & roundsPerYieldMask) == 0) {
                 Thread.yield();
                 // A yield may last a time slice, spent waiting.
                 ioStartNanos = System.nanoTime();
+                yieldGaveCoreAway = ioStartNanos - now >= AdaptiveSpin.OTHER_THREAD_RAN_NANOS;
             }
         } while (now < spinUntil);
         return Math.max(0, worker.waitAndDispatch(0, this));

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Settings of each {@link UcxIoHandler} (one per event loop). Defaults come from system properties
- * {@code io.github.nettyucx.waitStrategy} (busy_poll, sleep, spin_then_sleep),
+ * {@code io.github.nettyucx.waitStrategy} (busy_poll, sleep, spin_then_sleep, adaptive),
  * {@code io.github.nettyucx.spinMicros} and {@code io.github.nettyucx.maxConnectionsPerLoop}.
  */
 public final class UcxIoHandlerConfig {
@@ -39,7 +39,10 @@ public final class UcxIoHandlerConfig {
         this.maxConnections = ObjectUtil.checkInRange(maxConnections, 1, MAX_CONNECTIONS_LIMIT, "maxConnections");
     }
 
-    /** A copy that waits with the given strategy; {@code spin} applies to {@link WaitStrategy#SPIN_THEN_SLEEP}. */
+    /**
+     * A copy that waits with the given strategy; {@code spin} is the spin time of {@link WaitStrategy#SPIN_THEN_SLEEP}
+     * and the longest of {@link WaitStrategy#ADAPTIVE}.
+     */
     public UcxIoHandlerConfig waitStrategy(WaitStrategy strategy, long spin, TimeUnit unit) {
         return new UcxIoHandlerConfig(strategy, unit.toNanos(spin), maxConnections);
     }

@@ -95,13 +95,16 @@ final class UcxNative {
     static final int SENDER_PORT = UcxNativeConstants.senderPort();
     static final int SENDER_IP_LENGTH = UcxNativeConstants.senderIpLength();
     static final int SENDER_BYTES = UcxNativeConstants.senderBytes();
-    /** The kernel's socket option levels and names, for {@link #datagramSetOption}. */
+    /** The kernel's socket option levels and names, for {@link #socketSetOption}. */
     static final int SOL_SOCKET = UcxNativeConstants.solSocket();
     static final int SO_BROADCAST = UcxNativeConstants.soBroadcast();
     static final int SO_RCVBUF = UcxNativeConstants.soRcvBuf();
     static final int SO_SNDBUF = UcxNativeConstants.soSndBuf();
     static final int SO_REUSEADDR = UcxNativeConstants.soReuseAddr();
     static final int SO_REUSEPORT = UcxNativeConstants.soReusePort();
+    static final int SO_KEEPALIVE = UcxNativeConstants.soKeepAlive();
+    static final int IPPROTO_TCP = UcxNativeConstants.ipProtoTcp();
+    static final int TCP_NODELAY = UcxNativeConstants.tcpNoDelay();
     static final int IPPROTO_IP = UcxNativeConstants.ipProtoIp();
     static final int IP_TOS = UcxNativeConstants.ipTos();
     static final int IP_MULTICAST_TTL = UcxNativeConstants.ipMulticastTtl();
@@ -171,7 +174,7 @@ final class UcxNative {
     static native ByteBuffer directBuffer(long address, int length);
 
     static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
-                                  int sendSlotBytes, long[] out) throws IOException;
+                                  int sendSlotBytes, boolean registerSendArea, long[] out) throws IOException;
 
     static native void connConnect(long conn, byte[] peerAddress, int peerId, boolean peerErrorHandling)
             throws IOException;
@@ -263,6 +266,12 @@ final class UcxNative {
 
     static native void socketKeepAlive(int fd, int idleSeconds, int intervalSeconds, int probes);
 
+    /** setsockopt of an int option: {@code level} and {@code name} as the constants above. */
+    static native void socketSetOption(int fd, int level, int name, int value) throws IOException;
+
+    /** getsockopt of an int option (of a one-byte one too). */
+    static native int socketGetOption(int fd, int level, int name) throws IOException;
+
     // ucx_datagram.c (UcxDatagramChannel's UDP sockets; an IPv6 one is dual-stack)
     static native int datagramSocket(boolean ipv6) throws IOException;
 
@@ -289,10 +298,6 @@ final class UcxNative {
 
     /** Throws the socket's pending error (SO_ERROR), clearing it; returns when there is none. */
     static native void datagramTakeError(int fd) throws IOException;
-
-    static native void datagramSetOption(int fd, int level, int name, int value) throws IOException;
-
-    static native int datagramGetOption(int fd, int level, int name) throws IOException;
 
     /** The interface multicast is sent from, by index; 0 lets the routing table decide. */
     static native void datagramSetMulticastInterface(int fd, boolean ipv6, int index) throws IOException;

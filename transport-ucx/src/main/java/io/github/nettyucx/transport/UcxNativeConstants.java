@@ -123,6 +123,12 @@ final class UcxNativeConstants {
 
     static native int soReusePort();
 
+    static native int soKeepAlive();
+
+    static native int ipProtoTcp();
+
+    static native int tcpNoDelay();
+
     static native int ipProtoIp();
 
     static native int ipTos();

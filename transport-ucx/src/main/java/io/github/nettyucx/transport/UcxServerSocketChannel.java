@@ -84,15 +84,7 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
     protected void doClose() throws Exception {
         open = false;
         bound = false;
-        int socket = fd;
-        fd = -1;
-        UcxIoHandler.Registration registration = registration();
-        if (registration != null) {
-            registration.removeFromEpoll();
-        }
-        if (socket >= 0) {
-            UcxNative.socketClose(socket);
-        }
+        closeOwnSocket();
     }
 
     // A listening channel has no peer: like Netty's other server channels, it neither disconnects nor writes.

@@ -150,9 +150,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      */
     private void startPlain() throws IOException {
         UcxIoHandler.Registration registration = registration();
-        connection = newConnection(registration);
+        connection = UcxConnection.createPlain(registration.worker(), registration.bindConnection(),
+                config.plainTcpSlots(), config.recvUnit());
         dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
         records = dataPath.records();
+        boolean ipv6 = SocketAddresses.decode(UcxNative.socketLocalAddress(fd)).getAddress() instanceof Inet6Address;
+        config.plainSocket().attach(fd, ipv6, config);
     }
 
     private UcxConnection newConnection(UcxIoHandler.Registration registration) throws IOException {
@@ -274,6 +277,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     @Override
     protected void doClose() throws Exception {
+        config.plainSocket().detach();
         active = false;
         open = false;
         inputClosedSeenErrorOnRead = true;
@@ -337,6 +341,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     @Override
     protected void abandonNative() {
+        config.plainSocket().detach();
         active = false;
         if (connection != null) {
             connection.abandon();

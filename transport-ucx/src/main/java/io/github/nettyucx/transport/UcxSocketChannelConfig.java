@@ -34,7 +34,9 @@ import static io.github.nettyucx.transport.UcxChannelOption.UCX_SEND_SLOTS;
 /**
  * Configuration of a {@link UcxSocketChannel}. TCP options have no meaning for UCX traffic; they are
  * accepted and reported so that existing bootstraps run unchanged (TCP_NODELAY and SO_KEEPALIVE
- * describe the side channel, which always has both).
+ * describe the side channel, which always has both). On a connection that is plain TCP (a peer that does
+ * not speak netty-ucx) TCP_NODELAY, SO_KEEPALIVE, SO_SNDBUF, SO_RCVBUF and IP_TOS are the socket's, set
+ * and read as on epoll.
  */
 public final class UcxSocketChannelConfig extends DefaultChannelConfig implements SocketChannelConfig {
     static final int DEFAULT_RECV_WINDOW = 8;
@@ -44,6 +46,12 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     static final boolean DEFAULT_PLAIN_TCP_FALLBACK =
             SystemPropertyUtil.getBoolean("io.github.nettyucx.plainTcpFallback", false);
     private static final int MAX_RECV_WINDOW = 1 << 16;
+    /**
+     * Receive and send slots of a plain TCP connection: {@code -Dio.github.nettyucx.plainTcpSlots}. Few, as the
+     * kernel's socket buffers hold what is in flight; they are what an idle plain connection holds besides its
+     * socket (see docs/settings.md#plain-tcp-clients).
+     */
+    static final int PLAIN_TCP_SLOTS = Math.max(1, SystemPropertyUtil.getInt("io.github.nettyucx.plainTcpSlots", 2));
 
     private volatile boolean allowHalfClosure;
     private volatile boolean tcpNoDelay = true;
@@ -59,6 +67,10 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     private volatile int clientBytesWaitMillis = DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
     private volatile boolean plainTcpFallback = DEFAULT_PLAIN_TCP_FALLBACK;
     private volatile boolean receiveInPlace = true;
+    /** Whether the application chose the socket buffers' sizes: a plain TCP socket keeps the kernel's otherwise. */
+    private volatile boolean sendBufferSizeSet;
+    private volatile boolean receiveBufferSizeSet;
+    private final UcxPlainSocket plainSocket = new UcxPlainSocket();
 
     UcxSocketChannelConfig(UcxSocketChannel channel) {
         super(channel);
@@ -158,6 +170,37 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
         return true;
     }
 
+    /** Where TCP options go once the connection is plain TCP. */
+    UcxPlainSocket plainSocket() {
+        return plainSocket;
+    }
+
+    /**
+     * Sets the configured TCP options on the socket of a connection that turned out to be plain TCP. Its keepalive
+     * stays on (the handshake socket has it, with short timers) unless the application turned it off; the
+     * buffers keep the kernel's sizes, which grow with the traffic, unless the application chose sizes.
+     */
+    void applyTo(UcxPlainSocket socket) {
+        socket.set(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0);
+        if (!keepAlive) {
+            socket.set(UcxPlainSocket.Option.SO_KEEPALIVE, 0);
+        }
+        if (sendBufferSizeSet) {
+            socket.set(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
+        }
+        if (receiveBufferSizeSet) {
+            socket.set(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
+        }
+        if (trafficClass != 0) {
+            socket.set(UcxPlainSocket.Option.IP_TOS, trafficClass);
+        }
+    }
+
+    /** Slots of a plain TCP connection: as configured for UCX, up to {@link #PLAIN_TCP_SLOTS}. */
+    int plainTcpSlots() {
+        return Math.min(PLAIN_TCP_SLOTS, Math.min(recvWindow, sendSlots));
+    }
+
     int recvWindow() {
         return recvWindow;
     }
@@ -195,12 +238,13 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     public boolean isTcpNoDelay() {
-        return tcpNoDelay;
+        return plainSocket.get(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0) != 0;
     }
 
     @Override
     public UcxSocketChannelConfig setTcpNoDelay(boolean tcpNoDelay) {
         this.tcpNoDelay = tcpNoDelay;
+        plainSocket.set(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0);
         return this;
     }
 
@@ -217,45 +261,51 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     public int getSendBufferSize() {
-        return sendBufferSize;
+        return plainSocket.get(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
     }
 
     @Override
     public UcxSocketChannelConfig setSendBufferSize(int sendBufferSize) {
         this.sendBufferSize = sendBufferSize;
+        sendBufferSizeSet = true;
+        plainSocket.set(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
         return this;
     }
 
     @Override
     public int getReceiveBufferSize() {
-        return receiveBufferSize;
+        return plainSocket.get(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
     }
 
     @Override
     public UcxSocketChannelConfig setReceiveBufferSize(int receiveBufferSize) {
         this.receiveBufferSize = receiveBufferSize;
+        receiveBufferSizeSet = true;
+        plainSocket.set(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
         return this;
     }
 
     @Override
     public boolean isKeepAlive() {
-        return keepAlive;
+        return plainSocket.get(UcxPlainSocket.Option.SO_KEEPALIVE, keepAlive ? 1 : 0) != 0;
     }
 
     @Override
     public UcxSocketChannelConfig setKeepAlive(boolean keepAlive) {
         this.keepAlive = keepAlive;
+        plainSocket.set(UcxPlainSocket.Option.SO_KEEPALIVE, keepAlive ? 1 : 0);
         return this;
     }
 
     @Override
     public int getTrafficClass() {
-        return trafficClass;
+        return plainSocket.get(UcxPlainSocket.Option.IP_TOS, trafficClass);
     }
 
     @Override
     public UcxSocketChannelConfig setTrafficClass(int trafficClass) {
         this.trafficClass = trafficClass;
+        plainSocket.set(UcxPlainSocket.Option.IP_TOS, trafficClass);
         return this;
     }
 

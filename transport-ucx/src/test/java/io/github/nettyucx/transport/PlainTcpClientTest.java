@@ -3,6 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.buffer.UcxByteBufAllocator;
+import io.github.nettyucx.buffer.UcxByteBufAllocatorMetric;
+import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -18,6 +21,7 @@ import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.SocketChannelConfig;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -28,6 +32,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
 import io.netty.util.concurrent.Future;
@@ -53,6 +59,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -319,6 +326,112 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
         } finally {
             server.close().sync();
         }
+    }
+
+    @Test
+    @Timeout(30)
+    void tcpOptionsAreThoseOfAPlainConnectionsSocket() throws Exception {
+        CompletableFuture<List<Object>> seen = new CompletableFuture<>();
+        Channel server = new ServerBootstrap().group(ucxGroup).channel(UcxServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, false)
+                .childOption(ChannelOption.SO_KEEPALIVE, false)
+                .childOption(ChannelOption.SO_RCVBUF, 32 * 1024)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                ((ByteBuf) msg).release();
+                                SocketChannelConfig config = (SocketChannelConfig) ctx.channel().config();
+                                List<Object> values = new ArrayList<>(List.of(config.isTcpNoDelay(),
+                                        config.isKeepAlive(), config.getReceiveBufferSize()));
+                                config.setTcpNoDelay(true);
+                                config.setOption(ChannelOption.SO_SNDBUF, 48 * 1024);
+                                values.add(config.getOption(ChannelOption.TCP_NODELAY));
+                                values.add(config.getSendBufferSize());
+                                seen.complete(values);
+                                ctx.close();
+                            }
+                        });
+                    }
+                }).bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+        try (Socket socket = new Socket(LOOPBACK, port(server))) {
+            socket.getOutputStream().write('x');
+            // Linux reports twice the buffer size set, its bookkeeping included (socket(7)).
+            assertEquals(List.of(false, false, 64 * 1024, true, 96 * 1024), seen.get(10, TimeUnit.SECONDS));
+        } finally {
+            server.close().sync();
+        }
+    }
+
+    /**
+     * Clients that connect and never send are plain TCP once the wait for their first bytes is over. Each then
+     * holds its plain connection's slots and no more, and the application's idle timeout closes them all,
+     * leaving no native connection and no receive buffer behind.
+     */
+    @Test
+    @Timeout(120)
+    void aFloodOfSilentPlainClientsHoldsBoundedMemoryUntilTheIdleTimeoutClosesIt() throws Exception {
+        int clients = 200;
+        CountDownLatch plain = new CountDownLatch(clients);
+        CountDownLatch closed = new CountDownLatch(clients);
+        UcxByteBufAllocatorMetric receive = ((UcxByteBufAllocator) UcxMemoryRegistration.receiveAllocator()).metric();
+        long connectionsBefore = NativeConnections.settled();
+        long receiveBefore = receive.activeDirectMemory();
+        Channel server = ucxServer(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new IdleStateHandler(2, 0, 0), new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelActive(ChannelHandlerContext ctx) {
+                        ((UcxSocketChannel) ctx.channel()).ucxLanes().addListener(f -> {
+                            if (f.isSuccess() && String.valueOf(f.getNow()).startsWith("plain TCP")) {
+                                plain.countDown();
+                            }
+                        });
+                    }
+
+                    @Override
+                    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                        if (evt instanceof IdleStateEvent) {
+                            ctx.close();
+                        }
+                    }
+
+                    @Override
+                    public void channelInactive(ChannelHandlerContext ctx) {
+                        closed.countDown();
+                    }
+                });
+            }
+        });
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                sockets.add(new Socket(LOOPBACK, port(server)));
+            }
+            assertTrue(plain.await(60, TimeUnit.SECONDS), plain.getCount() + " clients not taken for plain TCP");
+            long held = receive.activeDirectMemory() - receiveBefore;
+            long bound = (long) clients * UcxSocketChannelConfig.PLAIN_TCP_SLOTS
+                    * (UcxSocketChannelConfig.DEFAULT_RECV_UNIT + UcxNative.HEADER_BYTES) * 2;
+            assertTrue(held <= bound, clients + " silent plain clients hold " + held + " B of receive buffers, over "
+                    + bound);
+            for (Socket socket : sockets) {
+                socket.setSoTimeout(60_000);
+                assertEquals(-1, socket.getInputStream().read(), "the idle timeout closes the connection");
+            }
+            assertTrue(closed.await(30, TimeUnit.SECONDS));
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+            server.close().sync();
+        }
+        NativeConnections.assertBackTo(connectionsBefore, 30, "after the silent clients");
+        Await.until(() -> receive.activeDirectMemory() <= receiveBefore, 30, TimeUnit.SECONDS);
+        assertTrue(receive.activeDirectMemory() <= receiveBefore, "receive buffers left: "
+                + (receive.activeDirectMemory() - receiveBefore) + " B");
     }
 
     @Test

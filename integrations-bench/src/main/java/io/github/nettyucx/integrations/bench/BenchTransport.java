@@ -1,0 +1,66 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.integrations.bench;
+
+import io.github.nettyucx.support.NettyTransport;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The transports a framework benchmark compares: UCX through the framework's integration, and the framework's own
+ * native default (epoll) or NIO.
+ */
+enum BenchTransport {
+    UCX("ucx", NettyTransport.UCX),
+    /** UCX with the loops' {@code ADAPTIVE} wait strategy, to compare with the default one in the same run. */
+    UCX_ADAPTIVE("ucx-adaptive", NettyTransport.UCX, "-Dio.github.nettyucx.waitStrategy=adaptive"),
+    EPOLL("epoll", NettyTransport.EPOLL),
+    NIO("nio", NettyTransport.NIO),
+    IO_URING("io_uring", NettyTransport.IO_URING);
+
+    private final String id;
+    private final NettyTransport netty;
+    private final List<String> jvmOptions;
+
+    BenchTransport(String id, NettyTransport netty, String... jvmOptions) {
+        this.id = id;
+        this.netty = netty;
+        this.jvmOptions = List.of(jvmOptions);
+    }
+
+    /** Whether this is UCX (a framework then takes its UCX integration). */
+    boolean isUcx() {
+        return netty == NettyTransport.UCX;
+    }
+
+    /** JVM options the server and client JVMs need for this transport, whatever the framework. */
+    List<String> jvmOptions() {
+        return jvmOptions;
+    }
+
+    /** The Netty transport of this name, for frameworks built on Netty's own bootstraps. */
+    NettyTransport netty() {
+        return netty;
+    }
+
+    String id() {
+        return id;
+    }
+
+    /** Why a child JVM could not run this transport here, or null. */
+    String unavailabilityReason() {
+        return netty.unavailabilityReasonForChildJvm();
+    }
+
+    static BenchTransport of(String name) {
+        for (BenchTransport t : values()) {
+            if (t.id().equals(name.trim().toLowerCase(Locale.ROOT))) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException("unknown transport '" + name
+                + "': use ucx, ucx-adaptive, epoll, nio or io_uring");
+    }
+}

@@ -1,0 +1,218 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.reactor;
+
+import io.github.nettyucx.transport.Ucx;
+import io.github.nettyucx.transport.UcxEventLoopGroup;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.Future;
+import io.netty.util.internal.ObjectUtil;
+import reactor.core.publisher.Mono;
+import reactor.netty.resources.LoopResources;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reactor Netty's event loops and channels on UCX: a {@link LoopResources} whose groups are
+ * {@link UcxEventLoopGroup}s and whose channels are UCX channels, for {@code HttpServer}, {@code HttpClient},
+ * {@code TcpServer} and {@code TcpClient}:
+ * <pre>{@code
+ * LoopResources loops = UcxLoopResources.create("my-app");
+ * DisposableServer server = HttpServer.create().runOn(loops).handle(...).bindNow();
+ * HttpClient client = HttpClient.create().runOn(loops);
+ * }</pre>
+ * or for every server and client that uses Reactor Netty's global resources:
+ * {@code HttpResources.set(UcxLoopResources.create("my-app"))}.
+ *
+ * <p>The groups are made at their first use and sized as Reactor Netty's own: {@code onServer} has
+ * {@link LoopResources#DEFAULT_IO_WORKER_COUNT} loops ({@code -Dreactor.netty.ioWorkerCount}); {@code onServerSelect}
+ * is the same group unless a selector count is given ({@code -Dreactor.netty.ioSelectCount}); {@code onClient} is
+ * the server group, colocated as Reactor Netty's default ({@link LoopResources#colocate}): a client called from an
+ * event loop connects on that loop. Their threads are daemons unless asked otherwise, and {@link #disposeLater}
+ * shuts them down. The {@code useNative} argument of these methods is not looked at: UCX is the only transport
+ * here.
+ *
+ * <p>{@link #onChannel} and {@link #onChannelClass} answer with {@code UcxSocketChannel},
+ * {@code UcxServerSocketChannel} and {@code UcxDatagramChannel} for groups of UCX loops, and as Reactor Netty's
+ * default for any other group (epoll, NIO...), so that a server or client given its own group still runs. Client
+ * channels fall back to plain TCP ({@code UcxChannelOption.PLAIN_TCP_FALLBACK}) for servers that do not speak
+ * netty-ucx, so that an {@code HttpClient} on these loops reaches any HTTP server; a client can turn that off with
+ * {@code .option(UcxChannelOption.PLAIN_TCP_FALLBACK, false)}.
+ */
+public final class UcxLoopResources implements LoopResources {
+    private final String prefix;
+    private final int selectCount;
+    private final int workerCount;
+    private final boolean daemon;
+    private final boolean colocate;
+    /** Numbers the threads of all the groups, as Reactor Netty's own resources do. */
+    private final AtomicLong threadCounter = new AtomicLong();
+
+    private EventLoopGroup server;
+    private EventLoopGroup select;
+    private EventLoopGroup client;
+    private boolean disposed;
+
+    private UcxLoopResources(String prefix, int selectCount, int workerCount, boolean daemon, boolean colocate) {
+        this.prefix = prefix;
+        this.selectCount = selectCount;
+        this.workerCount = workerCount;
+        this.daemon = daemon;
+        this.colocate = colocate;
+    }
+
+    /**
+     * Loop resources sized as Reactor Netty's {@code LoopResources.create(prefix)}: {@link #DEFAULT_IO_WORKER_COUNT}
+     * worker loops, which also accept unless {@link #DEFAULT_IO_SELECT_COUNT} is set, on daemon threads named
+     * after {@code prefix}.
+     */
+    public static UcxLoopResources create(String prefix) {
+        return create(prefix, DEFAULT_IO_SELECT_COUNT, DEFAULT_IO_WORKER_COUNT, true, true);
+    }
+
+    /** Loop resources with {@code workerCount} loops that also accept. */
+    public static UcxLoopResources create(String prefix, int workerCount, boolean daemon) {
+        return create(prefix, -1, checkWorkers(workerCount), daemon, true);
+    }
+
+    /** Loop resources with {@code workerCount} loops that serve connections and {@code selectCount} that accept. */
+    public static UcxLoopResources create(String prefix, int selectCount, int workerCount, boolean daemon) {
+        return create(prefix, ObjectUtil.checkPositive(selectCount, "selectCount"), workerCount, daemon, true);
+    }
+
+    /**
+     * Loop resources with {@code workerCount} loops that serve connections and {@code selectCount} that accept (-1:
+     * the worker loops accept too). With {@code colocate} false, clients are given the worker group as it is, and
+     * connect on its next loop even when called from one of its loops.
+     */
+    public static UcxLoopResources create(String prefix, int selectCount, int workerCount, boolean daemon,
+                                          boolean colocate) {
+        ObjectUtil.checkNonEmpty(prefix, "prefix");
+        checkWorkers(workerCount);
+        if (selectCount < 1 && selectCount != -1) {
+            throw new IllegalArgumentException("selectCount must be positive, or -1 for the worker loops to accept, "
+                    + "was " + selectCount);
+        }
+        return new UcxLoopResources(prefix, selectCount, workerCount, daemon, colocate);
+    }
+
+    private static int checkWorkers(int workerCount) {
+        return ObjectUtil.checkPositive(workerCount, "workerCount");
+    }
+
+    /** The group whose loops serve accepted connections. */
+    @Override
+    public synchronized EventLoopGroup onServer(boolean useNative) {
+        checkNotDisposed();
+        if (server == null) {
+            server = newGroup(workerCount, "ucx");
+        }
+        return server;
+    }
+
+    /** The group whose loops accept: the server group, unless a selector count was given. */
+    @Override
+    public synchronized EventLoopGroup onServerSelect(boolean useNative) {
+        checkNotDisposed();
+        if (selectCount == -1) {
+            return onServer(useNative);
+        }
+        if (select == null) {
+            select = newGroup(selectCount, "select-ucx");
+        }
+        return select;
+    }
+
+    /** The server group, colocated unless created with {@code colocate} false. */
+    @Override
+    public synchronized EventLoopGroup onClient(boolean useNative) {
+        checkNotDisposed();
+        if (client == null) {
+            client = colocate ? LoopResources.colocate(onServer(useNative)) : onServer(useNative);
+        }
+        return client;
+    }
+
+    @Override
+    public <C extends Channel> C onChannel(Class<C> channelType, EventLoopGroup group) {
+        if (UcxChannelTypes.isUcx(group)) {
+            return UcxChannelTypes.newChannel(channelType);
+        }
+        return LoopResources.super.onChannel(channelType, group);
+    }
+
+    @Override
+    public <C extends Channel> Class<? extends C> onChannelClass(Class<C> channelType, EventLoopGroup group) {
+        if (UcxChannelTypes.isUcx(group)) {
+            return UcxChannelTypes.channelClass(channelType);
+        }
+        return LoopResources.super.onChannelClass(channelType, group);
+    }
+
+    /**
+     * Shuts the groups made so far down, each loop closing its channels once no task came for {@code quietPeriod},
+     * or at the latest after {@code timeout}; the returned {@link Mono} completes when they have terminated.
+     * Asking for a group afterwards is an error: the groups are not made again.
+     */
+    @Override
+    public Mono<Void> disposeLater(Duration quietPeriod, Duration timeout) {
+        return Mono.defer(() -> {
+            List<EventLoopGroup> groups = new ArrayList<>(2);
+            synchronized (this) {
+                if (!disposed) {
+                    disposed = true;
+                    if (server != null) {
+                        groups.add(server);
+                    }
+                    if (select != null) {
+                        groups.add(select);
+                    }
+                }
+            }
+            List<Mono<Void>> terminations = new ArrayList<>(groups.size());
+            for (EventLoopGroup group : groups) {
+                Future<?> termination = group.shutdownGracefully(quietPeriod.toMillis(), timeout.toMillis(),
+                        TimeUnit.MILLISECONDS);
+                terminations.add(Mono.create(sink -> termination.addListener(done -> {
+                    if (done.isSuccess()) {
+                        sink.success();
+                    } else {
+                        sink.error(done.cause());
+                    }
+                })));
+            }
+            return Mono.when(terminations).timeout(timeout, Mono.error(() -> new IllegalStateException(
+                    this + ": the event loops did not terminate within " + timeout.toMillis() + " ms")));
+        });
+    }
+
+    @Override
+    public synchronized boolean isDisposed() {
+        return disposed;
+    }
+
+    @Override
+    public String toString() {
+        return "UcxLoopResources{prefix=" + prefix + ", selectCount=" + selectCount + ", workerCount=" + workerCount
+                + ", daemon=" + daemon + ", colocate=" + colocate + '}';
+    }
+
+    /** Called with the monitor held. */
+    private void checkNotDisposed() {
+        if (disposed) {
+            throw new IllegalStateException(this + " is disposed: its event loops are shut down; create new "
+                    + "UcxLoopResources");
+        }
+    }
+
+    private EventLoopGroup newGroup(int loops, String kind) {
+        Ucx.ensureAvailability();
+        return new UcxEventLoopGroup(loops, new UcxLoopThreadFactory(prefix + "-" + kind, daemon, threadCounter));
+    }
+}
