@@ -7,7 +7,8 @@ import java.util.List;
 
 /** The frameworks by name. */
 final class Frameworks {
-    static final List<String> IDS = List.of(NettyAppFramework.ID, GrpcFramework.ID, ReactorNettyFramework.ID);
+    static final List<String> IDS = List.of(NettyAppFramework.ID, GrpcFramework.ID, ReactorNettyFramework.ID,
+            VertxFramework.ID);
 
     private Frameworks() {
     }
@@ -20,6 +21,8 @@ final class Frameworks {
                 return new GrpcFramework();
             case ReactorNettyFramework.ID:
                 return new ReactorNettyFramework();
+            case VertxFramework.ID:
+                return new VertxFramework();
             default:
                 throw new IllegalArgumentException("unknown framework '" + id + "': use one of " + IDS);
         }
