@@ -27,7 +27,7 @@ public final class BenchServer {
     /** What the server prints, followed by its port, once it listens. */
     static final String LISTENING = "LISTENING ";
     private static final String USAGE = "usage: BenchServer --transport T [--allocator grpc|channel] "
-            + "[--executor direct|pool] [--threads 1]";
+            + "[--executor direct|default] [--threads 1]";
 
     /**
      * Every streaming scenario ends with the client cancelling a stream the server is writing to, which
@@ -44,7 +44,7 @@ public final class BenchServer {
                 USAGE);
         NettyTransport transport = NettyTransport.of(cl.get("transport", "ucx"));
         AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
-        boolean direct = ExecutorChoice.isDirect(cl.get("executor", "direct"));
+        ExecutorChoice executor = ExecutorChoice.of(cl.get("executor", "direct"));
         transport.ensureAvailable();
         STREAM_ERRORS.setLevel(Level.SEVERE);
 
@@ -52,9 +52,7 @@ public final class BenchServer {
         EventLoopGroup worker = transport.newEventLoopGroup(cl.intValue("threads", 1), "bench-worker");
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
         GrpcWiring.onTransport(builder, transport, boss, worker, allocator);
-        if (direct) {
-            builder.directExecutor();
-        }
+        executor.applyTo(builder);
         Server server = builder.addService(new EchoService()).build().start();
         System.out.println(LISTENING + ((InetSocketAddress) server.getListenSockets().get(0)).getPort());
         System.out.flush();

@@ -8,7 +8,8 @@ import io.github.nettyucx.support.ResultRow;
 
 /**
  * CPU time the client and server JVMs used during one measurement window, read by the coordinator when the
- * client marks the window's ends. A transport that polls shows up here even when its latency looks good.
+ * client marks the window's ends: after the warm-up and the scenario's ramp, which leaves the JIT's early work
+ * and the load's start out. A transport that polls shows up here even when its latency looks good.
  */
 final class CpuWindow {
     private final ChildProcess client;
@@ -45,8 +46,7 @@ final class CpuWindow {
         if (elapsedNanos <= 0 || !r.ok()) {
             return;
         }
-        double ops = r.get("benchmark").equals("unary") ? r.number("calls")
-                : r.number("msgs_per_s") * r.number("elapsed_s");
+        double ops = GrpcResults.operations(r);
         if (clientUsed >= 0) {
             r.put("client_cpu_percent", 100.0 * clientUsed / elapsedNanos);
             if (ops > 0) {

@@ -3,23 +3,43 @@
  */
 package io.github.nettyucx.grpc.bench;
 
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyServerBuilder;
+
 /**
- * Where gRPC runs application callbacks in the benchmark: {@code direct} on the event loop
- * ({@code directExecutor()}, no thread hand-off, so the transport's own cost shows), or {@code pool},
- * gRPC's default cached thread pool.
+ * Where gRPC runs application callbacks in the benchmark, on the server and on the client's channel alike.
+ * {@code direct}: on the event loop ({@code directExecutor()}), no thread hand-off, so the transport's own
+ * cost shows. {@code default}: gRPC's default executor (a shared cached thread pool), what an application
+ * gets when it says nothing, so the hand-offs between event loop and pool threads are part of each call.
  */
-final class ExecutorChoice {
-    private ExecutorChoice() {
+enum ExecutorChoice {
+    DIRECT("direct"),
+    DEFAULT("default");
+
+    private final String id;
+
+    ExecutorChoice(String id) {
+        this.id = id;
     }
 
-    static boolean isDirect(String name) {
-        switch (name) {
-            case "direct":
-                return true;
-            case "pool":
-                return false;
-            default:
-                throw new IllegalArgumentException("unknown executor '" + name + "': use direct or pool");
+    static ExecutorChoice of(String id) {
+        for (ExecutorChoice e : values()) {
+            if (e.id.equals(id)) {
+                return e;
+            }
         }
+        throw new IllegalArgumentException("unknown executor '" + id + "': use direct or default");
+    }
+
+    String id() {
+        return id;
+    }
+
+    NettyServerBuilder applyTo(NettyServerBuilder builder) {
+        return this == DIRECT ? builder.directExecutor() : builder;
+    }
+
+    NettyChannelBuilder applyTo(NettyChannelBuilder builder) {
+        return this == DIRECT ? builder.directExecutor() : builder;
     }
 }

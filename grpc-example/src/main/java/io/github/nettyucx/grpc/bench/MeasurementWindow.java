@@ -6,39 +6,26 @@ package io.github.nettyucx.grpc.bench;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The warm-up and measurement periods of one scenario. The client JVM prints {@code WINDOW start} and
- * {@code WINDOW end} when the measurement begins and ends, so that the coordinator can read the CPU time
- * both JVMs used in between.
+ * The measured period of one scenario: a short ramp, in which the freshly started load reaches its steady state
+ * (connections' flow-control windows, pools, the lanes or threads all busy), then the window itself. The client
+ * JVM prints {@code WINDOW start} and {@code WINDOW end} at the window's ends, so that the coordinator reads the
+ * CPU time both JVMs used in the window alone, after the warm-up and the ramp.
  */
 final class MeasurementWindow {
     static final String START = "WINDOW start";
     static final String END = "WINDOW end";
 
-    final long start;
-    final long end;
-
-    MeasurementWindow(double warmupSeconds, double measureSeconds) {
-        this.start = System.nanoTime() + (long) (warmupSeconds * 1e9);
-        this.end = start + (long) (measureSeconds * 1e9);
+    private MeasurementWindow() {
     }
 
-    boolean contains(long nanoTime) {
-        return nanoTime >= start && nanoTime < end;
-    }
-
-    /** Sleeps through the warm-up and the measurement, marking both ends on standard output. */
-    void sleepThrough() throws InterruptedException {
-        sleepUntil(start);
+    /** Lets {@code load} ramp up for {@code rampSeconds}, then measures it for {@code measureSeconds}. */
+    static LoadWindow run(Load load, double rampSeconds, double measureSeconds) throws InterruptedException {
+        TimeUnit.NANOSECONDS.sleep((long) (rampSeconds * 1e9));
+        load.check();
         mark(START);
-        sleepUntil(end);
+        LoadWindow window = LoadWindow.over(load, (long) (measureSeconds * 1e9));
         mark(END);
-    }
-
-    private static void sleepUntil(long nanoTime) throws InterruptedException {
-        long wait = nanoTime - System.nanoTime();
-        if (wait > 0) {
-            TimeUnit.NANOSECONDS.sleep(wait);
-        }
+        return window;
     }
 
     private static void mark(String line) {

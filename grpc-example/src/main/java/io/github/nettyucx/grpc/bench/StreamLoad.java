@@ -6,6 +6,7 @@ package io.github.nettyucx.grpc.bench;
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoResponse;
 import io.github.nettyucx.grpc.echo.StreamRequest;
+import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
@@ -14,41 +15,33 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One endless server stream of equal messages, under gRPC's flow control; counts the messages that arrive
- * inside the measurement window, then cancels the stream.
+ * One endless server stream of equal messages under gRPC's flow control, counting every message that arrives;
+ * cancelled when the load stops.
  */
-final class StreamLoad implements ClientResponseObserver<StreamRequest, EchoResponse> {
+final class StreamLoad extends Load implements ClientResponseObserver<StreamRequest, EchoResponse> {
     private final EchoGrpc.EchoStub stub;
     private final int size;
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile ClientCallStreamObserver<StreamRequest> call;
-    private volatile Throwable failure;
-    private MeasurementWindow window;
-    private long messages;
-    private long wrongSize;
 
-    StreamLoad(EchoGrpc.EchoStub stub, int size) {
-        this.stub = stub;
+    StreamLoad(Channel channel, int size) {
+        this.stub = EchoGrpc.newStub(channel);
         this.size = size;
     }
 
-    /** Runs warm-up then measurement; returns the messages received during the measurement. */
-    long run(double warmupSeconds, double measureSeconds) throws Exception {
-        window = new MeasurementWindow(warmupSeconds, measureSeconds);
+    @Override
+    protected void begin() {
         stub.serverStream(StreamRequest.newBuilder().setMessageBytes(size).setCount(0).build(), this);
-        window.sleepThrough();
+    }
+
+    @Override
+    protected void stop() {
         call.cancel("the measurement is over", null);
-        if (!ended.await(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the stream did not end within 60 s of its cancellation");
-        }
-        Throwable t = failure;
-        if (t != null && Status.fromThrowable(t).getCode() != Status.Code.CANCELLED) {
-            throw new IllegalStateException("the stream failed: " + t, t);
-        }
-        if (wrongSize > 0) {
-            throw new IllegalStateException(wrongSize + " messages were not " + size + " bytes long");
-        }
-        return messages;
+    }
+
+    @Override
+    protected boolean awaitEnd(long timeout, TimeUnit unit) throws InterruptedException {
+        return ended.await(timeout, unit);
     }
 
     @Override
@@ -58,23 +51,25 @@ final class StreamLoad implements ClientResponseObserver<StreamRequest, EchoResp
 
     @Override
     public void onNext(EchoResponse value) {
-        if (window.contains(System.nanoTime())) {
-            messages++;
-        }
+        messageReceived();
         if (value.getPayload().size() != size) {
-            wrongSize++;
+            failed(new IllegalStateException("a message of " + value.getPayload().size() + " bytes; "
+                    + size + " were asked for"));
         }
     }
 
     @Override
     public void onError(Throwable t) {
-        failure = t;
+        // The cancellation that stops the load ends the stream with CANCELLED: that is no failure.
+        if (!stopping() || Status.fromThrowable(t).getCode() != Status.Code.CANCELLED) {
+            failed(t);
+        }
         ended.countDown();
     }
 
     @Override
     public void onCompleted() {
-        failure = new IllegalStateException("the endless stream completed");
+        failed(new IllegalStateException("the endless stream completed"));
         ended.countDown();
     }
 }

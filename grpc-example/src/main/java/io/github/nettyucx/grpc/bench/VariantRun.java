@@ -3,7 +3,6 @@
  */
 package io.github.nettyucx.grpc.bench;
 
-import io.github.nettyucx.support.ByteSizes;
 import io.github.nettyucx.support.ChildProcess;
 import io.github.nettyucx.support.JavaCommand;
 import io.github.nettyucx.support.ResultRow;
@@ -16,11 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
-/** One server JVM and one client JVM running every scenario for one transport and allocator. */
+/** One server JVM and one client JVM running a variant's warm-up and scenarios. */
 final class VariantRun {
     /** Fixed heap, so that GC sizing does not differ between transports. */
     private static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g");
-    /** How long the client may take per scenario beyond its warm-up and measurement before it counts as hung. */
+    /** How long the client may take per scenario beyond its ramp and measurement before it counts as hung. */
     private static final long SCENARIO_SLACK_SECONDS = 60;
 
     private final GrpcBenchmark.Variant variant;
@@ -36,13 +35,14 @@ final class VariantRun {
     List<ResultRow> execute() throws Exception {
         List<ResultRow> results = new ArrayList<>();
         try (ChildProcess server = start(BenchServer.class, List.of("--transport", variant.transport.id(),
-                "--allocator", variant.allocator, "--executor", settings.executor))) {
+                "--allocator", variant.allocator, "--executor", variant.executor.id()))) {
             int port = awaitPort(server);
-            String scenarios = settings.scenarios.stream().map(Scenario::toString).collect(Collectors.joining(","));
+            String scenarios = variant.scenarios.stream().map(Scenario::toString).collect(Collectors.joining(","));
             try (ChildProcess client = start(BenchClient.class, List.of("--transport", variant.transport.id(),
-                    "--allocator", variant.allocator, "--executor", settings.executor,
+                    "--allocator", variant.allocator, "--executor", variant.executor.id(),
                     "--port", String.valueOf(port), "--scenarios", scenarios,
-                    "--warmup", String.valueOf(settings.warmup), "--measure", String.valueOf(settings.measure),
+                    "--warmup", String.valueOf(settings.warmup), "--warmup-max", String.valueOf(settings.warmupMax),
+                    "--ramp", String.valueOf(settings.ramp), "--measure", String.valueOf(settings.measure),
                     "--run", String.valueOf(run)))) {
                 CpuWindow cpu = new CpuWindow(client, server);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(clientTimeLimitSeconds());
@@ -62,12 +62,12 @@ final class VariantRun {
                 }
                 if (!client.waitFor(30) || client.exitValue() != 0) {
                     results.add(failure("the client JVM " + (client.waitFor(0) ? "exited with " + client.exitValue()
-                            : "did not exit") + " after " + results.size() + " of " + settings.scenarios.size()
+                            : "did not exit") + " after " + results.size() + " of " + variant.scenarios.size()
                             + " scenarios"));
                 }
             } catch (TimeoutException e) {
                 results.add(failure("the client JVM did not finish within " + clientTimeLimitSeconds() + " s, after "
-                        + results.size() + " of " + settings.scenarios.size() + " scenarios; killed"));
+                        + results.size() + " of " + variant.scenarios.size() + " scenarios; killed"));
             }
             Integer exit = server.stop(10);
             if (exit == null || exit != 0) {
@@ -82,7 +82,8 @@ final class VariantRun {
     }
 
     private long clientTimeLimitSeconds() {
-        return (long) (settings.scenarios.size() * (settings.warmup + settings.measure + SCENARIO_SLACK_SECONDS));
+        return (long) (settings.warmupMax + SCENARIO_SLACK_SECONDS
+                + variant.scenarios.size() * (settings.ramp + settings.measure + SCENARIO_SLACK_SECONDS));
     }
 
     /**
@@ -120,31 +121,30 @@ final class VariantRun {
     private ResultRow failure(String note) {
         System.err.println("    FAILED: " + note);
         return GrpcResults.COLUMNS.newRow().put("transport", variant.transport.id())
-                .put("allocator", variant.allocator).put("benchmark", "run").put("run", run).put("status", "failed")
-                .put("note", note);
+                .put("allocator", variant.allocator).put("executor", variant.executor.id()).put("benchmark", "run")
+                .put("run", run).put("status", "failed").put("note", note);
     }
 
     private static String summary(ResultRow r) {
-        String scenario = r.get("benchmark").equals("unary")
-                ? "unary " + ByteSizes.label((long) r.number("size_bytes")) + " x" + r.get("concurrency")
-                : "stream " + ByteSizes.label((long) r.number("size_bytes"));
+        String scenario = Scenario.label(r.get("benchmark"), (long) r.number("size_bytes"), r.integer("concurrency"));
         if (!r.ok()) {
             return scenario + ": FAILED " + r.get("note");
         }
-        if (r.get("benchmark").equals("unary")) {
-            return String.format(Locale.ROOT, "%-20s p50 %8.1f µs  p99 %8.1f µs  p99.9 %8.1f µs  %9.0f calls/s%s",
-                    scenario, r.number("p50_us"), r.number("p99_us"), r.number("p999_us"), r.number("calls_per_s"),
-                    cpu(r));
+        if (r.get("benchmark").equals(Scenario.Kind.STREAM.id)) {
+            return String.format(Locale.ROOT, "%-28s %9.0f msgs/s  %8.1f MB/s%s", scenario, r.number("msgs_per_s"),
+                    r.number("mb_per_s"), cpu(r, "msg"));
         }
-        return String.format(Locale.ROOT, "%-20s %9.0f msgs/s  %8.1f MB/s%s", scenario, r.number("msgs_per_s"),
-                r.number("mb_per_s"), cpu(r));
+        return String.format(Locale.ROOT, "%-28s p50 %8.1f µs  p99 %8.1f µs  p99.9 %8.1f µs  %9.0f calls/s%s",
+                scenario, r.number("p50_us"), r.number("p99_us"), r.number("p999_us"), r.number("calls_per_s"),
+                cpu(r, "call"));
     }
 
-    private static String cpu(ResultRow r) {
-        if (r.get("client_cpu_percent").isEmpty() || r.get("server_cpu_percent").isEmpty()) {
+    private static String cpu(ResultRow r, String op) {
+        if (r.get("client_cpu_us_per_op").isEmpty() || r.get("server_cpu_us_per_op").isEmpty()) {
             return "";
         }
-        return String.format(Locale.ROOT, "  CPU client %.0f%% server %.0f%%", r.number("client_cpu_percent"),
+        return String.format(Locale.ROOT, "  CPU µs/%s client %.1f server %.1f (%.0f%% / %.0f%%)", op,
+                r.number("client_cpu_us_per_op"), r.number("server_cpu_us_per_op"), r.number("client_cpu_percent"),
                 r.number("server_cpu_percent"));
     }
 }
