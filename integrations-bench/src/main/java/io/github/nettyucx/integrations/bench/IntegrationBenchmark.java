@@ -55,12 +55,22 @@ public final class IntegrationBenchmark implements Callable<Integer> {
     @Option(names = "--jvm-option", description = "an option for every server and client JVM (repeatable)")
     private List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--charts-only", description = "draw the charts of the results.csv in --out again; measure nothing")
+    private boolean chartsOnly;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new IntegrationBenchmark()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
+        if (chartsOnly) {
+            List<ResultRow> rows = IntegrationReport.readCsv(out.resolve("results.csv"));
+            int lastRun = rows.stream().mapToInt(r -> r.integer(Results.RUN)).max().orElse(1);
+            new IntegrationReport(rows, Map.of(), new Settings(lastRun, warmup, measure, logs, jvmOptions), "", null,
+                    "", "").writeCharts(out);
+            return 0;
+        }
         Settings settings = quick ? new Settings(1, 3, 2, logs, jvmOptions) : new Settings(runs, warmup, measure, logs,
                 jvmOptions);
         List<BenchTransport> available = new ArrayList<>();

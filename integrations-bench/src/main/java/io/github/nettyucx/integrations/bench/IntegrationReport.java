@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 
 /**
  * The framework benchmark's results: every row as CSV; per framework and scenario the spread of each transport's
- * runs and the per-run ratio to epoll as Markdown; a chart per framework of those ratios run by run.
+ * runs and the per-run ratio to epoll as Markdown, and a chart of those ratios run by run.
  */
 final class IntegrationReport {
     private static final String REFERENCE = BenchTransport.EPOLL.id();
@@ -55,6 +55,45 @@ final class IntegrationReport {
         this.loadAfter = loadAfter;
     }
 
+    /** The rows of a results.csv this report wrote, to draw its charts again. */
+    static List<ResultRow> readCsv(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        List<String> header = splitCsv(lines.get(0));
+        List<ResultRow> read = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            List<String> cells = splitCsv(line);
+            ResultRow row = Results.COLUMNS.newRow();
+            for (int i = 0; i < header.size() && i < cells.size(); i++) {
+                row.put(header.get(i), cells.get(i));
+            }
+            read.add(row);
+        }
+        return read;
+    }
+
+    /** The cells of a CSV line as {@link ResultRow#toCsv()} writes them (quotes around cells with commas). */
+    private static List<String> splitCsv(String line) {
+        List<String> cells = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                cell.append('"');
+                i++;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                cells.add(cell.toString());
+                cell.setLength(0);
+            } else {
+                cell.append(c);
+            }
+        }
+        cells.add(cell.toString());
+        return cells;
+    }
+
     void write(Path out) throws IOException {
         Files.createDirectories(out);
         List<String> csv = new ArrayList<>();
@@ -65,9 +104,9 @@ final class IntegrationReport {
         header(md);
         for (String framework : distinct(rows, Results.FRAMEWORK)) {
             section(md, framework);
-            chart(framework, out.resolve(framework + ".png"));
         }
         failures(md);
+        writeCharts(out);
         Files.writeString(out.resolve("results.md"), md.toString(), StandardCharsets.UTF_8);
     }
 
@@ -116,7 +155,11 @@ final class IntegrationReport {
                 md.append('\n');
             }
         }
-        md.append("\n![").append(framework).append(": per-run ratios](").append(framework).append(".png)\n\n");
+        md.append("\nPer run, as a ratio to epoll's in the same run:");
+        for (String scenario : distinct(mine, Results.SCENARIO)) {
+            md.append(" [").append(scenario).append("](").append(chartFile(framework, scenario)).append(')');
+        }
+        md.append("\n\n");
     }
 
     /** Whether a scenario (by its name, see {@link Scenario#name()}) measures bytes per second. */
@@ -172,36 +215,46 @@ final class IntegrationReport {
         return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
     }
 
-    private void chart(String framework, Path file) throws IOException {
-        List<ResultRow> mine = select(rows, Results.FRAMEWORK, framework);
-        List<String> transports = distinct(mine, Results.TRANSPORT);
-        XYChart chart = new XYChartBuilder().width(1000).height(560)
-                .title(framework + ": each run's key figure as a ratio to epoll in the same run")
-                .xAxisTitle("run").yAxisTitle("ratio to epoll").build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        boolean any = false;
-        for (String t : others(transports)) {
+    /** One chart per scenario: each run's key figure as a ratio to epoll's in the same run, per transport. */
+    void writeCharts(Path out) throws IOException {
+        for (String framework : distinct(rows, Results.FRAMEWORK)) {
+            List<ResultRow> mine = select(rows, Results.FRAMEWORK, framework);
             for (String scenario : distinct(mine, Results.SCENARIO)) {
-                List<ResultRow> byScenario = select(mine, Results.SCENARIO, scenario);
-                String metric = keyMetric(scenario);
-                List<Double> xs = new ArrayList<>();
-                List<Double> ys = new ArrayList<>();
-                for (int run = 1; run <= settings.runs; run++) {
-                    double v = value(byScenario, t, run, metric);
-                    double ref = value(byScenario, REFERENCE, run, metric);
-                    if (Double.isFinite(v) && Double.isFinite(ref) && ref > 0) {
-                        xs.add((double) run);
-                        ys.add(v / ref);
-                    }
+                chart(framework, scenario, select(mine, Results.SCENARIO, scenario), out.resolve(chartFile(
+                        framework, scenario)));
+            }
+        }
+    }
+
+    private static String chartFile(String framework, String scenario) {
+        return framework + "-" + scenario + ".png";
+    }
+
+    private void chart(String framework, String scenario, List<ResultRow> byScenario, Path file) throws IOException {
+        String metric = keyMetric(scenario);
+        boolean lowerIsBetter = metric.equals(Results.P50_US) || metric.equals(Results.CPU_PERCENT);
+        XYChart chart = new XYChartBuilder().width(800).height(420)
+                .title(framework + " " + scenario + ": " + METRIC_LABELS.get(metric) + " / epoll's, per run ("
+                        + (lowerIsBetter ? "lower" : "higher") + " is better)")
+                .xAxisTitle("run").yAxisTitle("ratio to epoll (log scale)").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setYAxisLogarithmic(true);
+        boolean any = false;
+        for (String t : others(distinct(byScenario, Results.TRANSPORT))) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (int run = 1; run <= settings.runs; run++) {
+                double v = value(byScenario, t, run, metric);
+                double ref = value(byScenario, REFERENCE, run, metric);
+                if (Double.isFinite(v) && Double.isFinite(ref) && ref > 0 && v > 0) {
+                    xs.add((double) run);
+                    ys.add(v / ref);
                 }
-                if (!xs.isEmpty()) {
-                    boolean lowerIsBetter = metric.equals(Results.P50_US) || metric.equals(Results.CPU_PERCENT);
-                    String better = lowerIsBetter ? "lower is better" : "higher is better";
-                    chart.addSeries(t + " " + scenario + " " + METRIC_LABELS.get(metric) + " (" + better + ")",
-                            xs, ys);
-                    any = true;
-                }
+            }
+            if (!xs.isEmpty()) {
+                chart.addSeries(t, xs, ys);
+                any = true;
             }
         }
         if (any) {
