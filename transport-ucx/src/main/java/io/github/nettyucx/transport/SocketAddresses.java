@@ -16,6 +16,9 @@ import java.util.Arrays;
  * ip (4 or 16 bytes), then the port as 4 big-endian bytes.
  */
 final class SocketAddresses {
+    /** The byte form's length for an IPv6 socket (IPv4-mapped peers included): 16 bytes of ip, 4 of port. */
+    static final int IPV6_ENCODED_BYTES = 16 + 4;
+
     private SocketAddresses() {
     }
 

@@ -154,7 +154,9 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 config.plainTcpSlots(), config.recvUnit());
         dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
         records = dataPath.records();
-        boolean ipv6 = SocketAddresses.decode(UcxNative.socketLocalAddress(fd)).getAddress() instanceof Inet6Address;
+        // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
+        byte[] socketAddress = UcxNative.socketLocalAddress(fd);
+        boolean ipv6 = socketAddress != null && socketAddress.length == SocketAddresses.IPV6_ENCODED_BYTES;
         config.plainSocket().attach(fd, ipv6, config);
     }
 
