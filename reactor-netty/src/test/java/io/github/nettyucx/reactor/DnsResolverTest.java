@@ -42,15 +42,7 @@ class DnsResolverTest {
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.disposeNow(TIMEOUT);
-        }
-        if (pool != null) {
-            pool.disposeLater().block(TIMEOUT);
-        }
-        if (loops != null) {
-            loops.disposeLater(Duration.ZERO, TIMEOUT).block(TIMEOUT);
-        }
+        TestResources.dispose(TIMEOUT, server, pool, loops);
     }
 
     @Test

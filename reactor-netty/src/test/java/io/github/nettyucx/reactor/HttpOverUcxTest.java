@@ -79,15 +79,7 @@ class HttpOverUcxTest {
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.disposeNow(TIMEOUT);
-        }
-        if (pool != null) {
-            pool.disposeLater().block(TIMEOUT);
-        }
-        if (loops != null) {
-            loops.disposeLater(Duration.ZERO, TIMEOUT).block(TIMEOUT);
-        }
+        TestResources.dispose(TIMEOUT, server, pool, loops);
     }
 
     /** Every test ran over UCX connections at both ends. */

@@ -86,15 +86,7 @@ class HttpsOverUcxTest {
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.disposeNow(TIMEOUT);
-        }
-        if (pool != null) {
-            pool.disposeLater().block(TIMEOUT);
-        }
-        if (loops != null) {
-            loops.disposeLater(Duration.ZERO, TIMEOUT).block(TIMEOUT);
-        }
+        TestResources.dispose(TIMEOUT, server, pool, loops);
     }
 
     @AfterEach

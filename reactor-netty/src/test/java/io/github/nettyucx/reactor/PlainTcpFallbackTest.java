@@ -53,15 +53,7 @@ class PlainTcpFallbackTest {
         for (DisposableServer server : servers) {
             server.disposeNow(TIMEOUT);
         }
-        if (pool != null) {
-            pool.disposeLater().block(TIMEOUT);
-        }
-        if (nioLoops != null) {
-            nioLoops.disposeLater(Duration.ZERO, TIMEOUT).block(TIMEOUT);
-        }
-        if (ucxLoops != null) {
-            ucxLoops.disposeLater(Duration.ZERO, TIMEOUT).block(TIMEOUT);
-        }
+        TestResources.dispose(TIMEOUT, null, pool, nioLoops, ucxLoops);
     }
 
     @Test
