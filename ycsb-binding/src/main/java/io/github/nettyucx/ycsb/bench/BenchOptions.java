@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /** Command line of {@link YcsbBenchmark}; --quick and --full set defaults that later options override. */
@@ -18,8 +19,13 @@ final class BenchOptions {
             "  -p       passed to every YCSB client run, e.g. -p kvstore.connections=1",
             "  --quick  (default) workloads A and C, 4 threads, 10 s per run, 1 run: about 2-3 minutes",
             "  --full   workloads A and C, 1/4/16 threads, 30 s per run, 1 run: about 15 minutes",
-            "  transports: ucx, epoll, io_uring, nio, and ucx-<wait strategy> (ucx-sleep, ucx-busy_poll,",
-            "  ucx-spin_then_sleep) for UCX with -Dio.github.nettyucx.waitStrategy set in server and client");
+            "  --runs   repeats every workload, thread count and transport R times; transports alternate",
+            "           (odd runs in the given order, even runs reversed) and results.md gives min/median/max",
+            "           over the runs and each run's ratio to epoll, e.g. for the issue's target:",
+            "           --workloads a,c --threads 4 --transports ucx,ucx-spin,epoll --runs 5 --seconds 20",
+            "  transports: ucx (the transport's default wait strategy), epoll, io_uring, nio, ucx-tcp, and",
+            "  ucx-<wait strategy> for UCX with -Dio.github.nettyucx.waitStrategy set in server and client:",
+            "  ucx-spin (spin_then_sleep), ucx-sleep, ucx-busy_poll, ucx-adaptive");
 
     List<String> workloads = new ArrayList<>(Arrays.asList("a", "c"));
     List<Integer> threads = new ArrayList<>(List.of(4));
@@ -38,6 +44,19 @@ final class BenchOptions {
     /** Seconds at the start of a run left out of the steady-state throughput (JIT warm-up of a fresh JVM). */
     long warmupSeconds() {
         return Math.min(5, seconds / 2);
+    }
+
+    /**
+     * The transports in the order run {@code run} (from 1) measures them: odd runs in the given order, even runs
+     * reversed, so that no transport always goes first (fresh page cache, cool CPUs) or always follows the same
+     * neighbour.
+     */
+    List<String> transportsInRun(int run) {
+        List<String> order = new ArrayList<>(transports);
+        if (run % 2 == 0) {
+            Collections.reverse(order);
+        }
+        return order;
     }
 
     static BenchOptions parse(String[] args) {
@@ -78,6 +97,9 @@ final class BenchOptions {
                     break;
                 case "--runs":
                     o.runs = Integer.parseInt(value(args, ++i, a));
+                    if (o.runs < 1) {
+                        throw new IllegalArgumentException("--runs needs at least 1, got " + o.runs);
+                    }
                     break;
                 case "--server-threads":
                     o.serverThreads = Integer.parseInt(value(args, ++i, a));

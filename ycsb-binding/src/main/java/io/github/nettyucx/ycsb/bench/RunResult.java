@@ -5,6 +5,9 @@ package io.github.nettyucx.ycsb.bench;
 
 import io.github.nettyucx.ycsb.YcsbOutput;
 
-/** One YCSB run: which workload, thread count, transport and repetition, and YCSB's summary. */
-record RunResult(String workload, int threads, String transport, int run, YcsbOutput output) {
+/**
+ * One YCSB run: which workload, thread count, transport and repetition (from 1), where the transport came in
+ * that repetition's order (from 1), and YCSB's summary.
+ */
+record RunResult(String workload, int threads, String transport, int run, int position, YcsbOutput output) {
 }

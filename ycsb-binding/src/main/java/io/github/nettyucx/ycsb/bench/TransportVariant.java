@@ -10,24 +10,34 @@ import java.util.Locale;
 
 /**
  * A transport as the benchmark names it: a {@link NettyTransport} name ({@code ucx}, {@code epoll},
- * {@code io_uring}, {@code nio}, ...), or UCX with a given event loop wait strategy, {@code ucx-sleep},
- * {@code ucx-busy_poll}, {@code ucx-spin_then_sleep} (set in server and client JVMs through
- * {@code -Dio.github.nettyucx.waitStrategy}).
+ * {@code io_uring}, {@code nio}, ...), or UCX with a given event loop wait strategy set in server and client JVMs
+ * through {@code -Dio.github.nettyucx.waitStrategy}: {@code ucx-<strategy>} for any of {@code sleep},
+ * {@code busy_poll}, {@code spin_then_sleep} and {@code adaptive}, and {@code ucx-spin}, short for
+ * {@code ucx-spin_then_sleep}. Plain {@code ucx} runs with the transport's default strategy.
  */
 record TransportVariant(String id, NettyTransport transport, List<String> jvmOptions) {
-    private static final List<String> WAIT_STRATEGIES = List.of("sleep", "busy_poll", "spin_then_sleep");
+    private static final List<String> WAIT_STRATEGIES = List.of("sleep", "busy_poll", "spin_then_sleep", "adaptive");
+    /** The short name of {@code ucx-spin_then_sleep}. */
+    private static final String SPIN = "ucx-spin";
 
     static TransportVariant of(String id) {
         String name = id.trim().toLowerCase(Locale.ROOT);
-        if (name.startsWith("ucx-") && WAIT_STRATEGIES.contains(name.substring(4))) {
+        String strategy = name.equals(SPIN) ? "spin_then_sleep"
+                : name.startsWith("ucx-") ? name.substring(4) : null;
+        if (strategy != null && WAIT_STRATEGIES.contains(strategy)) {
             return new TransportVariant(name, NettyTransport.UCX,
-                    List.of("-Dio.github.nettyucx.waitStrategy=" + name.substring(4)));
+                    List.of("-Dio.github.nettyucx.waitStrategy=" + strategy));
         }
         try {
             return new TransportVariant(name, NettyTransport.of(name), List.of());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + "; or UCX with a wait strategy: ucx-sleep, "
-                    + "ucx-busy_poll or ucx-spin_then_sleep", e);
+            throw new IllegalArgumentException(e.getMessage() + "; or UCX with a wait strategy: ucx-spin, ucx-sleep, "
+                    + "ucx-busy_poll, ucx-spin_then_sleep or ucx-adaptive", e);
         }
+    }
+
+    /** Whether this is UCX in some form, the transports the target is about. */
+    boolean isUcx() {
+        return transport == NettyTransport.UCX || transport == NettyTransport.UCX_TCP;
     }
 }

@@ -25,9 +25,10 @@ import java.util.regex.Pattern;
 
 /**
  * bin/bench-ycsb: YCSB's own client against a kvstore server, over each transport, side by side.
- * One server JVM per transport, all started (and loaded) first; then each (workload, threads)
- * combination runs over every transport in turn, so slow drift of a shared machine hits all
- * transports alike. Each run is a fresh YCSB client JVM bounded by time (maxexecutiontime).
+ * One server JVM per transport, all started (and loaded) first; then, run after run, each (workload, threads)
+ * combination runs over every transport in turn, so slow drift of a shared machine hits all transports alike,
+ * in the given order in odd runs and the reverse in even runs, so none always goes first. Each run is a fresh
+ * YCSB client JVM bounded by time (maxexecutiontime).
  */
 public final class YcsbBenchmark {
     private static final Pattern LISTENING = Pattern.compile("listening on [^ ]*:(\\d+) over");
@@ -78,15 +79,18 @@ public final class YcsbBenchmark {
             for (int run = 1; run <= o.runs; run++) {
                 for (String w : o.workloads) {
                     for (int threads : o.threads) {
-                        for (String t : o.transports) {
+                        List<String> order = o.transportsInRun(run);
+                        for (int i = 0; i < order.size(); i++) {
+                            String t = order.get(i);
                             YcsbOutput out = ycsb(o, tmp, t, ports.get(t), "-t", w, threads);
-                            results.add(new RunResult(w, threads, t, run, out));
+                            results.add(new RunResult(w, threads, t, run, i + 1, out));
                             done++;
-                            System.out.printf(Locale.ROOT, "  [%d/%d] workload %s, %2d threads, %-8s %,10.0f ops/s, "
-                                            + "(steady %,10.0f), READ avg %,6.0f us, p99 %,7.0f us%s%n", done, total,
-                                    w.toUpperCase(Locale.ROOT), threads, t, out.throughput(),
-                                    out.steadyThroughput(o.warmupSeconds()), out.value("READ", "AverageLatency(us)"),
-                                    out.value("READ", "99thPercentileLatency(us)"), failures(out));
+                            System.out.printf(Locale.ROOT, "  [%d/%d] run %d/%d, workload %s, %2d threads, %-9s "
+                                            + "%,10.0f ops/s (steady %,10.0f), READ p99 %,7.0f us, UPDATE p99 %s%s%n",
+                                    done, total, run, o.runs, w.toUpperCase(Locale.ROOT), threads, t,
+                                    out.throughput(), out.steadyThroughput(o.warmupSeconds()),
+                                    out.value("READ", "99thPercentileLatency(us)"),
+                                    microseconds(out.value("UPDATE", "99thPercentileLatency(us)")), failures(out));
                         }
                     }
                 }
@@ -98,6 +102,10 @@ public final class YcsbBenchmark {
         new BenchReport(o, command, results, loadBefore, loadAfter,
                 (System.nanoTime() - started) / 1e9).write(o.out);
         System.out.println("results: " + o.out.resolve("results.md") + " (CSV and PNG charts beside it)");
+    }
+
+    private static String microseconds(double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%,.0f us", value);
     }
 
     private static String failures(YcsbOutput out) {
