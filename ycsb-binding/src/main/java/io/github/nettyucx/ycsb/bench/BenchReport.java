@@ -109,9 +109,9 @@ final class BenchReport {
     private void method(StringBuilder md) {
         md.append("Method: one kvstore server JVM per transport (`--threads ").append(o.serverThreads)
           .append("`), each loaded with ").append(String.format(Locale.ROOT, "%,d", o.records))
-          .append(" records by YCSB (10 fields of 100 B) and kept for all runs. Then, ").append(o.runs)
-          .append(" time(s) over, for every workload and thread count, YCSB's own client (`site.ycsb.Client`, a ")
-          .append("fresh JVM per run, binding `io.github.nettyucx.ycsb.KvStoreClient` ")
+          .append(" records by YCSB (10 fields of 100 B) and kept for all runs. Then, in each of ").append(o.runs)
+          .append(" run(s), for every workload and thread count, YCSB's own client (`site.ycsb.Client`, a ")
+          .append("fresh JVM each time, binding `io.github.nettyucx.ycsb.KvStoreClient` ")
           .append(o.ycsbProperties.isEmpty() ? "with its default connections and event loop threads"
                   : "with " + String.join(", ", o.ycsbProperties)).append(") runs for ").append(o.seconds)
           .append(" s over each transport in turn. Transports alternate: odd runs go ")
@@ -216,6 +216,8 @@ final class BenchReport {
                         YcsbMetric.THROUGHPUT::of)) + "; READ p99 " + perRun(table.ratiosToReference(w,
                         Target.THREADS, t, YcsbMetric.p99("READ")::of)) + ")");
             }
+            Target.WORKLOADS.stream().filter(w -> !workloads.contains(w))
+                    .forEach(w -> parts.add("workload " + w.toUpperCase(Locale.ROOT) + " not measured"));
             md.append("- `").append(t).append("`: ").append(String.join("; ", parts)).append(": **")
               .append(verdict(t, workloads, failed)).append("**.\n");
         }

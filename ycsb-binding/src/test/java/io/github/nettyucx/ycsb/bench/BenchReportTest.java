@@ -35,7 +35,11 @@ class BenchReportTest {
     }
 
     private String write(List<RunResult> results) throws Exception {
-        BenchOptions o = BenchOptions.parse(new String[] {"--workloads", "a,c", "--threads", "4", "--transports",
+        return write(results, "a,c");
+    }
+
+    private String write(List<RunResult> results, String workloads) throws Exception {
+        BenchOptions o = BenchOptions.parse(new String[] {"--workloads", workloads, "--threads", "4", "--transports",
                 "ucx,ucx-spin,epoll", "--runs", "2"});
         new BenchReport(o, "bin/bench-ycsb --runs 2", results, "0.1 0.1 0.1", "0.2 0.1 0.1", 60).writeTables(dir);
         return Files.readString(dir.resolve("results.md"), StandardCharsets.UTF_8);
@@ -78,6 +82,23 @@ class BenchReportTest {
                 "workloadc-throughput-runs.png", "workloadc-read-p99-runs.png")) {
             assertContains(md, "![" + chart + "](" + chart + ")");
         }
+    }
+
+    @Test
+    void aTargetWorkloadLeftOutIsSaidAndNothingIsMetWithoutIt() throws Exception {
+        List<RunResult> results = new ArrayList<>();
+        for (int run = 1; run <= 2; run++) {
+            results.add(new RunResult("a", 4, "ucx", run, 1, summary(true, 30_000, 300, 300)));
+            results.add(new RunResult("a", 4, "ucx-spin", run, 2, summary(true, 15_000, 300, 300)));
+            results.add(new RunResult("a", 4, "epoll", run, 3, summary(true, 10_000, 400, 400)));
+        }
+        String md = write(results, "a");
+        assertContains(md, "- `ucx`: workload A held in 2 of 2 runs (ops/s 3.00x, 3.00x; READ p99 0.75x, 0.75x); "
+                + "workload C not measured: **held in every run measured, not judged: workload C not measured; "
+                + "2 run(s) where the target needs 5**.");
+        assertContains(md, "- `ucx-spin`: workload A held in 0 of 2 runs (ops/s 1.50x, 1.50x; READ p99 0.75x, "
+                + "0.75x); workload C not measured: **not met**.");
+        assertTrue(!md.contains("## Workload C"), md);
     }
 
     private static void assertContains(String text, String part) {
