@@ -90,7 +90,7 @@ public final class YcsbCompare {
         out.println(header.append(pad("median", RATIO_WIDTH)).toString().stripTrailing());
         for (YcsbMetric metric : metrics) {
             List<Double> ratios = Spread.ratios(values(runs.get(first), metric), values(runs.get(second), metric));
-            StringBuilder row = new StringBuilder(pad(metric.label(), NAME_WIDTH));
+            StringBuilder row = new StringBuilder(pad(metric.name(), NAME_WIDTH));
             ratios.forEach(r -> row.append(pad(ratio(r), RATIO_WIDTH)));
             row.append(pad(ratio(Spread.of(ratios).median()), RATIO_WIDTH));
             out.println(row.toString().stripTrailing());

@@ -49,8 +49,8 @@ class YcsbCompareTest {
         assertTrue(lines.contains("ucx / epoll in the same run:"), String.join("\n", lines));
         // Run 2: 60,000 / 20,000; the median of 2.00, 3.00 and 2.00.
         assertRow(lines, "ops/s", "2.00x", "3.00x", "2.00x", "2.00x");
-        assertRow(lines, "READ p99 (us)", "0.50x", "1.25x", "0.50x", "0.50x");
-        assertRow(lines, "UPDATE p99 (us)", "0.50x", "1.00x", "1.20x", "1.00x");
+        assertRow(lines, "READ p99", "0.50x", "1.25x", "0.50x", "0.50x");
+        assertRow(lines, "UPDATE p99", "0.50x", "1.00x", "1.20x", "1.00x");
     }
 
     @Test

@@ -4,7 +4,6 @@
 package io.github.nettyucx.ycsb.bench;
 
 import io.github.nettyucx.ycsb.YcsbMetric;
-import io.github.nettyucx.ycsb.YcsbOutput;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -21,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Per workload, charts of every run rather than of medians, so the spread shows: each run's ops/s and READ p99
@@ -60,21 +58,20 @@ final class RunCharts {
     /** Writes the workload's charts, {@link #files}, into {@code dir}. */
     void write(Path dir, String workload) throws IOException {
         boolean ratios = transports.contains(RunTable.REFERENCE) && transports.size() > 1;
-        chart(dir, workload, THROUGHPUT, "ops/s", YcsbMetric.THROUGHPUT::of, ratios,
+        chart(dir, workload, THROUGHPUT, YcsbMetric.THROUGHPUT, ratios,
                 ratios ? Target.MIN_THROUGHPUT_RATIO : Double.NaN);
-        chart(dir, workload, READ_P99, "READ p99", YcsbMetric.p99("READ")::of, ratios, Double.NaN);
+        chart(dir, workload, READ_P99, YcsbMetric.p99("READ"), ratios, Double.NaN);
     }
 
-    private void chart(Path dir, String workload, String name, String figureName,
-                         ToDoubleFunction<YcsbOutput> figure, boolean ratios, double targetRatio) throws IOException {
+    private void chart(Path dir, String workload, String name, YcsbMetric metric, boolean ratios,
+                       double targetRatio) throws IOException {
         String w = workload.toUpperCase(Locale.ROOT);
-        boolean higherIsBetter = name.equals(THROUGHPUT);
         String title = ratios
                 ? String.format(Locale.ROOT, "YCSB workload %s: %s / epoll's in the same run (%s is better)", w,
-                        figureName, higherIsBetter ? "higher" : "lower")
-                : "YCSB workload " + w + ": " + figureName + ", run by run";
+                        metric.name(), metric.higherIsBetter() ? "higher" : "lower")
+                : "YCSB workload " + w + ": " + metric.name() + ", run by run";
         XYChart chart = new XYChartBuilder().width(900).height(480).title(title).xAxisTitle("run")
-                .yAxisTitle(ratios ? "ratio to epoll" : figureName + (higherIsBetter ? "" : " (us)")).build();
+                .yAxisTitle(ratios ? "ratio to epoll" : metric.label()).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setMarkerSize(9);
@@ -94,8 +91,8 @@ final class RunCharts {
             for (String transport : transports) {
                 if (!ratios || !transport.equals(RunTable.REFERENCE)) {
                     series.add(threads.size() > 1 ? transport + ", " + t + " threads" : transport);
-                    perRun.add(ratios ? table.ratiosToReference(workload, t, transport, figure)
-                            : table.perRun(workload, t, transport, figure));
+                    perRun.add(ratios ? table.ratiosToReference(workload, t, transport, metric::of)
+                            : table.perRun(workload, t, transport, metric::of));
                 }
             }
         }
