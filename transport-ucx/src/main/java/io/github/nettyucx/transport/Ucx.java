@@ -50,6 +50,16 @@ public final class Ucx {
         return UcxNative.ucxVersion();
     }
 
+    /**
+     * How many times, since this JVM started, a thread outside the UCX event loops woke a sleeping loop by
+     * writing its eventfd. A loop that is awake (running tasks, or spinning for work) takes tasks and writes
+     * from other threads without that system call; benchmarks divide this by their calls to show how often
+     * an application thread's write paid for a wake-up.
+     */
+    public static long eventLoopWakeupWrites() {
+        return UcxIoHandler.WAKEUP_WRITES.sum();
+    }
+
     private static Throwable load() {
         if (!"linux".equals(PlatformDependent.normalizedOs())) {
             return new UnsupportedOperationException("the UCX transport runs on Linux only");

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The {@link IoHandler} of a UCX event loop: one UCP worker per loop thread. {@link #run} makes UCX
@@ -56,12 +57,23 @@ public final class UcxIoHandler implements IoHandler {
             SystemPropertyUtil.getLong("io.github.nettyucx.spinYieldAfterMicros", 10));
     /** Then the thread yields once every this many (a power of two) empty progress rounds. */
     private static final int SPIN_ROUNDS_PER_YIELD_MASK = 4 - 1;
+    /**
+     * Whether {@link WaitStrategy#ADAPTIVE} yields from the first empty round, every round, once
+     * {@link AdaptiveSpin#yieldAtOnce()} says the peer needs our core:
+     * {@code -Dio.github.nettyucx.adaptiveYieldAtOnce}.
+     * Off by default: it shortens round trips while two loops share a core, and keeps them sharing it, where the
+     * spin that yields later lets the scheduler move one to a free core (docs/settings.md#adaptive-waiting).
+     */
+    private static final boolean ADAPTIVE_YIELD_AT_ONCE =
+            SystemPropertyUtil.getBoolean("io.github.nettyucx.adaptiveYieldAtOnce", false);
     private final ThreadAwareExecutor executor;
     private final UcxIoHandlerConfig config;
     private final IntObjectMap<Registration> registrationsByFd = new IntObjectHashMap<>(64);
     private final List<Registration> registrations = new ArrayList<>();
     private final UcxIoEvent event = new UcxIoEvent();
     private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
+    /** Eventfd writes of {@link #wakeup()} in this process: counted where the system call is made anyway. */
+    static final LongAdder WAKEUP_WRITES = new LongAdder();
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
     private final UcxSuspensionGuard suspensionGuard;
     /** The spin window of {@link WaitStrategy#ADAPTIVE}. */
@@ -215,14 +227,15 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /**
-     * Spins as {@link AdaptiveSpin} says, then sleeps; tells it how the idle period ended. Spin rounds that
-     * yield, yield every round: the window is short, and once yielding has started the peer likely shares our
-     * core.
+     * Spins as {@link AdaptiveSpin} says, then sleeps; tells it how the idle period ended. With
+     * {@link #ADAPTIVE_YIELD_AT_ONCE}, spin rounds that yield, yield every round, and from the first one while
+     * the peer needs our core; without it, they yield as {@link WaitStrategy#SPIN_THEN_SLEEP}'s do.
      */
     private int adaptiveWait(IoHandlerContext context) throws IOException {
         long idleStart = ioStartNanos;
-        long yieldAfter = adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
-        int handled = spin(context, adaptiveSpin.windowNanos(), yieldAfter, 0);
+        long yieldAfter = ADAPTIVE_YIELD_AT_ONCE && adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
+        int handled = spin(context, adaptiveSpin.windowNanos(), yieldAfter,
+                ADAPTIVE_YIELD_AT_ONCE ? 0 : SPIN_ROUNDS_PER_YIELD_MASK);
         if (handled > 0) {
             adaptiveSpin.foundWork(yieldGaveCoreAway);
             return handled;
@@ -371,6 +384,7 @@ public final class UcxIoHandler implements IoHandler {
     public void wakeup() {
         if (!executor.isExecutorThread(Thread.currentThread()) && nextWakeupNanos.getAndSet(AWAKE) != AWAKE) {
             UcxNative.eventFdWrite(worker.eventFd());
+            WAKEUP_WRITES.increment();
         }
     }
 

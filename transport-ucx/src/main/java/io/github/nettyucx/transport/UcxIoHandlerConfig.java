@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class UcxIoHandlerConfig {
     private static final WaitStrategy DEFAULT_STRATEGY = WaitStrategy.valueOf(SystemPropertyUtil.get(
-            "io.github.nettyucx.waitStrategy", "spin_then_sleep").toUpperCase(Locale.ROOT));
+            "io.github.nettyucx.waitStrategy", "adaptive").toUpperCase(Locale.ROOT));
     private static final long DEFAULT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(
             SystemPropertyUtil.getLong("io.github.nettyucx.spinMicros", 50));
     private static final int DEFAULT_MAX_CONNECTIONS =

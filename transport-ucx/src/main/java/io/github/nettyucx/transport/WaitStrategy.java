@@ -11,12 +11,12 @@ public enum WaitStrategy {
     BUSY_POLL,
     /** Arms the UCX worker and sleeps in epoll at once: no CPU when idle, a wake-up on every message. */
     SLEEP,
-    /** Polls for a configured time, then arms and sleeps: low latency under load, ~0% CPU when idle. */
+    /** Polls for a fixed, configured time, then arms and sleeps: low latency under load, ~0% CPU when idle. */
     SPIN_THEN_SLEEP,
     /**
      * Like {@link #SPIN_THEN_SLEEP}, with a spin time each loop learns, up to the configured one: it grows
      * while idle periods end soon after the spin gave up, and shrinks to sleeping at once while they outlast
-     * it; a loop whose peer needs the loop's core yields it at once (see {@code AdaptiveSpin}).
+     * it several times over (see {@code AdaptiveSpin}). The default.
      */
     ADAPTIVE
 }

@@ -21,7 +21,7 @@ class AdaptiveSpinTest {
     @Test
     void longIdlePeriodsHalveTheWindowDownToSleepingAtOnce() {
         AdaptiveSpin spin = new AdaptiveSpin(MAX);
-        spin.slept(MAX + 1);
+        spin.slept(AdaptiveSpin.OUTLASTING * MAX + 1);
         assertEquals(MAX / 2, spin.windowNanos());
         for (int i = 0; i < 20; i++) {
             spin.slept(10 * MAX);
@@ -46,9 +46,23 @@ class AdaptiveSpinTest {
     }
 
     @Test
+    void idlePeriodsSomewhatLongerThanTheMaximumKeepTheWindow() {
+        AdaptiveSpin spin = new AdaptiveSpin(MAX);
+        spin.slept(AdaptiveSpin.OUTLASTING * MAX);
+        assertEquals(MAX, spin.windowNanos());
+        for (int i = 0; i < 20; i++) {
+            spin.slept(10 * MAX);
+        }
+        for (int i = 0; i < 20; i++) {
+            spin.slept(2 * MAX);
+        }
+        assertEquals(0, spin.windowNanos(), "idle periods that a spin of the maximum could not have caught");
+    }
+
+    @Test
     void workFoundBySpinningKeepsTheWindow() {
         AdaptiveSpin spin = new AdaptiveSpin(MAX);
-        spin.slept(MAX + 1);
+        spin.slept(10 * MAX);
         spin.foundWork(false);
         spin.foundWork(false);
         assertEquals(MAX / 2, spin.windowNanos());
@@ -60,7 +74,7 @@ class AdaptiveSpinTest {
         assertFalse(spin.yieldAtOnce());
         spin.foundWork(true);
         assertTrue(spin.yieldAtOnce());
-        spin.slept(MAX + 1);
+        spin.slept(10 * MAX);
         assertTrue(spin.yieldAtOnce(), "sleeping says nothing about who shares the core");
         spin.foundWork(false);
         assertFalse(spin.yieldAtOnce());
