@@ -14,8 +14,10 @@ import java.util.Locale;
  */
 enum BenchTransport {
     UCX("ucx", NettyTransport.UCX),
-    /** UCX with the loops' {@code ADAPTIVE} wait strategy, to compare with the default one in the same run. */
-    UCX_ADAPTIVE("ucx-adaptive", NettyTransport.UCX, "-Dio.github.nettyucx.waitStrategy=adaptive"),
+    /** UCX with the loops' fixed spin ({@code SPIN_THEN_SLEEP}), to compare with the default one in the same run. */
+    UCX_SPIN("ucx-spin", NettyTransport.UCX, "-Dio.github.nettyucx.waitStrategy=spin_then_sleep"),
+    /** UCX with the default wait strategy yielding at once while the peer needs the loop's core. */
+    UCX_YIELD("ucx-yield", NettyTransport.UCX, "-Dio.github.nettyucx.adaptiveYieldAtOnce=true"),
     EPOLL("epoll", NettyTransport.EPOLL),
     NIO("nio", NettyTransport.NIO),
     IO_URING("io_uring", NettyTransport.IO_URING);
@@ -61,6 +63,6 @@ enum BenchTransport {
             }
         }
         throw new IllegalArgumentException("unknown transport '" + name
-                + "': use ucx, ucx-adaptive, epoll, nio or io_uring");
+                + "': use ucx, ucx-spin, ucx-yield, epoll, nio or io_uring");
     }
 }

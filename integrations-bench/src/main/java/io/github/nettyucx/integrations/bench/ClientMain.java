@@ -5,6 +5,7 @@ package io.github.nettyucx.integrations.bench;
 
 import io.github.nettyucx.support.ResultColumns;
 import io.github.nettyucx.support.ResultRow;
+import io.github.nettyucx.transport.Ucx;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Parameters;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 
 /**
  * The client JVM: warms every scenario up, then measures each in turn and prints a result row per scenario
@@ -49,11 +51,12 @@ public final class ClientMain implements Callable<Integer> {
         Framework framework = Frameworks.of(frameworkId);
         BenchTransport transport = BenchTransport.of(transportId);
         List<Scenario> scenarios = framework.scenarios();
+        LongSupplier wakeups = transport.isUcx() ? Ucx::eventLoopWakeupWrites : null;
         int failures = 0;
         try (Framework.Client client = framework.connect(transport, port)) {
             long warmupEach = (long) (warmupSeconds * 1000 / scenarios.size());
             for (Scenario s : scenarios) {
-                Load load = new Load(client, s).start();
+                Load load = new Load(client, s, wakeups).start();
                 try {
                     Thread.sleep(warmupEach);
                 } finally {
@@ -63,7 +66,7 @@ public final class ClientMain implements Callable<Integer> {
             for (Scenario s : scenarios) {
                 ResultRow row = Results.COLUMNS.newRow().put(Results.FRAMEWORK, framework.id())
                         .put(Results.TRANSPORT, transport.id()).put(Results.RUN, run).put(Results.SCENARIO, s.name());
-                try (Load load = new Load(client, s).start()) {
+                try (Load load = new Load(client, s, wakeups).start()) {
                     Thread.sleep(RAMP_MILLIS);
                     System.out.println(Results.WINDOW_BEGIN);
                     load.beginWindow();

@@ -55,6 +55,10 @@ public final class IntegrationBenchmark implements Callable<Integer> {
     @Option(names = "--jvm-option", description = "an option for every server and client JVM (repeatable)")
     private List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--cpus", description = "SERVER:CLIENT CPU lists for taskset, e.g. 0:1 (each JVM its own core) "
+            + "or 0:0 (both on one core); default: wherever the scheduler puts them")
+    private String cpus;
+
     @Option(names = "--charts-only", description = "draw the charts of the results.csv in --out again; measure nothing")
     private boolean chartsOnly;
 
@@ -67,12 +71,12 @@ public final class IntegrationBenchmark implements Callable<Integer> {
         if (chartsOnly) {
             List<ResultRow> rows = IntegrationReport.readCsv(out.resolve("results.csv"));
             int lastRun = rows.stream().mapToInt(r -> r.integer(Results.RUN)).max().orElse(1);
-            new IntegrationReport(rows, Map.of(), new Settings(lastRun, warmup, measure, logs, jvmOptions), "", null,
-                    "", "").writeCharts(out);
+            Settings drawn = new Settings(lastRun, warmup, measure, logs, jvmOptions, null);
+            new IntegrationReport(rows, Map.of(), drawn, "", null, "", "").writeCharts(out);
             return 0;
         }
-        Settings settings = quick ? new Settings(1, 3, 2, logs, jvmOptions) : new Settings(runs, warmup, measure, logs,
-                jvmOptions);
+        Settings settings = quick ? new Settings(1, 3, 2, logs, jvmOptions, cpus)
+                : new Settings(runs, warmup, measure, logs, jvmOptions, cpus);
         List<BenchTransport> available = new ArrayList<>();
         Map<String, String> skipped = new LinkedHashMap<>();
         for (String name : transports) {
@@ -126,13 +130,28 @@ public final class IntegrationBenchmark implements Callable<Integer> {
         final double measure;
         final Path logs;
         final List<String> jvmOptions;
+        /** The CPUs (taskset lists) of the server and the client JVM, or null to leave them to the scheduler. */
+        final String serverCpus;
+        final String clientCpus;
 
-        Settings(int runs, double warmup, double measure, Path logs, List<String> jvmOptions) {
+        Settings(int runs, double warmup, double measure, Path logs, List<String> jvmOptions, String cpus) {
             this.runs = runs;
             this.warmup = warmup;
             this.measure = measure;
             this.logs = logs;
             this.jvmOptions = List.copyOf(jvmOptions);
+            if (cpus == null) {
+                serverCpus = null;
+                clientCpus = null;
+            } else {
+                String[] both = cpus.split(":", -1);
+                if (both.length != 2 || both[0].isEmpty() || both[1].isEmpty()) {
+                    throw new IllegalArgumentException("--cpus takes SERVER:CLIENT taskset CPU lists, e.g. 0:1, not "
+                            + cpus);
+                }
+                serverCpus = both[0];
+                clientCpus = both[1];
+            }
         }
     }
 }

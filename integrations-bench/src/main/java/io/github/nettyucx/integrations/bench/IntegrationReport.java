@@ -34,7 +34,7 @@ final class IntegrationReport {
     private static final Map<String, String> METRIC_LABELS = Map.of(
             Results.CALLS_PER_S, "calls/s", Results.P50_US, "p50 (µs)", Results.P99_US, "p99 (µs)",
             Results.MB_PER_S, "MB/s", Results.CPU_US_PER_OP, "CPU (µs) per call or MB",
-            Results.CPU_PERCENT, "CPU (% of a core)");
+            Results.CPU_PERCENT, "CPU (% of a core)", Results.WAKEUPS_PER_CALL, "client wake-up writes per call");
 
     private final List<ResultRow> rows;
     private final Map<String, String> skipped;
@@ -120,7 +120,10 @@ final class IntegrationReport {
                 .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, UCX ")
                 .append(MachineFacts.ucxVersion()).append(", Java ").append(System.getProperty("java.version"))
                 .append("; load average before ").append(loadBefore).append(", after ").append(loadAfter)
-                .append(". Server and client are two JVMs on this host.\n\n");
+                .append(". Server and client are two JVMs on this host")
+                .append(settings.serverCpus == null ? "" : ", pinned with taskset: server on CPU(s) "
+                        + settings.serverCpus + ", client on CPU(s) " + settings.clientCpus)
+                .append(".\n\n");
         skipped.forEach((t, why) -> md.append("Skipped ").append(t).append(": ").append(why).append("\n\n"));
         md.append("Each cell: min / median / max over the runs. The ratio columns divide each run's value by "
                 + "epoll's in the same run (below 1 is better for latency and CPU, above 1 for calls/s and MB/s). "
@@ -149,8 +152,12 @@ final class IntegrationReport {
                 }
                 for (String t : others(transports)) {
                     List<Double> ratios = ratios(byScenario, t, metric);
-                    md.append(' ').append(spread(ratios)).append(" (").append(ratios.stream()
-                            .map(IntegrationReport::format).collect(Collectors.joining(", "))).append(") |");
+                    md.append(' ').append(spread(ratios));
+                    if (!ratios.isEmpty()) {
+                        md.append(" (").append(ratios.stream().map(IntegrationReport::format)
+                                .collect(Collectors.joining(", "))).append(')');
+                    }
+                    md.append(" |");
                 }
                 md.append('\n');
             }
@@ -171,8 +178,17 @@ final class IntegrationReport {
         if (scenario.startsWith("idle")) {
             return List.of(Results.CPU_PERCENT);
         }
-        return measuresBytes(scenario) ? List.of(Results.MB_PER_S, Results.CPU_US_PER_OP)
-                : List.of(Results.CALLS_PER_S, Results.P50_US, Results.P99_US, Results.CPU_US_PER_OP);
+        if (measuresBytes(scenario)) {
+            return List.of(Results.MB_PER_S, Results.CPU_US_PER_OP);
+        }
+        List<String> metrics = List.of(Results.CALLS_PER_S, Results.P50_US, Results.P99_US, Results.CPU_US_PER_OP);
+        return scenario.startsWith("call-") ? append(metrics, Results.WAKEUPS_PER_CALL) : metrics;
+    }
+
+    private static List<String> append(List<String> list, String element) {
+        List<String> longer = new ArrayList<>(list);
+        longer.add(element);
+        return longer;
     }
 
     private static List<String> others(List<String> transports) {

@@ -13,6 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * Drives one scenario against a client: application threads in a closed loop (each call waits for its answer),
@@ -33,10 +34,14 @@ final class Load implements AutoCloseable {
     private long windowStartNanos;
     private long windowStartBytes;
     private long windowStartCpu;
+    /** This JVM's UCX event loop wake-ups by eventfd writes, or null when the transport is not UCX. */
+    private final LongSupplier wakeupWrites;
+    private long windowStartWakeups;
 
-    Load(Framework.Client client, Scenario scenario) {
+    Load(Framework.Client client, Scenario scenario, LongSupplier wakeupWrites) {
         this.client = client;
         this.scenario = scenario;
+        this.wakeupWrites = wakeupWrites;
     }
 
     /** Starts the scenario's threads; they run until {@link #close()}. */
@@ -104,6 +109,7 @@ final class Load implements AutoCloseable {
         recorder.getIntervalHistogram();
         windowStartBytes = bytes.sum();
         windowStartCpu = ownCpuNanos();
+        windowStartWakeups = wakeupWrites == null ? 0 : wakeupWrites.getAsLong();
         windowStartNanos = System.nanoTime();
     }
 
@@ -112,6 +118,7 @@ final class Load implements AutoCloseable {
         long elapsed = System.nanoTime() - windowStartNanos;
         Histogram h = recorder.getIntervalHistogram();
         long cpu = ownCpuNanos() - windowStartCpu;
+        long wakeups = wakeupWrites == null ? 0 : wakeupWrites.getAsLong() - windowStartWakeups;
         long streamed = bytes.sum() - windowStartBytes;
         check();
         double seconds = elapsed / 1e9;
@@ -127,6 +134,9 @@ final class Load implements AutoCloseable {
         row.put(Results.CALLS_PER_S, h.getTotalCount() / seconds);
         row.put(Results.P50_US, h.getValueAtPercentile(50) / 1e3);
         row.put(Results.P99_US, h.getValueAtPercentile(99) / 1e3);
+        if (wakeupWrites != null && scenario.kind() == Scenario.Kind.CALL && h.getTotalCount() > 0) {
+            row.put(Results.WAKEUPS_PER_CALL, (double) wakeups / h.getTotalCount());
+        }
     }
 
     private void check() {

@@ -41,7 +41,7 @@ final class PairRun {
     List<ResultRow> execute() throws IOException, InterruptedException {
         String name = framework.id() + "-" + transport.id() + "-run" + run;
         try (ChildProcess server = start(ServerMain.class, List.of(framework.id(), transport.id()),
-                settings.logs.resolve(name + "-server.log"))) {
+                settings.serverCpus, settings.logs.resolve(name + "-server.log"))) {
             String portLine;
             try {
                 portLine = server.lines().awaitPrefix(ServerMain.PORT_LINE, START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -54,7 +54,8 @@ final class PairRun {
             int port = Integer.parseInt(portLine.substring(ServerMain.PORT_LINE.length()).trim());
             List<String> args = List.of(framework.id(), transport.id(), String.valueOf(port), "--run=" + run,
                     "--warmup=" + settings.warmup, "--measure=" + settings.measure);
-            try (ChildProcess client = start(ClientMain.class, args, settings.logs.resolve(name + "-client.log"))) {
+            try (ChildProcess client = start(ClientMain.class, args, settings.clientCpus,
+                    settings.logs.resolve(name + "-client.log"))) {
                 List<ResultRow> rows = collect(client.lines(), server, clientSeconds());
                 server.stop(10);
                 return rows;
@@ -67,11 +68,17 @@ final class PairRun {
         return (long) (settings.warmup + scenarios * (settings.measure + 1)) + CLIENT_SLACK_SECONDS;
     }
 
-    private ChildProcess start(Class<?> main, List<String> args, Path log) throws IOException {
+    /** Starts a JVM, on the given CPUs (a taskset list) when {@code cpus} is not null. */
+    private ChildProcess start(Class<?> main, List<String> args, String cpus, Path log) throws IOException {
         List<String> jvm = new ArrayList<>(settings.jvmOptions);
         jvm.addAll(transport.jvmOptions());
         jvm.addAll(framework.jvmOptions(transport));
-        ProcessBuilder pb = new ProcessBuilder(JavaCommand.of(main).jvmOptions(jvm).args(args).toList());
+        List<String> command = new ArrayList<>();
+        if (cpus != null) {
+            command.addAll(List.of("taskset", "-c", cpus));
+        }
+        command.addAll(JavaCommand.of(main).jvmOptions(jvm).args(args).toList());
+        ProcessBuilder pb = new ProcessBuilder(command);
         Files.createDirectories(log.getParent());
         pb.redirectError(log.toFile());
         return ChildProcess.start(pb);

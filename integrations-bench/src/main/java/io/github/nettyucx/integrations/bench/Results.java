@@ -24,11 +24,16 @@ final class Results {
     static final String CPU_US_PER_OP = "cpu_us_per_op";
     /** Both JVMs' CPU time in the window, in percent of one core. */
     static final String CPU_PERCENT = "cpu_percent";
+    /**
+     * The client JVM's eventfd writes that woke a sleeping UCX event loop, per call (UCX only): how often an
+     * application thread's write paid for a wake-up system call.
+     */
+    static final String WAKEUPS_PER_CALL = "wakeups_per_call";
     static final String ERROR = "error";
 
     static final ResultColumns COLUMNS = new ResultColumns(FRAMEWORK, TRANSPORT, RUN, SCENARIO, CALLS, CALLS_PER_S,
-            P50_US, P99_US, MB_PER_S, CLIENT_CPU_MS, SERVER_CPU_MS, CPU_US_PER_OP, CPU_PERCENT, ResultColumns.STATUS,
-            ERROR);
+            P50_US, P99_US, MB_PER_S, CLIENT_CPU_MS, SERVER_CPU_MS, CPU_US_PER_OP, CPU_PERCENT, WAKEUPS_PER_CALL,
+            ResultColumns.STATUS, ERROR);
 
     /** Printed by the client when a window starts and ends, so that the coordinator takes the server's CPU time. */
     static final String WINDOW_BEGIN = "WINDOW-BEGIN";
