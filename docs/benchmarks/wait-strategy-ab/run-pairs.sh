@@ -2,7 +2,7 @@
 # A/B of UCX wait settings with bin/bench: two variants (NAME=JVM options for the coordinating JVM, which
 # passes them to the client and server JVMs) alternate, one invocation each per pair, odd pairs A first.
 # usage: MODE=--full TRANSPORTS=ucx run-pairs.sh OUTDIR PAIRS NAME=OPTS NAME=OPTS
-cd /work/main
+cd "$(dirname "${BASH_SOURCE[0]}")/../../.." || exit 1
 out=$1; pairs=$2; shift 2
 a=$1; b=$2
 for i in $(seq 1 "$pairs"); do
