@@ -9,6 +9,7 @@ import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoOps;
 import io.netty.channel.IoRegistration;
+import io.netty.util.NettyRuntime;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.ThreadAwareExecutor;
@@ -60,12 +61,13 @@ public final class UcxIoHandler implements IoHandler {
     /**
      * Whether {@link WaitStrategy#ADAPTIVE} yields from the first empty round, every round, once
      * {@link AdaptiveSpin#yieldAtOnce()} says the peer needs our core:
-     * {@code -Dio.github.nettyucx.adaptiveYieldAtOnce}.
-     * Off by default: it shortens round trips while two loops share a core, and keeps them sharing it, where the
-     * spin that yields later lets the scheduler move one to a free core (docs/settings.md#adaptive-waiting).
+     * {@code -Dio.github.nettyucx.adaptiveYieldAtOnce}. It shortens round trips while two loops share a core, and
+     * keeps them sharing it, where the spin that yields later lets the scheduler move one to a free core; so by
+     * default it is on only where there is no other core to move to: a JVM allowed one CPU
+     * (docs/settings.md#adaptive-waiting).
      */
-    private static final boolean ADAPTIVE_YIELD_AT_ONCE =
-            SystemPropertyUtil.getBoolean("io.github.nettyucx.adaptiveYieldAtOnce", false);
+    private static final boolean ADAPTIVE_YIELD_AT_ONCE = SystemPropertyUtil.getBoolean(
+            "io.github.nettyucx.adaptiveYieldAtOnce", NettyRuntime.availableProcessors() == 1);
     private final ThreadAwareExecutor executor;
     private final UcxIoHandlerConfig config;
     private final IntObjectMap<Registration> registrationsByFd = new IntObjectHashMap<>(64);
