@@ -25,7 +25,7 @@ final class AdaptiveSpin {
     static final long START_NANOS = 1_000;
     /** A yield that lasted this long gave our core to another thread. */
     static final long OTHER_THREAD_RAN_NANOS = 5_000;
-    /** An idle period this many times the maximum spin, or longer, says spinning was wasted. */
+    /** An idle period longer than this many times the maximum spin says spinning was wasted. */
     static final int OUTLASTING = 4;
 
     private final long maxNanos;
