@@ -440,7 +440,7 @@ static void register_send_area(nucx_conn *conn) {
     }
 }
 
-static int conn_alloc(nucx_conn *conn, int register_area) {
+static int conn_alloc(nucx_conn *conn) {
     size_t state_words = NUCX_STATE_HEADER_WORDS + (size_t) conn->recv_slots + (size_t) conn->send_slots;
     conn->state = calloc(state_words, sizeof(int32_t));
     conn->recv_bufs = calloc((size_t) conn->recv_slots, sizeof(char *));
@@ -461,9 +461,7 @@ static int conn_alloc(nucx_conn *conn, int register_area) {
     for (int i = 0; i < conn->send_slots; i++) {
         conn->send_refs[i] = (nucx_slot_ref) {conn, i};
     }
-    if (register_area) {
-        register_send_area(conn);
-    }
+    register_send_area(conn);
     return 0;
 }
 
@@ -499,13 +497,10 @@ static uint32_t new_connection_id(const nucx_worker *w) {
 
 /*
  * Creates a connection; Java then posts its receives (connPostRecv) into buffers of its own
- * before the handshake advertises the window. register_area: register the send area with UCX (a
- * plain TCP connection, which never sends through UCX, leaves it out). out: see enum
- * nucx_created_word.
+ * before the handshake advertises the window. out: see enum nucx_created_word.
  */
 static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint index, jint recv_slots,
-                             jint recv_slot_bytes, jint send_slots, jint send_slot_bytes, jboolean register_area,
-                             jlongArray out) {
+                             jint recv_slot_bytes, jint send_slots, jint send_slot_bytes, jlongArray out) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
     if (index < 0 || index >= w->max_connections) {
@@ -525,7 +520,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     conn->recv_slot_bytes = recv_slot_bytes;
     conn->send_slots = send_slots;
     conn->send_slot_bytes = send_slot_bytes;
-    if (conn_alloc(conn, register_area == JNI_TRUE) != 0) {
+    if (conn_alloc(conn) != 0) {
         nucx_conn_release(conn);
         nucx_throw_io(env, "connection buffers", "out of memory");
         return;
@@ -622,10 +617,6 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
 static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (nucx_stream_is_raw(conn)) {
-        return (*env)->NewStringUTF(env, "plain TCP: the client does not speak netty-ucx; the bytes travel as they "
-                                         "are on the connection's TCP socket");
-    }
     if (conn->stream != NULL) {
         return (*env)->NewStringUTF(env, "TCP data path: the bytes travel on the connection's TCP socket, "
                                          "not through a UCX endpoint (the peer is reachable only over TCP)");
@@ -661,7 +652,7 @@ static jlong java_connections_allocated(JNIEnv *env, jclass cls) {
 static const JNINativeMethod methods[] = {
     {"connectionsAllocated", "()J", (void *) java_connections_allocated},
     {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
-    {"connCreate", "(JIIIIIZ[J)V", (void *) java_conn_create},
+    {"connCreate", "(JIIIII[J)V", (void *) java_conn_create},
     {"connConnect", "(J[BIZ)V", (void *) java_conn_connect},
     {"connSend", "(JIIII)I", (void *) java_conn_send},
     {"connSendIov", "(JIIII)I", (void *) java_conn_send_iov},

@@ -2,8 +2,8 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * The file descriptor behind a Netty DefaultFileRegion, for the TCP data path's sendfile(2)
- * (ucx_stream.c). Neither the region nor the JDK's FileChannel gives it out, so it is read from
+ * The file descriptor behind a Netty DefaultFileRegion, for sendfile(2) on the TCP data path
+ * (ucx_stream.c) and on plain TCP connections (ucx_plain.c). Neither the region nor the JDK's FileChannel gives it out, so it is read from
  * private fields: DefaultFileRegion.file (a FileChannel, null until open()), the JDK's
  * FileChannelImpl.fd (a FileDescriptor) and FileDescriptor.fd (an int, -1 once closed). JNI reads
  * them without opening the JDK's modules.
@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ucx_native.h"
+
+/* Bytes sendfile has sent, over every connection of the process. */
+static uint64_t bytes_sent_from_files;
 
 static jclass default_file_region;
 static jclass file_channel_impl;
@@ -82,6 +85,21 @@ int nucx_file_region_fd(JNIEnv *env, jobject region, int64_t position, uint32_t 
     return fd >= 0 && file_covers(fd, position, count) ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
 }
 
+/* The descriptor the region's open file has now, to use at once (not to keep), or -1 (see region_descriptor). */
+int nucx_file_region_open_fd(JNIEnv *env, jobject region) {
+    return region_descriptor(env, region);
+}
+
+/* Counts bytes sendfile sent, over every connection of the process: lets tests see that it is used. */
+void nucx_file_bytes_sent(uint64_t n) {
+    __atomic_add_fetch(&bytes_sent_from_files, n, __ATOMIC_RELAXED);
+}
+
+static jlong java_stream_bytes_sent_from_files(JNIEnv *env, jclass cls) {
+    (void) env; (void) cls;
+    return (jlong) __atomic_load_n(&bytes_sent_from_files, __ATOMIC_RELAXED);
+}
+
 static jboolean java_file_region_fd_reachable(JNIEnv *env, jclass cls) {
     (void) env; (void) cls;
     return fields_reachable() ? JNI_TRUE : JNI_FALSE;
@@ -89,6 +107,7 @@ static jboolean java_file_region_fd_reachable(JNIEnv *env, jclass cls) {
 
 static const JNINativeMethod methods[] = {
     {"fileRegionFdReachable", "()Z", (void *) java_file_region_fd_reachable},
+    {"streamBytesSentFromFiles", "()J", (void *) java_stream_bytes_sent_from_files},
 };
 
 int nucx_register_file_region(JNIEnv *env, jclass cls) {

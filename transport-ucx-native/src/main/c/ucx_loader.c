@@ -53,6 +53,7 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
         nucx_register_memory(env, cls) != 0 ||
         nucx_register_probe(env, cls) != 0 ||
         nucx_register_stream(env, cls) != 0 ||
+        nucx_register_plain(env, cls) != 0 ||
         nucx_register_file_region(env, cls) != 0) {
         return JNI_ERR;
     }

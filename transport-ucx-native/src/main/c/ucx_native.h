@@ -296,12 +296,16 @@ NUCX_HIDDEN void nucx_stream_close(nucx_conn *conn, int side_fd, int force);
 NUCX_HIDDEN int nucx_stream_drained(const nucx_conn *conn);
 NUCX_HIDDEN void nucx_stream_linger_expired(nucx_conn *conn);
 NUCX_HIDDEN void nucx_stream_free(nucx_conn *conn);
-NUCX_HIDDEN int nucx_stream_is_raw(const nucx_conn *conn);
 NUCX_HIDDEN int nucx_register_stream(JNIEnv *env, jclass cls);
 
 /* ucx_file_region.c */
 NUCX_HIDDEN int nucx_file_region_fd(JNIEnv *env, jobject region, int64_t position, uint32_t count);
+NUCX_HIDDEN int nucx_file_region_open_fd(JNIEnv *env, jobject region);
+NUCX_HIDDEN void nucx_file_bytes_sent(uint64_t n);
 NUCX_HIDDEN int nucx_register_file_region(JNIEnv *env, jclass cls);
+
+/* ucx_plain.c */
+NUCX_HIDDEN int nucx_register_plain(JNIEnv *env, jclass cls);
 NUCX_HIDDEN void nucx_file_region_destroy(JNIEnv *env);
 
 /* ucx_probe.c */

@@ -18,11 +18,8 @@
  *   RECORD:  a side-channel record (UcxHandshake), handed to Java as the side channel's input
  * Records travel in the same stream as the data, so they stay in order with it.
  *
- * A connection accepted from a client that does not speak netty-ucx (curl, a browser, a Python
- * or Go gRPC client) runs the same machinery in raw mode: no frame words and no credit headers on
- * the wire, each read of the socket becomes the next slot's message, its end of stream becomes an
- * output-shut-down record for Java, and the records Java sends become socket operations (shutdown,
- * SO_LINGER 0) instead of frames.
+ * A peer that does not speak netty-ucx is not served here: its plain TCP socket stays in the event
+ * loop's epoll set, driven from Java (UcxPlainDataPath, ucx_plain.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -83,13 +80,8 @@ typedef struct {
     file_part file;      /* ITEM_SLOT, ITEM_SLOT_IOV: what follows the slot's bytes */
 } stream_item;
 
-/* Bytes sendfile has sent, over every connection of the process: lets tests see that it is used. */
-static uint64_t bytes_sent_from_files;
-
 struct nucx_stream {
     int fd;               /* the side channel's socket; -1 once Java took it back to close it */
-    int raw;              /* plain TCP: the bytes as they are, no frames (see the top of this file) */
-    int shut_pending;     /* raw: shut the write half once the queue is written */
     int watched;          /* fd is in the worker's stream set */
     int write_blocked;    /* the socket buffer was full: wait for the next EPOLLOUT edge */
     int32_t broken;       /* a write failed (its status, which later sends get): nothing more goes out */
@@ -234,19 +226,14 @@ static int add_memory(nucx_conn *conn, const stream_item *item, gather_state *g)
     case ITEM_INLINE:
         return add_piece(g, item->inline_bytes, item->length);
     case ITEM_SLOT:
-        if (conn->stream->raw) {
-            return add_piece(g, nucx_send_slot(conn, item->slot) + NUCX_HEADER_BYTES, memory_bytes(item));
-        }
         return add_piece(g, item->inline_bytes, FRAME_WORD_BYTES) &&
                add_piece(g, nucx_send_slot(conn, item->slot), memory_bytes(item) - FRAME_WORD_BYTES);
     default: {
         const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) item->slot * NUCX_MAX_IOV;
-        /* Raw: neither the frame word nor the credit header, the I/O vector's first entry. */
-        int raw = conn->stream->raw;
-        if (!raw && !add_piece(g, item->inline_bytes, FRAME_WORD_BYTES)) {
+        if (!add_piece(g, item->inline_bytes, FRAME_WORD_BYTES)) {
             return 0;
         }
-        for (int i = raw ? 1 : 0; i < item->iov_count; i++) {
+        for (int i = 0; i < item->iov_count; i++) {
             if (!add_piece(g, entries[i].buffer, entries[i].length)) {
                 return 0;
             }
@@ -328,7 +315,7 @@ static ssize_t write_file_part(nucx_stream *s) {
     off_t offset = (off_t) (head->file.offset + done);
     ssize_t n = sendfile(s->fd, head->file.fd, &offset, head->file.length - done);
     if (n > 0) {
-        __atomic_add_fetch(&bytes_sent_from_files, (uint64_t) n, __ATOMIC_RELAXED);
+        nucx_file_bytes_sent((uint64_t) n);
     }
     return n;
 }
@@ -356,10 +343,6 @@ static void write_queue(nucx_conn *conn) {
         }
         advance(conn, (size_t) n);
         s->write_blocked = 0;
-    }
-    if (s->shut_pending && s->item_count == 0 && s->fd >= 0) {
-        s->shut_pending = 0;
-        shutdown(s->fd, SHUT_WR);
     }
     update_watch(conn);
 }
@@ -454,10 +437,6 @@ static jint queue_slot(nucx_conn *conn, int slot, size_t count, int iov, file_pa
     item->slot = slot;
     item->iov_count = iov ? (int) count : 0;
     item->file = file;
-    if (s->raw) {
-        /* Only the payload goes out: no frame word, no credit header. */
-        item->length = (uint32_t) (length - NUCX_HEADER_BYTES);
-    }
     nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
     conn->outstanding++;
     conn->sent++;
@@ -507,26 +486,9 @@ static void side_input_ready(nucx_conn *conn) {
     }
 }
 
-/*
- * Raw: the plain peer's end of stream is an output-shut-down record after the messages read so far, as a
- * netty-ucx peer would announce it (a plain TCP peer that shut its write half may still read).
- */
-static void announce_raw_end(nucx_stream *s) {
-    if (s->records_length + NUCX_RECORD_BYTES > RECORD_INBOX_BYTES) {
-        return;
-    }
-    uint32_t count = htonl(s->rx_seq);
-    s->records[s->records_length] = NUCX_RECORD_SHUTDOWN_OUTPUT;
-    memcpy(s->records + s->records_length + 1, &count, sizeof(count));
-    s->records_length += NUCX_RECORD_BYTES;
-}
-
 /* The peer sends nothing more: for a live connection Java learns it as the side channel's end. */
 static void reached_eof(nucx_conn *conn) {
     nucx_stream *s = conn->stream;
-    if (s->raw && !s->eof && s->end_errno == 0 && !conn->closing) {
-        announce_raw_end(s);
-    }
     s->eof = 1;
     s->frame_left = 0;
     if (conn->closing) {
@@ -757,61 +719,6 @@ static ssize_t read_more(nucx_conn *conn, int *drained) {
     return read_at_boundary(conn, conn->recv_bufs[slot], guess, drained);
 }
 
-/* Raw: the next bytes, buffered first (a plain client's first bytes, read by Java), then from the socket. */
-static ssize_t read_raw_bytes(nucx_conn *conn, char *dest, size_t room, int *drained) {
-    nucx_stream *s = conn->stream;
-    uint32_t buffered = s->rx_end - s->rx_start;
-    if (buffered > 0) {
-        size_t n = buffered < room ? buffered : room;
-        memcpy(dest, s->rx + s->rx_start, n);
-        s->rx_start += (uint32_t) n;
-        return (ssize_t) n;
-    }
-    if (*drained && !s->hung_up) {
-        return -1;
-    }
-    struct iovec iov = {.iov_base = dest, .iov_len = room};
-    ssize_t n = read_some(conn, &iov, 1);
-    if (n > 0) {
-        *drained = (size_t) n < room;
-    }
-    return n;
-}
-
-/*
- * Raw: each read of the socket becomes the next slot's message (a zero credit header, then the bytes),
- * until the socket has nothing more or the next slot is not reposted yet. A closing connection reads
- * and drops until the peer's end.
- */
-static void read_raw(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
-    int drained = 0;
-    while (!s->eof) {
-        if (conn->closing) {
-            s->rx_start = s->rx_end = 0;
-            if (read_raw_bytes(conn, s->rx, s->rx_capacity, &drained) <= 0) {
-                break;
-            }
-            continue;
-        }
-        int slot = (int) (s->rx_seq % (uint32_t) conn->recv_slots);
-        if (nucx_recv_state(conn)[slot] != NUCX_RECV_POSTED) {
-            s->paused = 1;
-            break;
-        }
-        char *message = conn->recv_bufs[slot];
-        ssize_t n = read_raw_bytes(conn, message + NUCX_HEADER_BYTES,
-                                   (size_t) conn->recv_slot_bytes - NUCX_HEADER_BYTES, &drained);
-        if (n <= 0) {
-            break;
-        }
-        memset(message, 0, NUCX_HEADER_BYTES);
-        s->rx_seq++;
-        nucx_conn_recv_done(conn, slot, UCS_OK, (size_t) n + NUCX_HEADER_BYTES);
-    }
-    update_watch(conn);
-}
-
 /*
  * Reads and delivers whole frames until the socket has nothing more, or the next frame's slot is
  * not reposted yet. A short read counts as having drained the socket (bytes that come later make a
@@ -820,10 +727,6 @@ static void read_raw(nucx_conn *conn) {
  */
 static void read_frames(nucx_conn *conn) {
     nucx_stream *s = conn->stream;
-    if (s->raw) {
-        read_raw(conn);
-        return;
-    }
     int drained = 0;
     while (!s->eof) {
         if (s->frame_left > 0) {
@@ -998,7 +901,7 @@ static void withdraw_ucx_receives(nucx_conn *conn) {
  * could not write yet. Every receive slot stays posted, now for frames.
  */
 static void java_conn_stream_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint fd, jlong input, jint input_length,
-                                   jlong output, jint output_length, jboolean raw) {
+                                   jlong output, jint output_length) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
     if (conn->stream != NULL || input_length < 0 || output_length < 0) {
@@ -1014,7 +917,6 @@ static void java_conn_stream_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint
         return;
     }
     s->fd = fd;
-    s->raw = raw == JNI_TRUE;
     memcpy(s->rx, (const void *) (intptr_t) input, (size_t) input_length);
     s->rx_end = (uint32_t) input_length;
     conn->stream = s;
@@ -1070,50 +972,10 @@ static jint java_conn_stream_send_file(JNIEnv *env, jclass cls, jlong conn_ptr, 
     return queue_slot(conn, slot, (size_t) iov_count, 1, file);
 }
 
-/* Bytes sendfile has sent so far, over every connection of the process. */
-static jlong java_stream_bytes_sent_from_files(JNIEnv *env, jclass cls) {
-    (void) env; (void) cls;
-    return (jlong) __atomic_load_n(&bytes_sent_from_files, __ATOMIC_RELAXED);
-}
-
-/*
- * Raw: a record is what a TCP socket does instead. Output shut down: the write half is shut once what
- * is queued is written. Closed with a reset: SO_LINGER 0, what is queued is dropped, the write half is
- * not shut and nothing lingers, so that the close that follows resets the connection at once. Closed: nothing (the close shuts the
- * write half after the queue, as on the TCP data path).
- */
-static jint raw_record(nucx_conn *conn, jbyte type) {
-    nucx_stream *s = conn->stream;
-    if (refusal(s) != 0) {
-        return refusal(s);
-    }
-    if (type == NUCX_RECORD_SHUTDOWN_OUTPUT) {
-        s->shut_pending = 1;
-        write_now(conn);
-    } else if (type == NUCX_RECORD_RESET) {
-        struct linger reset = {.l_onoff = 1, .l_linger = 0};
-        setsockopt(s->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
-        forget_deferred(conn);
-        drop_queue(conn, UCS_ERR_CANCELED);
-        conn->linger.write_shut = 1;
-        s->stopped = 1; /* nothing to linger for: the close frees the connection and resets the socket */
-        update_watch(conn);
-    }
-    return 0;
-}
-
-/* True for a plain TCP connection (raw mode): for descriptions. */
-int nucx_stream_is_raw(const nucx_conn *conn) {
-    return conn->stream != NULL && conn->stream->raw;
-}
-
 /* Queues a side-channel record (type, then the messages sent before it, big endian) after the data. */
 static jint java_conn_stream_record(JNIEnv *env, jclass cls, jlong conn_ptr, jbyte type, jint messages) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->stream->raw) {
-        return raw_record(conn, type);
-    }
     uint8_t record[NUCX_RECORD_BYTES];
     uint32_t count = htonl((uint32_t) messages);
     record[0] = (uint8_t) type;
@@ -1182,14 +1044,13 @@ static jstring java_conn_stream_end_error(JNIEnv *env, jclass cls, jlong conn_pt
 }
 
 static const JNINativeMethod methods[] = {
-    {"connStreamStart", "(JIJIJIZ)V", (void *) java_conn_stream_start},
+    {"connStreamStart", "(JIJIJI)V", (void *) java_conn_stream_start},
     {"connStreamRecord", "(JBI)I", (void *) java_conn_stream_record},
     {"connStreamTakeRecords", "(JJI)I", (void *) java_conn_stream_take_records},
     {"connStreamRead", "(J)V", (void *) java_conn_stream_read},
     {"connStreamFlush", "(J)V", (void *) java_conn_stream_flush},
     {"connStreamEndError", "(J)Ljava/lang/String;", (void *) java_conn_stream_end_error},
     {"connStreamSendFile", "(JIIIILio/netty/channel/DefaultFileRegion;JI)I", (void *) java_conn_stream_send_file},
-    {"streamBytesSentFromFiles", "()J", (void *) java_stream_bytes_sent_from_files},
 };
 
 int nucx_register_stream(JNIEnv *env, jclass cls) {

@@ -30,10 +30,10 @@ import java.nio.channels.NotYetConnectedException;
 
 /**
  * What a UCX stream channel does with its connection's bytes, whichever way they travel: the read loop
- * (bytes arrive in {@link UcxStreamUnsafe#readReady()}), writes ({@link #doWrite}: bytes leave through
- * the {@link UcxDataPath}; a channel takes {@link ByteBuf}s and {@link FileRegion}s, whose bytes the data path
- * reads into its send slots), and half-close. The side channel, its {@link UcxSession} events and connect
- * are the subclass's ({@link UcxSocketChannel}).
+ * (bytes arrive in {@link UcxStreamUnsafe#readReady()}, from the {@link UcxInput}), writes ({@link #doWrite}:
+ * bytes leave through the {@link UcxDataPath}; a channel takes {@link ByteBuf}s and {@link FileRegion}s), and
+ * half-close. The side channel, its {@link UcxSession} events and connect are the subclass's
+ * ({@link UcxSocketChannel}).
  */
 abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements DuplexChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(AbstractUcxStreamChannel.class);
@@ -42,8 +42,12 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     private final UcxSession.Listener sessionEvents = new SessionEvents();
     /** Created with our hello, before the peer's (its window is what the hello advertises). */
     UcxConnection connection;
-    /** Set when the peer's hello arrives; null before. */
+    /** Set when the peer's hello arrives (or the peer turns out to be plain TCP); null before. */
     UcxDataPath dataPath;
+    /** What the read loop reads: the connection's messages, or a plain TCP socket; null before either exists. */
+    UcxInput input;
+    /** The connection's messages, as {@link #input} while there is a connection. */
+    final UcxInput connectionInput = new ConnectionInput();
     /** What the side-channel records travel on: the side channel until a data path takes its socket. */
     UcxRecordLink records;
     volatile boolean active;
@@ -126,7 +130,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     }
 
     private boolean atEndOfInput() {
-        return connection != null && session.atEndOfInput(connection.messagesReceived());
+        return input != null && input.atEnd();
     }
 
     private boolean shouldBreakReading() {
@@ -149,22 +153,35 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     }
 
     final boolean readable() {
-        return active && connection != null
-                && (readWanted() && connection.hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead);
+        return active && input != null
+                && (readWanted() && input.hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead);
     }
 
     /** Auto-read was switched off: a read requested before no longer counts. */
     void clearReadPending() {
         if (isRegistered() && !eventLoop().inEventLoop()) {
-            eventLoop().execute(() -> readPending = false);
+            eventLoop().execute(this::clearReadPending0);
         } else {
-            readPending = false;
+            clearReadPending0();
+        }
+    }
+
+    private void clearReadPending0() {
+        readPending = false;
+        readsWantedChanged();
+    }
+
+    /** Tells the input whether the channel reads now (a plain socket is watched for input only then). */
+    final void readsWantedChanged() {
+        if (input != null) {
+            input.readsWanted(readWanted() && !inputShutdown);
         }
     }
 
     @Override
     protected void doBeginRead() {
         readPending = true;
+        readsWantedChanged();
         scheduleReadIfNeeded();
     }
 
@@ -193,7 +210,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         if (session.peerWillNotRead()) {
             throw new IOException("Connection reset by peer: the peer closed the connection");
         }
-        if (dataPath == null || !connection.isConnected()) {
+        if (dataPath == null || connection != null && !connection.isConnected()) {
             // Only reachable through a write issued before the channel became active.
             writePending = !in.isEmpty();
             return;
@@ -225,11 +242,16 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         if (!session.isTcpConnected()) {
             throw new NotYetConnectedException();
         }
-        if (connection != null && fd >= 0 && session.canAnnounceShutdown()
-                && !records.sendRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, connection.messagesSent())) {
+        if (input != null && fd >= 0 && session.canAnnounceShutdown()
+                && !records.sendRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, messagesSent())) {
             interest(UcxIoOps.IN_OUT);
         }
         outputShutdown = true;
+    }
+
+    /** Messages sent so far, which a record says precede it (none on plain TCP, which has no messages). */
+    final int messagesSent() {
+        return connection == null ? 0 : connection.messagesSent();
     }
 
     // ---- DuplexChannel ----
@@ -315,6 +337,45 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             });
         });
         return promise;
+    }
+
+    /** The messages of the channel's {@link UcxConnection}, whose end the peer's records mark. */
+    private final class ConnectionInput implements UcxInput {
+        @Override
+        public boolean hasReadable() {
+            return connection.hasReadable();
+        }
+
+        @Override
+        public boolean atEnd() {
+            return session.atEndOfInput(connection.messagesReceived());
+        }
+
+        @Override
+        public ByteBuf readInPlace(int maxBytes) {
+            return connection.readInPlace(maxBytes);
+        }
+
+        @Override
+        public int read(ByteBuf dst) throws IOException {
+            return connection.read(dst);
+        }
+
+        @Override
+        public IOException endFailure() {
+            // A UCX peer's reset arrives as a record: session.peerReset().
+            return null;
+        }
+
+        @Override
+        public void discardReadable() throws IOException {
+            connection.discardReadable();
+        }
+
+        @Override
+        public void readsWanted(boolean wanted) {
+            // Messages arrive into the receive slots whether the channel reads or not.
+        }
     }
 
     /** Reads, resumes writes, and delivers the end of the peer's input, on the event loop. */
@@ -411,7 +472,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         @SuppressWarnings("deprecation")
         final void readReady() {
             readTaskScheduled = false;
-            if (!active || connection == null) {
+            if (!active || input == null) {
                 return;
             }
             if (shouldBreakReading()) {
@@ -435,22 +496,26 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
                         readPending = false;
                         break;
                     }
-                    if (!connection.hasReadable()) {
+                    if (!input.hasReadable()) {
                         break;
                     }
                     // The handle's guess bounds a read, as the user's RecvByteBufAllocator expects.
-                    byteBuf = receiveInPlace() ? connection.readInPlace(allocHandle.guess()) : null;
+                    byteBuf = receiveInPlace() ? input.readInPlace(allocHandle.guess()) : null;
                     if (byteBuf != null) {
                         allocHandle.attemptedBytesRead(byteBuf.readableBytes());
                         allocHandle.lastBytesRead(byteBuf.readableBytes());
                     } else {
                         byteBuf = allocHandle.allocate(allocator);
                         allocHandle.attemptedBytesRead(byteBuf.writableBytes());
-                        allocHandle.lastBytesRead(connection.read(byteBuf));
+                        allocHandle.lastBytesRead(input.read(byteBuf));
                     }
                     if (allocHandle.lastBytesRead() <= 0) {
                         byteBuf.release();
                         byteBuf = null;
+                        if (allocHandle.lastBytesRead() < 0) {
+                            endOfInput = true;
+                            readPending = false;
+                        }
                         break;
                     }
                     allocHandle.incMessagesRead(1);
@@ -466,7 +531,12 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
                 if (isOpen()) {
                     returnCreditsIfDue();
                 }
-                if (endOfInput) {
+                IOException endFailure = endOfInput ? input.endFailure() : null;
+                if (endFailure != null) {
+                    // As Netty's socket transports report a read that meets a reset: the error, then the close.
+                    pipeline.fireExceptionCaught(endFailure);
+                    close(voidPromise());
+                } else if (endOfInput) {
                     if (session.peerReset()) {
                         peerResetAtEndOfInput();
                     } else {
@@ -477,6 +547,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
                 handleReadException(pipeline, byteBuf, t, allocHandle);
             } finally {
                 if (isOpen()) {
+                    readsWantedChanged();
                     scheduleReadIfNeeded();
                 }
             }
@@ -497,7 +568,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
         private void discardInput() {
             try {
-                connection.discardReadable();
+                input.discardReadable();
             } catch (IOException e) {
                 pipeline().fireExceptionCaught(e);
                 close(voidPromise());

@@ -116,20 +116,6 @@ final class UcxConnection {
      */
     static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots)
             throws IOException {
-        return create(worker, index, recvWindow, recvUnit, sendSlots, true);
-    }
-
-    /**
-     * A connection to a peer that does not speak netty-ucx: the same machinery, with the slots the plain TCP
-     * socket needs (its kernel buffers hold the rest of what is in flight) and a send area UCX never sends from,
-     * so it is not registered.
-     */
-    static UcxConnection createPlain(UcxWorker worker, int index, int slots, int recvUnit) throws IOException {
-        return create(worker, index, slots, recvUnit, slots, false);
-    }
-
-    private static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots,
-                                        boolean registerSendArea) throws IOException {
         long stride = (long) recvUnit + UcxNative.HEADER_BYTES;
         if (recvWindow * stride > Integer.MAX_VALUE || sendSlots * stride > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
@@ -137,8 +123,7 @@ final class UcxConnection {
         ByteBuf[] recvBufs = allocateReceiveBuffers(recvWindow, (int) stride);
         long[] created = new long[UcxNative.CREATED_WORDS];
         try {
-            UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride,
-                    registerSendArea, created);
+            UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
         } catch (Throwable t) {
             release(recvBufs);
             throw t;
@@ -202,11 +187,6 @@ final class UcxConnection {
         return Math.min(sendUnit, peer.recvUnit);
     }
 
-    /** Bytes one message carries at most to a plain TCP peer, which takes bytes in any amounts. */
-    int sendCapacity() {
-        return sendUnit;
-    }
-
     /** Creates the UCX endpoint to the peer's worker: messages travel as tagged messages from now on. */
     void connectEndpoint(UcxHandshake.Hello peer) throws IOException {
         UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.peerErrorHandling());
@@ -215,17 +195,7 @@ final class UcxConnection {
 
     /** Hands the side channel's socket to the connection, whose messages travel as frames on it from now on. */
     void connectStream(UcxSideChannel side) throws IOException {
-        side.handOver(conn, false);
-        connected = true;
-        sendsFromFiles = true;
-    }
-
-    /**
-     * Hands the socket of a client that does not speak netty-ucx to the connection, whose messages travel on it
-     * as plain bytes from now on; what was read of it (and not consumed) comes first.
-     */
-    void connectPlain(UcxSideChannel side) throws IOException {
-        side.handOver(conn, true);
+        side.handOver(conn);
         connected = true;
         sendsFromFiles = true;
     }

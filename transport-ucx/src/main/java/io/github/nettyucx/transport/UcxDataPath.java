@@ -8,12 +8,12 @@ import io.netty.channel.ChannelOutboundBuffer;
 import java.io.IOException;
 
 /**
- * How a connection's messages travel once both hellos are exchanged: UCX tagged messages
- * ({@link UcxTagDataPath}) or frames on the connection's own TCP socket ({@link UcxStreamDataPath}).
- * {@link UcxDataPathPolicy} chooses one per connection; the channel holds it and never asks which it
- * holds. Both move the messages of the same {@link UcxConnection} (its receive and send slots); they
- * differ in how the messages leave, in flow control, and in how the side-channel records travel.
- * Used on the event loop only.
+ * How a connection's bytes travel once the peer is known: UCX tagged messages ({@link UcxTagDataPath}) or frames
+ * on the connection's own TCP socket ({@link UcxStreamDataPath}), which {@link UcxDataPathPolicy} chooses between
+ * at the hello, or plain TCP for a peer that does not speak netty-ucx ({@link UcxPlainDataPath}). The channel holds
+ * one and never asks which it holds. The first two move the messages of a {@link UcxConnection} (its receive and
+ * send slots) and differ in how the messages leave, in flow control, and in how the side-channel records travel;
+ * plain TCP writes the flushed buffers to its socket as they are. Used on the event loop only.
  */
 interface UcxDataPath {
     /**

@@ -80,6 +80,14 @@ public final class UcxIoHandler implements IoHandler {
     private final UcxSuspensionGuard suspensionGuard;
     /** The spin window of {@link WaitStrategy#ADAPTIVE}. */
     private final AdaptiveSpin adaptiveSpin;
+    /**
+     * Registrations whose socket carries a plain TCP connection: while there are any, the loop looks at its
+     * sockets in every run and every spin round, as it makes UCX progress (a UCX connection's bytes arrive through
+     * the worker, a plain one's only through the epoll set).
+     */
+    private int plainSockets;
+    /** Registrations with a UCX connection bound (see {@link Registration#bindConnection()}). */
+    private int ucxConnections;
     /** Whether the last yield of the current spin let another thread run on this core. */
     private boolean yieldGaveCoreAway;
     private UcxWorker worker;
@@ -190,6 +198,11 @@ public final class UcxIoHandler implements IoHandler {
 
     /** Waits for work as the configured strategy says; returns what it handled once some came. */
     private int awaitWork(IoHandlerContext context) throws IOException {
+        if (plainSockets > 0 && ucxConnections == 0) {
+            // Only plain TCP connections: nothing comes through UCX, and spinning would take the core that the
+            // peers and the kernel's TCP processing need. The loop waits as epoll's does.
+            return sleep(context);
+        }
         switch (config.waitStrategy()) {
             case BUSY_POLL:
                 return Math.max(0, worker.waitAndDispatch(0, this));
@@ -210,7 +223,7 @@ public final class UcxIoHandler implements IoHandler {
      * epoll wait, and a new connection's hello or a peer's close record would wait forever.
      */
     private int pollSocketsIfDue(long now) throws IOException {
-        if (now - worker.socketsPolledAt() < BUSY_SOCKET_POLL_NANOS) {
+        if (plainSockets == 0 && now - worker.socketsPolledAt() < BUSY_SOCKET_POLL_NANOS) {
             return 0;
         }
         return Math.max(0, worker.waitAndDispatch(0, this));
@@ -266,6 +279,9 @@ public final class UcxIoHandler implements IoHandler {
         yieldGaveCoreAway = false;
         do {
             int handled = processCompletions();
+            if (plainSockets > 0) {
+                handled += Math.max(0, worker.waitAndDispatch(0, this));
+            }
             if (handled > 0) {
                 return handled;
             }
@@ -405,6 +421,7 @@ public final class UcxIoHandler implements IoHandler {
         private int fd = -1;
         private int events;
         private int connectionIndex = -1;
+        private boolean plainSocket;
         private volatile boolean valid = true;
 
         Registration(UcxIoHandle handle) {
@@ -467,9 +484,18 @@ public final class UcxIoHandler implements IoHandler {
             events = 0;
         }
 
+        /** Whether this handle's socket carries a plain TCP connection (see {@link UcxIoHandler#plainSockets}). */
+        void plainSocket(boolean on) {
+            if (on != plainSocket) {
+                plainSocket = on;
+                plainSockets += on ? 1 : -1;
+            }
+        }
+
         /** Binds a UCX connection of this handle; completions then arrive as {@link UcxIoEvent#isCompletion()}. */
         int bindConnection() throws IOException {
             connectionIndex = worker.bindConnection(this);
+            ucxConnections++;
             return connectionIndex;
         }
 
@@ -477,6 +503,7 @@ public final class UcxIoHandler implements IoHandler {
             if (connectionIndex >= 0) {
                 worker.unbindConnection(connectionIndex);
                 connectionIndex = -1;
+                ucxConnections--;
             }
         }
 
@@ -519,6 +546,7 @@ public final class UcxIoHandler implements IoHandler {
 
         private void cancel0() {
             removeFromEpoll();
+            plainSocket(false);
             unbindConnection();
             if (registrations.remove(this)) {
                 handle.unregistered();

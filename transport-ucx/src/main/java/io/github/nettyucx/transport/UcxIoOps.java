@@ -13,11 +13,26 @@ import io.netty.channel.IoOps;
 public final class UcxIoOps implements IoOps {
     private static final int READ = 1;
     private static final int WRITE = 2;
+    private static final int HANG_UP = 4;
 
     public static final UcxIoOps NONE = new UcxIoOps(0);
     static final UcxIoOps IN = new UcxIoOps(READ);
     static final UcxIoOps OUT = new UcxIoOps(WRITE);
     static final UcxIoOps IN_OUT = new UcxIoOps(READ | WRITE);
+    /** The peer's hang-up alone ({@code EPOLLRDHUP}), with or without output. */
+    static final UcxIoOps HANG_UP_ONLY = new UcxIoOps(HANG_UP);
+    static final UcxIoOps HANG_UP_OUT = new UcxIoOps(HANG_UP | WRITE);
+
+    /** The interest in input ({@link #IN}, which includes the hang-up), the hang-up alone, and/or output. */
+    static UcxIoOps of(boolean in, boolean hangUp, boolean out) {
+        if (in) {
+            return out ? IN_OUT : IN;
+        }
+        if (hangUp) {
+            return out ? HANG_UP_OUT : HANG_UP_ONLY;
+        }
+        return out ? OUT : NONE;
+    }
 
     private final int interest;
 
@@ -31,6 +46,9 @@ public final class UcxIoOps implements IoOps {
         if ((interest & READ) != 0) {
             events |= UcxNative.EPOLLIN | UcxNative.EPOLLRDHUP;
         }
+        if ((interest & HANG_UP) != 0) {
+            events |= UcxNative.EPOLLRDHUP;
+        }
         if ((interest & WRITE) != 0) {
             events |= UcxNative.EPOLLOUT;
         }
@@ -39,7 +57,8 @@ public final class UcxIoOps implements IoOps {
 
     @Override
     public String toString() {
-        return "UcxIoOps(" + ((interest & READ) != 0 ? "in" : "") + ((interest & WRITE) != 0 ? "out" : "")
+        return "UcxIoOps(" + ((interest & READ) != 0 ? "in" : "") + ((interest & HANG_UP) != 0 ? "hangup" : "")
+                + ((interest & WRITE) != 0 ? "out" : "")
                 + (interest == 0 ? "none" : "") + ')';
     }
 }

@@ -174,7 +174,7 @@ final class UcxNative {
     static native ByteBuffer directBuffer(long address, int length);
 
     static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
-                                  int sendSlotBytes, boolean registerSendArea, long[] out) throws IOException;
+                                  int sendSlotBytes, long[] out) throws IOException;
 
     static native void connConnect(long conn, byte[] peerAddress, int peerId, boolean peerErrorHandling)
             throws IOException;
@@ -206,7 +206,7 @@ final class UcxNative {
      * after the peer's hello, {@code output} bytes of our hello not written yet.
      */
     static native void connStreamStart(long conn, int fd, long input, int inputLength, long output,
-                                       int outputLength, boolean plain) throws IOException;
+                                       int outputLength) throws IOException;
 
     /** Queues a side-channel record after the data sent so far; returns 0 or a ucs_status_t. */
     static native int connStreamRecord(long conn, byte type, int messages);
@@ -232,10 +232,10 @@ final class UcxNative {
     static native int connStreamSendFile(long conn, int slot, int length, int iovCount, int credits,
                                          DefaultFileRegion region, long position, int count);
 
+    // ucx_file_region.c
     /** Bytes sendfile has sent so far, over every connection of the process (for tests). */
     static native long streamBytesSentFromFiles();
 
-    // ucx_file_region.c
     /** True when the library reached a {@link DefaultFileRegion}'s file descriptor through its fields. */
     static native boolean fileRegionFdReachable();
 
@@ -252,6 +252,7 @@ final class UcxNative {
 
     static native boolean socketFinishConnect(int fd) throws IOException;
 
+    /** Returns the bytes read, 0 when none are waiting, -1 at the peer's end of stream. */
     static native int socketRead(int fd, long address, int length) throws IOException;
 
     static native int socketWrite(int fd, long address, int length) throws IOException;
@@ -271,6 +272,28 @@ final class UcxNative {
 
     /** getsockopt of an int option (of a one-byte one too). */
     static native int socketGetOption(int fd, int level, int name) throws IOException;
+
+    // ucx_plain.c (plain TCP connections: UcxPlainDataPath)
+    /**
+     * Writes {@code count} I/O vector entries at {@code iovAddress} with one sendmsg; returns the bytes written, 0
+     * when the socket buffer is full.
+     */
+    static native long socketWritev(int fd, long iovAddress, int count) throws IOException;
+
+    /**
+     * Sends {@code count} bytes of the region's file from {@code position} with sendfile; returns the bytes sent, 0
+     * when the socket buffer is full, {@link #SEND_FILE_DECLINED} when the file is out of reach.
+     */
+    static native long socketSendFile(int fd, DefaultFileRegion region, long position, long count) throws IOException;
+
+    /**
+     * What the socket holds, without taking it: 1 when bytes are waiting, 0 when the peer's end of stream is next,
+     * -1 when nothing is there yet; throws the error that ended the connection.
+     */
+    static native int socketPeek(int fd) throws IOException;
+
+    /** Sets SO_LINGER to 0: the socket's close resets the connection. */
+    static native void socketResetOnClose(int fd) throws IOException;
 
     // ucx_datagram.c (UcxDatagramChannel's UDP sockets; an IPv6 one is dual-stack)
     static native int datagramSocket(boolean ipv6) throws IOException;

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  * when the hello arrives. The wire format is {@link UcxHandshake}'s (docs/protocol.md).
  * <pre>
  *  AWAITING_CLIENT --the hello's magic--&gt; AWAITING_HELLO          (accepted: we answer a netty-ucx client only)
- *  AWAITING_CLIENT --other bytes, clientSilent--&gt; PLAIN --end of stream--&gt; PEER_OUTPUT_SHUT  (plain TCP)
+ *  AWAITING_CLIENT --other bytes, clientSilent--&gt; PLAIN        (plain TCP: its end is its socket's)
  *  CONNECTING --tcpConnected--&gt; AWAITING_HELLO --hello--&gt; OPEN --'S'--&gt; PEER_OUTPUT_SHUT
  *                                                           |              |
  *                                                           +--'C', 'R'----+--&gt; PEER_CLOSED
@@ -33,9 +33,8 @@ final class UcxSession {
         /** An accepted connection whose client has sent too little to tell what it speaks; we sent nothing. */
         AWAITING_CLIENT,
         /**
-         * An accepted connection whose client does not speak netty-ucx: plain TCP, no hellos. Its end of stream
-         * arrives as an output-shut-down record made by the data path ({@code ucx_stream.c}), which leads to
-         * {@link #PEER_OUTPUT_SHUT}; a reset as the end of the stream with a socket error.
+         * A connection whose peer does not speak netty-ucx: plain TCP, no hellos and no records. Its end of stream
+         * and its resets are what its socket reads ({@link UcxPlainDataPath}), not the session's.
          */
         PLAIN,
         /** Our hello is on its way; the peer's has not arrived. */
@@ -222,7 +221,7 @@ final class UcxSession {
                 peerReset = type == UcxHandshake.RECORD_RESET;
             } else if (type != UcxHandshake.RECORD_SHUTDOWN_OUTPUT) {
                 throw new ProtocolException("unknown side-channel record type " + type);
-            } else if (state == State.OPEN || state == State.PLAIN) {
+            } else if (state == State.OPEN) {
                 state = State.PEER_OUTPUT_SHUT;
             }
             if (messages - messagesReceived < 0) {
@@ -246,11 +245,6 @@ final class UcxSession {
         if (closeRecordReceived) {
             return null;
         }
-        if (plain) {
-            // A plain peer's orderly end is its end of stream (announced as an output shut down).
-            return peerEndAnnounced && socketError == null ? null
-                    : new IOException(socketError != null ? socketError : "Connection reset by peer");
-        }
         if (peer == null) {
             return new IOException("Connection reset by peer during the UCX handshake");
         }
@@ -272,12 +266,9 @@ final class UcxSession {
         return wasThere;
     }
 
-    /**
-     * The side channel's stream ends: the peer is gone unless it closed in order first (a plain client: unless
-     * its end of stream was announced, which is its orderly end).
-     */
+    /** The side channel's stream ends: the peer is gone unless it closed in order first. */
     void peerLostUnlessClosed() {
-        if (state != State.PEER_CLOSED && !(plain && peerEndAnnounced)) {
+        if (state != State.PEER_CLOSED) {
             peerLost();
         }
     }
@@ -287,7 +278,7 @@ final class UcxSession {
      * hello, is still there, and its side channel is open.
      */
     boolean closed() {
-        // A plain client's end of stream leaves our write half open: the close still goes to the socket.
+        // A plain connection's close goes to its socket (a reset is SO_LINGER 0 there).
         boolean announce = (peer != null && !sideChannelEnded || plain) && (state == State.OPEN
                 || state == State.PEER_OUTPUT_SHUT || state == State.PEER_CLOSED || state == State.PLAIN);
         state = State.CLOSED;

@@ -125,12 +125,25 @@ final class UcxSideChannel implements UcxRecordLink {
      * on: it takes the input not parsed yet (call while the input is in read mode, after the peer's
      * hello) and the output not written yet.
      */
-    void handOver(long conn, boolean plain) throws IOException {
+    void handOver(long conn) throws IOException {
         ensureNotReleased();
         UcxNative.connStreamStart(conn, fd, inAddress + in.position(), in.remaining(), outAddress + out.position(),
-                out.remaining(), plain);
+                out.remaining());
         in.position(in.limit());
         out.position(out.limit());
+    }
+
+    /**
+     * Takes the unparsed input (the side channel is in read mode, between {@link #inbound()} and {@link #consumed()}):
+     * a copy in read mode, or null when there is none. For a connection that turned out to be plain TCP, whose
+     * first bytes these are.
+     */
+    ByteBuffer takeInbound() {
+        if (released || !in.hasRemaining()) {
+            return null;
+        }
+        ByteBuffer copy = ByteBuffer.allocate(in.remaining()).put(in);
+        return copy.flip();
     }
 
     /** Like {@link #fill()}, from the records the TCP data path of {@code conn} took off the socket. */

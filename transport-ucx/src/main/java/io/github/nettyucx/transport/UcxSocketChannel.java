@@ -33,8 +33,9 @@ import java.util.concurrent.TimeUnit;
  * across hosts) or, for a peer UCX could reach only over TCP, as frames on a TCP socket: the
  * {@link UcxDataPath} chosen when the peer's hello arrives. A small TCP connection, the side channel,
  * carries the hellos (UCP worker addresses) and then the close records; its hang-up tells that the peer
- * died. This class connects, runs the side channel and feeds its events to the {@link UcxSession};
- * reading, writing and half-close are {@link AbstractUcxStreamChannel}'s.
+ * died. A peer that does not speak netty-ucx gets plain TCP on that socket ({@link UcxPlainDataPath}). This class
+ * connects, runs the side channel and feeds its events to the {@link UcxSession}; reading, writing and
+ * half-close are {@link AbstractUcxStreamChannel}'s.
  */
 public final class UcxSocketChannel extends AbstractUcxStreamChannel implements SocketChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSocketChannel.class);
@@ -56,6 +57,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private boolean plainAttempt;
     /** Tells a fallback deadline of an earlier attempt from the current one's. */
     private int fallbackGeneration;
+    /** The data path of a plain TCP connection, also its input; null for a UCX one. */
+    private UcxPlainDataPath plain;
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -103,10 +106,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     /**
      * The UCX lanes and transports this connection uses (shared memory, tcp, rc/dc over InfiniBand...),
-     * as UCX describes its endpoint; on the TCP data path, that it uses its TCP socket.
+     * as UCX describes its endpoint; on the TCP data path, that it uses its TCP socket; with a peer that does not
+     * speak netty-ucx, {@code plain TCP}.
      */
     public Future<String> ucxLanes() {
-        return eventLoop().submit(() -> connection == null ? "no UCX endpoint yet" : connection.describe());
+        return eventLoop().submit(() -> plain != null ? plain.toString()
+                : connection == null ? "no UCX endpoint yet" : connection.describe());
     }
 
     /**
@@ -132,8 +137,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     }
 
     /**
-     * The client does not speak netty-ucx: the connection becomes plain TCP on the same socket machinery as the
-     * TCP data path, in raw mode, starting with the bytes that told us so. Nothing was written to the client.
+     * The client does not speak netty-ucx: the connection becomes plain TCP, starting with the bytes that told us
+     * so. Nothing was written to the client.
      */
     @Override
     void plainClient(ByteBuffer firstBytes) throws IOException {
@@ -145,15 +150,18 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     }
 
     /**
-     * Plain TCP on this socket, for either end: the connection and its data path in raw mode, starting with the
-     * side channel's unparsed input (in read mode).
+     * Plain TCP on this socket, for either end, starting with the side channel's unparsed input (in read mode):
+     * the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path, input and records.
      */
     private void startPlain() throws IOException {
         UcxIoHandler.Registration registration = registration();
-        connection = UcxConnection.createPlain(registration.worker(), registration.bindConnection(),
-                config.plainTcpSlots(), config.recvUnit());
-        dataPath = UcxStreamDataPath.plain(connection, side, registration::removeFromEpoll, retryWriteLater);
-        records = dataPath.records();
+        plain = new UcxPlainDataPath(fd, side.takeInbound(), registration.worker().plainGather(), config,
+                this::interest, retryWriteLater);
+        registration.plainSocket(true);
+        dataPath = plain;
+        input = plain;
+        records = plain;
+        readsWantedChanged();
         // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
         byte[] socketAddress = UcxNative.socketLocalAddress(fd);
         boolean ipv6 = socketAddress != null && socketAddress.length == SocketAddresses.IPV6_ENCODED_BYTES;
@@ -186,6 +194,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private void startHandshake(boolean magicSent) throws IOException {
         UcxIoHandler.Registration registration = registration();
         connection = newConnection(registration);
+        input = connectionInput;
         UcxNative.socketKeepAlive(fd, 10, 2, 3);
         ByteBuffer hello = UcxHandshake.encodeHello(connection.id(), connection.recvWindow(), connection.recvUnit(),
                 registration.worker().workerAddress());
@@ -230,8 +239,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      */
     @Override
     void beforeWrite() {
-        if (registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS) || fd < 0 || dataPath == null
-                || session.isSideChannelEnded() || parsingSideChannel) {
+        if (connection == null || registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS) || fd < 0
+                || dataPath == null || session.isSideChannelEnded() || parsingSideChannel) {
             return;
         }
         dataPath.pollNow();
@@ -293,6 +302,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         UcxIoHandler.Registration registration = registration();
         if (registration != null) {
             registration.removeFromEpoll();
+            registration.plainSocket(false);
         }
         boolean force = session.closeForcibly();
         boolean announce = session.closed();
@@ -305,6 +315,10 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 registration.unbindConnection();
             }
         } else if (sideFd >= 0) {
+            if (config.getSoLinger() == 0) {
+                // Plain TCP, or a handshake cut short: the socket's own close resets, as any TCP socket's.
+                resetOnClose(sideFd);
+            }
             UcxNative.socketClose(sideFd);
         }
         side.release();
@@ -331,11 +345,19 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
     }
 
+    private void resetOnClose(int socket) {
+        try {
+            UcxNative.socketResetOnClose(socket);
+        } catch (IOException e) {
+            logger.debug("{}: could not set SO_LINGER 0 before the close", this, e);
+        }
+    }
+
     /** Tells the peer how many messages precede our end, and whether it is a reset (SO_LINGER 0); best effort. */
     private void sendCloseRecord() {
         byte type = config.getSoLinger() == 0 ? UcxHandshake.RECORD_RESET : UcxHandshake.RECORD_CLOSE;
         try {
-            records.sendRecord(type, connection.messagesSent());
+            records.sendRecord(type, messagesSent());
         } catch (IOException e) {
             logger.debug("Could not send the close record to {}", remote, e);
         }
@@ -513,6 +535,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             fd = -1;
             dataPath = null;
+            input = null;
             side.reset();
             records = side;
             restartClientSession();
@@ -543,6 +566,10 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void socketReady(int ops) {
+            if (plain != null) {
+                plainSocketReady(ops);
+                return;
+            }
             if (!session.isTcpConnected()) {
                 if ((ops & (UcxNative.EPOLLOUT | UcxNative.EPOLLERR | UcxNative.EPOLLHUP)) != 0) {
                     finishConnect();
@@ -560,6 +587,15 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             if ((ops & (UcxNative.EPOLLIN | UcxNative.EPOLLERR | UcxNative.EPOLLHUP | UcxNative.EPOLLRDHUP)) != 0
                     && fd >= 0) {
                 sideChannelReadable();
+            }
+        }
+
+        /** The plain TCP socket is ready: writes that waited for room go on, bytes that arrived are read. */
+        private void plainSocketReady(int ops) {
+            plain.socketReady(ops);
+            resumeWriting();
+            if (isOpen() && readable()) {
+                readReady();
             }
         }
 

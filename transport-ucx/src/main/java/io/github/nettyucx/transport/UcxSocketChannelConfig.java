@@ -46,13 +46,6 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     static final boolean DEFAULT_PLAIN_TCP_FALLBACK =
             SystemPropertyUtil.getBoolean("io.github.nettyucx.plainTcpFallback", false);
     private static final int MAX_RECV_WINDOW = 1 << 16;
-    /**
-     * Receive and send slots of a plain TCP connection: {@code -Dio.github.nettyucx.plainTcpSlots}. Few, as the
-     * kernel's socket buffers hold what is in flight; they are what an idle plain connection holds besides its
-     * socket (see docs/settings.md#plain-tcp-clients).
-     */
-    static final int PLAIN_TCP_SLOTS = Math.max(1, SystemPropertyUtil.getInt("io.github.nettyucx.plainTcpSlots", 2));
-
     private volatile boolean allowHalfClosure;
     private volatile boolean tcpNoDelay = true;
     private volatile boolean keepAlive = true;
@@ -194,11 +187,6 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
         if (trafficClass != 0) {
             socket.set(UcxPlainSocket.Option.IP_TOS, trafficClass);
         }
-    }
-
-    /** Slots of a plain TCP connection: as configured for UCX, up to {@link #PLAIN_TCP_SLOTS}. */
-    int plainTcpSlots() {
-        return Math.min(PLAIN_TCP_SLOTS, Math.min(recvWindow, sendSlots));
     }
 
     int recvWindow() {

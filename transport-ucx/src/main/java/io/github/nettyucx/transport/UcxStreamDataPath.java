@@ -26,14 +26,11 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
 
     private final UcxSideChannel side;
     private final long conn;
-    private final boolean plain;
 
-    private UcxStreamDataPath(UcxConnection connection, int sendCapacity, UcxSideChannel side, boolean plain,
-                              Runnable retryWrite) {
+    private UcxStreamDataPath(UcxConnection connection, int sendCapacity, UcxSideChannel side, Runnable retryWrite) {
         super(connection, sendCapacity, ZERO_COPY_MIN_BYTES, retryWrite);
         this.side = side;
         this.conn = connection.nativeAddress();
-        this.plain = plain;
     }
 
     /**
@@ -45,20 +42,7 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
                                      Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
         stopWatchingSocket.run();
         connection.connectStream(side);
-        return new UcxStreamDataPath(connection, connection.sendCapacity(peer), side, false, retryWrite);
-    }
-
-    /**
-     * The data path of an accepted client that does not speak netty-ucx: the same socket machinery in raw mode
-     * ({@code ucx_stream.c}), plain bytes with no frames. The client's bytes read so far and not consumed are
-     * the first the channel reads; its end of stream arrives as an output-shut-down record, and the records this
-     * side sends become socket operations (shutdown, reset).
-     */
-    static UcxStreamDataPath plain(UcxConnection connection, UcxSideChannel side, Runnable stopWatchingSocket,
-                                   Runnable retryWrite) throws IOException {
-        stopWatchingSocket.run();
-        connection.connectPlain(side);
-        return new UcxStreamDataPath(connection, connection.sendCapacity(), side, true, retryWrite);
+        return new UcxStreamDataPath(connection, connection.sendCapacity(peer), side, retryWrite);
     }
 
     @Override
@@ -119,6 +103,6 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
 
     @Override
     public String toString() {
-        return plain ? "plain TCP" : "TCP data path";
+        return "TCP data path";
     }
 }

@@ -50,6 +50,8 @@ final class UcxWorker {
     private byte[] workerAddress;
     private long lastSocketPollNanos = System.nanoTime();
     private int readyListOverflows;
+    /** The I/O vector and scratch memory of the loop's plain TCP connections; created with the first. */
+    private UcxPlainGather plainGather;
 
     UcxWorker(int maxConnections) throws IOException {
         address = UcxNative.workerCreate(maxConnections);
@@ -155,6 +157,16 @@ final class UcxWorker {
             handled += dispatch(index, event);
         }
         return handled;
+    }
+
+    /** What the loop's plain TCP connections lay their writes out in, one at a time. */
+    UcxPlainGather plainGather() {
+        UcxPlainGather gather = plainGather;
+        if (gather == null) {
+            gather = new UcxPlainGather();
+            plainGather = gather;
+        }
+        return gather;
     }
 
     /** How often the ready list overflowed; for tests, which expect never. */

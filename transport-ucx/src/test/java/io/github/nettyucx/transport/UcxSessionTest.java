@@ -201,32 +201,7 @@ class UcxSessionTest {
         assertTrue(session.canAnnounceShutdown(), "its shutdown is the socket's");
         assertFalse(session.peerWillNotRead());
         assertFalse(session.closeForcibly());
-    }
-
-    @Test
-    void aPlainClientsEndOfStreamIsAnOrderlyEndAfterItsBytes() throws IOException {
-        UcxSession session = sessionIn(State.PLAIN);
-        Input records = new Input();
-        assertTrue(records.feed(session, record(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, 3), 1));
-        assertEquals(State.PEER_OUTPUT_SHUT, session.state());
-        assertFalse(session.atEndOfInput(2));
-        assertTrue(session.atEndOfInput(3));
-        assertFalse(session.peerWillNotRead(), "a plain client that shut its output may still read");
-        assertNull(session.sideChannelEnded(null), "the end of its stream is the orderly end");
-        assertTrue(session.canAnnounceShutdown(), "our write half is still open");
-        session.peerLostUnlessClosed();
-        assertEquals(State.PEER_OUTPUT_SHUT, session.state(), "the end of its stream is not a loss");
-        assertTrue(session.closed(), "a close goes to the socket");
-    }
-
-    @Test
-    void aPlainClientsResetNamesTheSocketError() throws IOException {
-        UcxSession session = sessionIn(State.PLAIN);
-        IOException cause = session.sideChannelEnded("Connection reset by peer");
-        assertNotNull(cause);
-        assertEquals("Connection reset by peer", cause.getMessage());
-        assertTrue(session.peerLost(), "it was there until its reset");
-        assertTrue(session.closeForcibly());
+        assertTrue(session.closed(), "its close goes to the socket");
     }
 
     @Test
