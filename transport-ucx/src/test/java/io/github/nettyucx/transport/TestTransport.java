@@ -17,6 +17,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.junit.jupiter.api.Assumptions;
 
+import java.net.InetSocketAddress;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -139,6 +140,14 @@ public enum TestTransport {
             return;
         }
         Assumptions.abort(name() + " is not available here: " + unavailabilityCause());
+    }
+
+    /**
+     * Makes {@code server} known as one that does not speak netty-ucx: clients with
+     * {@link UcxChannelOption#PLAIN_TCP_FALLBACK} connect to it as plain TCP at once, as to a server they remember.
+     */
+    public static void knownPlainServer(InetSocketAddress server) {
+        UcxPlainTcpServers.remember(server);
     }
 
     /** Whether {@value #REQUIRE_UCX_PROPERTY} is set to {@code true}. */

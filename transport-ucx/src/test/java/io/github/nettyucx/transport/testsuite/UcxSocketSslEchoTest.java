@@ -10,11 +10,16 @@ import io.netty.testsuite.transport.socket.SocketSslEchoTest;
 
 import java.util.List;
 
-/** Netty's {@link SocketSslEchoTest}, run on UCX server and client channels. */
+/**
+ * Netty's {@link SocketSslEchoTest}, run on UCX server and client channels. Only UCX with UCX: its SSL
+ * configurations over the two plain TCP combinations would add a minute to the suite, and TLS over plain TCP runs
+ * in the suite's greeting and STARTTLS tests ({@link UcxSocketSslGreetingTest}, {@link UcxSocketStartTlsTest}) and
+ * in {@code PlainTcpClientTest}.
+ */
 @RequireUcx
 class UcxSocketSslEchoTest extends SocketSslEchoTest {
     @Override
     protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
-        return UcxSocketTestPermutation.instance().socket();
+        return UcxSocketTestPermutation.instance().ucxSocket();
     }
 }

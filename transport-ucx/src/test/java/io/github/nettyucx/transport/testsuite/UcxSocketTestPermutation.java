@@ -4,6 +4,7 @@
 package io.github.nettyucx.transport.testsuite;
 
 import io.github.nettyucx.transport.TestTransport;
+import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxDatagramChannel;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
@@ -12,10 +13,15 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
 import io.netty.testsuite.transport.socket.SocketTestPermutation;
@@ -23,6 +29,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +39,9 @@ import java.util.function.Supplier;
 /**
  * The bootstraps that Netty's socket test suite runs with, for UCX: servers are {@link UcxServerSocketChannel}s
  * on a boss and a worker {@link UcxEventLoopGroup}, clients are {@link UcxSocketChannel}s on the worker group.
- * Only UCX-to-UCX combinations exist for sockets; datagram channels ({@link UcxDatagramChannel}, plain UDP) also
+ * Sockets run UCX with UCX, and plain TCP both ways: a UCX server with a NIO client (which the server serves as
+ * plain TCP) and a NIO server with a UCX client that connects to it as plain TCP
+ * ({@link UcxChannelOption#PLAIN_TCP_FALLBACK}). Datagram channels ({@link UcxDatagramChannel}, plain UDP) also
  * meet NIO ones.
  *
  * <p>The groups are created on first use and live (daemon threads) until the JVM exits, like Netty's own
@@ -100,7 +110,80 @@ public final class UcxSocketTestPermutation extends SocketTestPermutation {
 
     @Override
     public List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> socket() {
+        List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> combos = new ArrayList<>(ucxSocket());
+        combos.addAll(combo(serverSocket(), List.of(nioClient())));
+        combos.addAll(combo(List.of(nioServer()), List.of(plainUcxClient())));
+        return combos;
+    }
+
+    /** UCX servers with UCX clients only. */
+    public List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> ucxSocket() {
         return combo(serverSocket(), clientSocket());
+    }
+
+    private BootstrapFactory<ServerBootstrap> nioServer() {
+        return new BootstrapFactory<ServerBootstrap>() {
+            @Override
+            public ServerBootstrap newInstance() {
+                return new ServerBootstrap().group(NIO_GROUP, NIO_GROUP).channel(NioServerSocketChannel.class);
+            }
+
+            @Override
+            public String toString() {
+                return "NioServerSocketChannel";
+            }
+        };
+    }
+
+    private BootstrapFactory<Bootstrap> nioClient() {
+        return new BootstrapFactory<Bootstrap>() {
+            @Override
+            public Bootstrap newInstance() {
+                return new Bootstrap().group(NIO_GROUP).channel(NioSocketChannel.class);
+            }
+
+            @Override
+            public String toString() {
+                return "NioSocketChannel";
+            }
+        };
+    }
+
+    /**
+     * UCX clients with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} that take each server they connect to for one
+     * known not to speak netty-ucx, so that they connect to it as plain TCP at once: a NIO server of a test must
+     * not see a probe's hello.
+     */
+    private BootstrapFactory<Bootstrap> plainUcxClient() {
+        ChannelFactory<UcxSocketChannel> channels = () -> {
+            UcxSocketChannel channel = new UcxSocketChannel();
+            channel.pipeline().addFirst(new KnownPlainServer());
+            return channel;
+        };
+        return new BootstrapFactory<Bootstrap>() {
+            @Override
+            public Bootstrap newInstance() {
+                return new Bootstrap().group(workerGroup).channelFactory(channels)
+                        .option(UcxChannelOption.PLAIN_TCP_FALLBACK, true)
+                        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000);
+            }
+
+            @Override
+            public String toString() {
+                return "UcxSocketChannel(plain TCP)";
+            }
+        };
+    }
+
+    /** Makes the server of a connect known as plain TCP, then leaves the pipeline to the test. */
+    private static final class KnownPlainServer extends ChannelOutboundHandlerAdapter {
+        @Override
+        public void connect(ChannelHandlerContext ctx, SocketAddress remoteAddress, SocketAddress localAddress,
+                            ChannelPromise promise) {
+            TestTransport.knownPlainServer((InetSocketAddress) remoteAddress);
+            ctx.pipeline().remove(this);
+            ctx.connect(remoteAddress, localAddress, promise);
+        }
     }
 
     @Override
