@@ -13,6 +13,7 @@
  *       {@link io.github.nettyucx.support.OutputLines}: server and client JVMs started on this class path with
  *       the project's system properties, read with time limits, and never left running;</li>
  *   <li>{@link io.github.nettyucx.support.Percentiles}, {@link io.github.nettyucx.support.Medians},
+ *       {@link io.github.nettyucx.support.Spread} (min, median and max over runs; per-run ratios),
  *       {@link io.github.nettyucx.support.ResultColumns} / {@link io.github.nettyucx.support.ResultRow},
  *       {@link io.github.nettyucx.support.ByteSizes} and {@link io.github.nettyucx.support.MachineFacts}: the
  *       statistics of latency and throughput results, how they travel between JVMs and what a report says

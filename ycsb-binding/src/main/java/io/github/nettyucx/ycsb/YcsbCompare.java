@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.ycsb;
 
+import io.github.nettyucx.support.Spread;
+
 import java.io.PrintStream;
 import java.nio.file.Paths;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@
 package io.github.nettyucx.integrations.bench;
 
 import io.github.nettyucx.support.MachineFacts;
-import io.github.nettyucx.support.Medians;
+import io.github.nettyucx.support.Spread;
 import io.github.nettyucx.support.ResultRow;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -196,17 +195,15 @@ final class IntegrationReport {
                 .collect(Collectors.toList()) : List.of();
     }
 
-    /** Each run's value of transport t divided by epoll's in the same run, in run order. */
+    /** Each run's value of transport t divided by epoll's in the same run, in run order; runs without one left out. */
     private List<Double> ratios(List<ResultRow> byScenario, String t, String metric) {
-        List<Double> ratios = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        List<Double> reference = new ArrayList<>();
         for (int run = 1; run <= settings.runs; run++) {
-            double v = value(byScenario, t, run, metric);
-            double ref = value(byScenario, REFERENCE, run, metric);
-            if (Double.isFinite(v) && Double.isFinite(ref) && ref > 0) {
-                ratios.add(v / ref);
-            }
+            values.add(value(byScenario, t, run, metric));
+            reference.add(value(byScenario, REFERENCE, run, metric));
         }
-        return ratios;
+        return Spread.ratios(values, reference).stream().filter(Double::isFinite).collect(Collectors.toList());
     }
 
     private static double value(List<ResultRow> byScenario, String t, int run, String metric) {
@@ -219,12 +216,13 @@ final class IntegrationReport {
                 .collect(Collectors.toList());
     }
 
+    /** "min / median / max", or "-" without values. */
     private static String spread(List<Double> values) {
-        if (values.isEmpty()) {
+        Spread spread = Spread.of(values);
+        if (spread.isEmpty()) {
             return "-";
         }
-        return format(Collections.min(values)) + " / " + format(Medians.ofFinite(values)) + " / "
-                + format(Collections.max(values));
+        return format(spread.min()) + " / " + format(spread.median()) + " / " + format(spread.max());
     }
 
     private static String format(double v) {

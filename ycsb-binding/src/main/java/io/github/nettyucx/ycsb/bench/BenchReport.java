@@ -4,7 +4,7 @@
 package io.github.nettyucx.ycsb.bench;
 
 import io.github.nettyucx.support.MachineFacts;
-import io.github.nettyucx.ycsb.Spread;
+import io.github.nettyucx.support.Spread;
 import io.github.nettyucx.ycsb.YcsbMetric;
 import io.github.nettyucx.ycsb.YcsbOutput;
 

@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.ycsb.bench;
 
-import io.github.nettyucx.ycsb.Spread;
+import io.github.nettyucx.support.Spread;
 import io.github.nettyucx.ycsb.YcsbOutput;
 
 import java.util.ArrayList;

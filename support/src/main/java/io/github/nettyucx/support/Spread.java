@@ -1,9 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.ycsb;
-
-import io.github.nettyucx.support.Medians;
+package io.github.nettyucx.support;
 
 import java.util.ArrayList;
 import java.util.Collection;
