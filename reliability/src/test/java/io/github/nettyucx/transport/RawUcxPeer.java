@@ -43,7 +43,7 @@ final class RawUcxPeer implements AutoCloseable {
 
         private Conn(int index) throws IOException {
             long[] out = new long[5];
-            UcxNative.connCreate(worker, index, RECV_SLOTS, RECV_UNIT, SEND_SLOTS, SEND_UNIT, true, out);
+            UcxNative.connCreate(worker, index, RECV_SLOTS, RECV_UNIT, SEND_SLOTS, SEND_UNIT, out);
             conn = out[0];
             state = out[1];
             sendArea = out[2];
