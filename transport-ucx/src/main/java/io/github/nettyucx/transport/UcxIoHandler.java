@@ -180,12 +180,15 @@ public final class UcxIoHandler implements IoHandler {
         try {
             sharedMemoryProbe.check();
             ioStartNanos = System.nanoTime();
+            long socketsPolledBefore = worker.socketsPolledAt();
             int handled = processCompletions();
             if (handled == 0 && context.canBlock()) {
                 handled = awaitWork(context);
             }
             long now = System.nanoTime();
-            handled += pollSocketsIfDue(now);
+            if (worker.socketsPolledAt() == socketsPolledBefore) {
+                handled += pollSocketsIfDue(now);
+            }
             if (handled > 0 && context.shouldReportActiveIoTime()) {
                 context.reportActiveIoTime(now - ioStartNanos);
             }
@@ -218,9 +221,10 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /**
-     * Polls the side-channel sockets when the loop has not looked at them for a while: under steady
-     * UCX traffic a run always finds completions (directly or within its spin) and never reaches the
-     * epoll wait, and a new connection's hello or a peer's close record would wait forever.
+     * Polls the sockets, unless this run looked at them already, when the loop has not looked at them for a
+     * while: under steady UCX traffic a run always finds completions (directly or within its spin) and never
+     * reaches the epoll wait, and a new connection's hello or a peer's close record would wait forever. With
+     * plain TCP connections, whose bytes arrive only through the epoll set, every run looks.
      */
     private int pollSocketsIfDue(long now) throws IOException {
         if (plainSockets == 0 && now - worker.socketsPolledAt() < BUSY_SOCKET_POLL_NANOS) {
