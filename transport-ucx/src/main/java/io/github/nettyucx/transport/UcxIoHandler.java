@@ -76,6 +76,8 @@ public final class UcxIoHandler implements IoHandler {
     private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
     /** Eventfd writes of {@link #wakeup()} in this process: counted where the system call is made anyway. */
     static final LongAdder WAKEUP_WRITES = new LongAdder();
+    /** The same, of this handler only (tests look at one loop while others of the process run). */
+    private final LongAdder wakeupWrites = new LongAdder();
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
     private final UcxSuspensionGuard suspensionGuard;
     /** The spin window of {@link WaitStrategy#ADAPTIVE}. */
@@ -309,6 +311,11 @@ public final class UcxIoHandler implements IoHandler {
      * added after that check sees the deadline in {@link #wakeup()} and writes the eventfd.
      */
     private int sleep(IoHandlerContext context) throws IOException {
+        if (!context.canBlock()) {
+            // Work came while the loop spun: it does not sleep, so it publishes no deadline either, which would
+            // have tasks from other threads write the eventfd in the meantime for nothing.
+            return processCompletions();
+        }
         long deadline = context.deadlineNanos();
         nextWakeupNanos.set(deadline == -1 ? NONE : deadline);
         int events = 0;
@@ -407,7 +414,13 @@ public final class UcxIoHandler implements IoHandler {
         if (!executor.isExecutorThread(Thread.currentThread()) && nextWakeupNanos.getAndSet(AWAKE) != AWAKE) {
             UcxNative.eventFdWrite(worker.eventFd());
             WAKEUP_WRITES.increment();
+            wakeupWrites.increment();
         }
+    }
+
+    /** Eventfd writes of {@link #wakeup()} to this handler's loop so far. */
+    long wakeupWrites() {
+        return wakeupWrites.sum();
     }
 
     @Override

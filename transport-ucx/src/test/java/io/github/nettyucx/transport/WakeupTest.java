@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Tasks from other threads (what an application thread's write becomes) wake a sleeping loop with one eventfd
- * write, and cost an awake loop no system call at all ({@link Ucx#eventLoopWakeupWrites()} counts the writes).
+ * write, and cost an awake loop no system call at all. The writes are counted per loop: the process-wide count
+ * ({@link Ucx#eventLoopWakeupWrites()}) also moves with the loops that earlier tests left running.
  */
 class WakeupTest {
     private static final int TASKS = 1000;
@@ -32,12 +33,12 @@ class WakeupTest {
                 new UcxIoHandlerConfig().waitStrategy(strategy, 1, TimeUnit.HOURS));
         try {
             EventLoop loop = group.next();
-            loop.submit(() -> { }).sync();
-            long before = Ucx.eventLoopWakeupWrites();
+            UcxIoHandler handler = handlerOf(loop);
+            long before = handler.wakeupWrites();
             for (int i = 0; i < TASKS; i++) {
                 loop.submit(() -> { }).sync();
             }
-            assertEquals(0, Ucx.eventLoopWakeupWrites() - before, "eventfd writes to a loop that never slept");
+            assertEquals(0, handler.wakeupWrites() - before, "eventfd writes to a loop that never slept");
         } finally {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
         }
@@ -51,17 +52,29 @@ class WakeupTest {
                 new UcxIoHandlerConfig().waitStrategy(WaitStrategy.SLEEP, 0, TimeUnit.MICROSECONDS));
         try {
             EventLoop loop = group.next();
+            UcxIoHandler handler = handlerOf(loop);
             int tasks = 50;
-            long before = Ucx.eventLoopWakeupWrites();
+            long before = handler.wakeupWrites();
             for (int i = 0; i < tasks; i++) {
                 Thread.sleep(5); // the loop has nothing to do and goes to sleep
                 assertTrue(loop.submit(() -> true).get(10, TimeUnit.SECONDS));
             }
-            long writes = Ucx.eventLoopWakeupWrites() - before;
+            long writes = handler.wakeupWrites() - before;
             assertTrue(writes >= 1 && writes <= tasks, writes + " eventfd writes for " + tasks
                     + " tasks given to a sleeping loop: expected one per task that found the loop asleep");
         } finally {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** The loop's handler, reached through a channel registered with it for the moment. */
+    private static UcxIoHandler handlerOf(EventLoop loop) throws Exception {
+        UcxSocketChannel channel = new UcxSocketChannel();
+        loop.register(channel).sync();
+        try {
+            return loop.submit(() -> channel.registration().handler()).get();
+        } finally {
+            channel.close().sync();
         }
     }
 }
