@@ -30,7 +30,8 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
     private static final long NOTHING = -2;
 
     private final int fd;
-    private final UcxPlainGather gather;
+    /** The gather of the loop the channel is registered with. */
+    private UcxPlainGather gather;
     private final ChannelConfig config;
     private final Consumer<UcxIoOps> interest;
     private final Runnable retryWrite;
@@ -62,6 +63,17 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
         this.interest = interest;
         this.retryWrite = retryWrite;
         this.firstBytes = firstBytes;
+    }
+
+    /**
+     * The channel was registered again, possibly with another loop (after a deregistration): the socket is watched
+     * by that loop's epoll set from now on, and writes lay out in that loop's {@code loopGather}.
+     */
+    void reregistered(UcxPlainGather loopGather) {
+        gather = loopGather;
+        watched = null;
+        readable = true;
+        watch();
     }
 
     /** The loop's epoll reported {@code epollEvents} for the socket. */

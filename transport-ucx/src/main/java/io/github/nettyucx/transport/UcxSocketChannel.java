@@ -116,10 +116,19 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     /**
      * An accepted channel sends nothing before its client's first bytes tell what the client speaks, or the client
-     * stayed silent for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} (then it is plain TCP).
+     * stayed silent for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} (then it is plain TCP). A plain connection
+     * may also be registered again, with another loop after a deregistration.
      */
     @Override
     protected void registered() throws Exception {
+        if (plain != null) {
+            // A plain connection registered again (a UCX one is bound to its loop's worker): the new loop watches it.
+            UcxIoHandler.Registration registration = registration();
+            registration.plainSocket(true);
+            plain.reregistered(registration.worker().plainGather());
+            scheduleReadIfNeeded();
+            return;
+        }
         if (session.isTcpConnected() && connection == null) {
             interest(UcxIoOps.IN);
             scheduleAcceptedHandshakeTimeout();

@@ -18,6 +18,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -69,6 +70,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -144,6 +147,58 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
         } finally {
             server.close().sync();
         }
+    }
+
+    /** A plain connection deregistered from its loop and registered with another goes on there, as on epoll. */
+    @Test
+    @Timeout(60)
+    void aPlainConnectionMovesToAnotherLoop() throws Exception {
+        CompletableFuture<Channel> child = new CompletableFuture<>();
+        Channel server = ucxServer(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelActive(ChannelHandlerContext ctx) {
+                        child.complete(ctx.channel());
+                        ctx.fireChannelActive();
+                    }
+                }, new Echo());
+            }
+        });
+        try (Socket socket = new Socket(LOOPBACK, port(server))) {
+            socket.setSoTimeout(10_000);
+            assertEquals("first", echoLine(socket, "first"));
+            Channel channel = child.get(10, TimeUnit.SECONDS);
+            EventLoop before = channel.eventLoop();
+            EventLoop other = ucxGroup.next();
+            if (other == before) {
+                other = ucxGroup.next();
+            }
+            assertNotSame(before, other, "the group has two loops");
+            channel.deregister().sync();
+            other.register(channel).sync();
+            assertSame(other, channel.eventLoop());
+            assertEquals("second", echoLine(socket, "second"));
+        } finally {
+            server.close().sync();
+        }
+    }
+
+    /** Writes {@code text} to a blocking socket and reads as many bytes back. */
+    private static String echoLine(Socket socket, String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        socket.getOutputStream().write(bytes);
+        byte[] back = new byte[bytes.length];
+        int read = 0;
+        while (read < back.length) {
+            int n = socket.getInputStream().read(back, read, back.length - read);
+            if (n < 0) {
+                throw new IOException("the server closed after " + read + " bytes");
+            }
+            read += n;
+        }
+        return new String(back, StandardCharsets.US_ASCII);
     }
 
     /** Sends {@code bytes} from an NIO client in pieces and returns what came back. */
