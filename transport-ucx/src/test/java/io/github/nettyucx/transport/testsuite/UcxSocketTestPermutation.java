@@ -49,6 +49,12 @@ import java.util.function.Supplier;
  */
 public final class UcxSocketTestPermutation extends SocketTestPermutation {
     private static final int PROBE_SECONDS = 5;
+    /**
+     * The suite's second pass, over the TCP data path (the {@code tcp-data-path} execution of transport-ucx's pom),
+     * runs UCX with UCX only: the plain TCP combinations do not depend on the data path and ran in the first.
+     */
+    private static final boolean TCP_DATA_PATH_PASS =
+            "always".equals(System.getProperty("io.github.nettyucx.tcpDataPath"));
     private static UcxSocketTestPermutation instance;
 
     private final EventLoopGroup bossGroup =
@@ -111,6 +117,9 @@ public final class UcxSocketTestPermutation extends SocketTestPermutation {
     @Override
     public List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> socket() {
         List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> combos = new ArrayList<>(ucxSocket());
+        if (TCP_DATA_PATH_PASS) {
+            return combos;
+        }
         combos.addAll(combo(serverSocket(), List.of(nioClient())));
         combos.addAll(combo(List.of(nioServer()), List.of(plainUcxClient())));
         return combos;
