@@ -88,8 +88,8 @@ public final class UcxIoHandler implements IoHandler {
      * the worker, a plain one's only through the epoll set).
      */
     private int plainSockets;
-    /** Registrations with a UCX connection bound (see {@link Registration#bindConnection()}). */
-    private int ucxConnections;
+    /** The I/O vector and scratch memory of the loop's plain TCP connections; created with the first. */
+    private UcxPlainGather plainGather;
     /** Whether the last yield of the current spin let another thread run on this core. */
     private boolean yieldGaveCoreAway;
     private UcxWorker worker;
@@ -188,9 +188,7 @@ public final class UcxIoHandler implements IoHandler {
                 handled = awaitWork(context);
             }
             long now = System.nanoTime();
-            if (worker.socketsPolledAt() == socketsPolledBefore) {
-                handled += pollSocketsIfDue(now);
-            }
+            handled += pollSocketsIfDue(socketsPolledBefore, now);
             if (handled > 0 && context.shouldReportActiveIoTime()) {
                 context.reportActiveIoTime(now - ioStartNanos);
             }
@@ -203,7 +201,7 @@ public final class UcxIoHandler implements IoHandler {
 
     /** Waits for work as the configured strategy says; returns what it handled once some came. */
     private int awaitWork(IoHandlerContext context) throws IOException {
-        if (plainSockets > 0 && ucxConnections == 0) {
+        if (plainSockets > 0 && worker.boundConnections() == 0) {
             // Only plain TCP connections: nothing comes through UCX, and spinning would take the core that the
             // peers and the kernel's TCP processing need. The loop waits as epoll's does.
             return sleep(context);
@@ -228,8 +226,9 @@ public final class UcxIoHandler implements IoHandler {
      * reaches the epoll wait, and a new connection's hello or a peer's close record would wait forever. With
      * plain TCP connections, whose bytes arrive only through the epoll set, every run looks.
      */
-    private int pollSocketsIfDue(long now) throws IOException {
-        if (plainSockets == 0 && now - worker.socketsPolledAt() < BUSY_SOCKET_POLL_NANOS) {
+    private int pollSocketsIfDue(long polledBeforeRun, long now) throws IOException {
+        long polledAt = worker.socketsPolledAt();
+        if (polledAt != polledBeforeRun || plainSockets == 0 && now - polledAt < BUSY_SOCKET_POLL_NANOS) {
             return 0;
         }
         return Math.max(0, worker.waitAndDispatch(0, this));
@@ -501,18 +500,34 @@ public final class UcxIoHandler implements IoHandler {
             events = 0;
         }
 
-        /** Whether this handle's socket carries a plain TCP connection (see {@link UcxIoHandler#plainSockets}). */
-        void plainSocket(boolean on) {
-            if (on != plainSocket) {
-                plainSocket = on;
-                plainSockets += on ? 1 : -1;
+        /**
+         * This handle's socket carries a plain TCP connection (see {@link UcxIoHandler#plainSockets}); returns what
+         * the loop's plain connections lay their writes out in, one at a time.
+         */
+        UcxPlainGather watchPlainSocket() {
+            if (!plainSocket) {
+                plainSocket = true;
+                plainSockets++;
+            }
+            UcxPlainGather gather = plainGather;
+            if (gather == null) {
+                gather = new UcxPlainGather();
+                plainGather = gather;
+            }
+            return gather;
+        }
+
+        /** The plain TCP connection of this handle's socket is closed, or the handle leaves the loop. */
+        void plainSocketGone() {
+            if (plainSocket) {
+                plainSocket = false;
+                plainSockets--;
             }
         }
 
         /** Binds a UCX connection of this handle; completions then arrive as {@link UcxIoEvent#isCompletion()}. */
         int bindConnection() throws IOException {
             connectionIndex = worker.bindConnection(this);
-            ucxConnections++;
             return connectionIndex;
         }
 
@@ -520,7 +535,6 @@ public final class UcxIoHandler implements IoHandler {
             if (connectionIndex >= 0) {
                 worker.unbindConnection(connectionIndex);
                 connectionIndex = -1;
-                ucxConnections--;
             }
         }
 
@@ -563,7 +577,7 @@ public final class UcxIoHandler implements IoHandler {
 
         private void cancel0() {
             removeFromEpoll();
-            plainSocket(false);
+            plainSocketGone();
             unbindConnection();
             if (registrations.remove(this)) {
                 handle.unregistered();

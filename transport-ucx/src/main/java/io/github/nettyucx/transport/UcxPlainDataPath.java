@@ -52,13 +52,13 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
     private UcxIoOps watched;
 
     /**
-     * The channel's socket {@code fd} becomes plain TCP, starting with {@code firstBytes} (in read mode; kept), if any.
-     * {@code interest} sets what the loop's epoll watches of it; {@code retryWrite} calls the write again soon.
+     * The channel's socket {@code fd} becomes plain TCP, starting with {@code firstBytes} (in read mode; kept), if any;
+     * {@link #registered} comes next. {@code interest} sets what the loop's epoll watches of it; {@code retryWrite}
+     * calls the write again soon.
      */
-    UcxPlainDataPath(int fd, ByteBuffer firstBytes, UcxPlainGather gather, ChannelConfig config,
+    UcxPlainDataPath(int fd, ByteBuffer firstBytes, ChannelConfig config,
                      Consumer<UcxIoOps> interest, Runnable retryWrite) {
         this.fd = fd;
-        this.gather = gather;
         this.config = config;
         this.interest = interest;
         this.retryWrite = retryWrite;
@@ -66,13 +66,13 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
     }
 
     /**
-     * The channel was registered again, possibly with another loop (after a deregistration): the socket is watched
-     * by that loop's epoll set from now on, and writes lay out in that loop's {@code loopGather}.
+     * The channel is registered with a loop, when it turns plain or again after a deregistration (possibly with
+     * another loop): that loop's epoll set watches the socket from now on, and writes lay out in its
+     * {@code loopGather}. Bytes already waiting are reported by that epoll set, level-triggered.
      */
-    void reregistered(UcxPlainGather loopGather) {
+    void registered(UcxPlainGather loopGather) {
         gather = loopGather;
         watched = null;
-        readable = true;
         watch();
     }
 

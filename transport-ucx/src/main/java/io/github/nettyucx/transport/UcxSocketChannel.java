@@ -123,9 +123,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     protected void registered() throws Exception {
         if (plain != null) {
             // A plain connection registered again (a UCX one is bound to its loop's worker): the new loop watches it.
-            UcxIoHandler.Registration registration = registration();
-            registration.plainSocket(true);
-            plain.reregistered(registration.worker().plainGather());
+            plain.registered(registration().watchPlainSocket());
             scheduleReadIfNeeded();
             return;
         }
@@ -163,10 +161,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path, input and records.
      */
     private void startPlain() throws IOException {
-        UcxIoHandler.Registration registration = registration();
-        plain = new UcxPlainDataPath(fd, side.takeInbound(), registration.worker().plainGather(), config,
-                this::interest, retryWriteLater);
-        registration.plainSocket(true);
+        plain = new UcxPlainDataPath(fd, side.takeInbound(), config, this::interest, retryWriteLater);
+        plain.registered(registration().watchPlainSocket());
         dataPath = plain;
         input = plain;
         records = plain;
@@ -311,7 +307,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         UcxIoHandler.Registration registration = registration();
         if (registration != null) {
             registration.removeFromEpoll();
-            registration.plainSocket(false);
+            registration.plainSocketGone();
         }
         boolean force = session.closeForcibly();
         boolean announce = session.closed();

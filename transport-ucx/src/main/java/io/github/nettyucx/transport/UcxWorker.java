@@ -50,8 +50,6 @@ final class UcxWorker {
     private byte[] workerAddress;
     private long lastSocketPollNanos = System.nanoTime();
     private int readyListOverflows;
-    /** The I/O vector and scratch memory of the loop's plain TCP connections; created with the first. */
-    private UcxPlainGather plainGather;
 
     UcxWorker(int maxConnections) throws IOException {
         address = UcxNative.workerCreate(maxConnections);
@@ -159,14 +157,9 @@ final class UcxWorker {
         return handled;
     }
 
-    /** What the loop's plain TCP connections lay their writes out in, one at a time. */
-    UcxPlainGather plainGather() {
-        UcxPlainGather gather = plainGather;
-        if (gather == null) {
-            gather = new UcxPlainGather();
-            plainGather = gather;
-        }
-        return gather;
+    /** Connections bound to an index now. */
+    int boundConnections() {
+        return nextFreeIndex - freeCount;
     }
 
     /** How often the ready list overflowed; for tests, which expect never. */
