@@ -186,7 +186,7 @@ static jint java_datagram_send(JNIEnv *env, jclass cls, jint fd, jlong address, 
     if (n >= 0) {
         return (jint) n;
     }
-    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+    if (nucx_would_block(errno)) {
         return -1;
     }
     throw_datagram_errno(env, "send", errno);
@@ -207,7 +207,7 @@ static jint java_datagram_send_to(JNIEnv *env, jclass cls, jint fd, jlong addres
     if (n >= 0) {
         return (jint) n;
     }
-    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+    if (nucx_would_block(errno)) {
         return -1;
     }
     throw_datagram_errno(env, "sendto", errno);
@@ -226,7 +226,7 @@ static jint java_datagram_recv_from(JNIEnv *env, jclass cls, jint fd, jlong addr
     ssize_t n = recvfrom(fd, (void *) (intptr_t) address, (size_t) length, 0, (struct sockaddr *) &storage,
                          &addr_length);
     if (n < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+        if (nucx_would_block(errno)) {
             return -1;
         }
         throw_datagram_errno(env, "recvfrom", errno);

@@ -11,6 +11,7 @@
 #ifndef NETTY_UCX_NATIVE_H
 #define NETTY_UCX_NATIVE_H
 
+#include <errno.h>
 #include <jni.h>
 #include <stdint.h>
 #include <time.h>
@@ -324,6 +325,11 @@ NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_datagram(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_memory(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_probe(JNIEnv *env, jclass cls);
+
+/* A non-blocking socket call that failed with err took nothing now (or was interrupted): try again later. */
+static inline int nucx_would_block(int err) {
+    return err == EAGAIN || err == EWOULDBLOCK || err == EINTR;
+}
 
 #define NUCX_ARRAY_LEN(a) ((int) (sizeof(a) / sizeof((a)[0])))
 

@@ -18,10 +18,6 @@
 /* The I/O vector layout Java writes (UcxPlainGather) is that of struct iovec. */
 _Static_assert(sizeof(struct iovec) == sizeof(ucp_dt_iov_t), "Java lays out iovec entries as ucp_dt_iov_t");
 
-static int would_block(int err) {
-    return err == EAGAIN || err == EWOULDBLOCK || err == EINTR;
-}
-
 /*
  * Writes count I/O vector entries at iov_address with one sendmsg (MSG_NOSIGNAL: a peer's reset is an
  * error, not a signal). Returns the bytes written, 0 when the socket buffer is full; throws when the
@@ -34,7 +30,7 @@ static jlong java_socket_writev(JNIEnv *env, jclass cls, jint fd, jlong iov_addr
     if (n >= 0) {
         return (jlong) n;
     }
-    if (would_block(errno)) {
+    if (nucx_would_block(errno)) {
         return 0;
     }
     nucx_throw_errno(env, "writev", errno);
@@ -62,7 +58,7 @@ static jlong java_socket_send_file(JNIEnv *env, jclass cls, jint fd, jobject reg
         nucx_throw_io(env, "sendfile", "the file ended before the region did (it shrank)");
         return -1;
     }
-    if (would_block(errno)) {
+    if (nucx_would_block(errno)) {
         return 0;
     }
     nucx_throw_errno(env, "sendfile", errno);
@@ -80,7 +76,7 @@ static jint java_socket_peek(JNIEnv *env, jclass cls, jint fd) {
     if (n >= 0) {
         return (jint) n;
     }
-    if (would_block(errno)) {
+    if (nucx_would_block(errno)) {
         return -1;
     }
     nucx_throw_errno(env, "read", errno);

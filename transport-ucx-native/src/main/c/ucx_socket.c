@@ -116,7 +116,7 @@ static jint java_socket_accept(JNIEnv *env, jclass cls, jint fd) {
     (void) cls;
     int child = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (child < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED) {
+        if (nucx_would_block(errno) || errno == ECONNABORTED) {
             return -1;
         }
         nucx_throw_errno(env, "accept", errno);
@@ -173,7 +173,7 @@ static jint java_socket_read(JNIEnv *env, jclass cls, jint fd, jlong address, ji
     if (n == 0) {
         return -1;
     }
-    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+    if (nucx_would_block(errno)) {
         return 0;
     }
     nucx_throw_errno(env, "read", errno);
@@ -187,7 +187,7 @@ static jint java_socket_write(JNIEnv *env, jclass cls, jint fd, jlong address, j
     if (n >= 0) {
         return (jint) n;
     }
-    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+    if (nucx_would_block(errno)) {
         return 0;
     }
     nucx_throw_errno(env, "write", errno);
