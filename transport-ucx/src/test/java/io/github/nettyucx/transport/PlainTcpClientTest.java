@@ -64,6 +64,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -118,6 +119,22 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
         return ucxServerWith(Echo::new);
     }
 
+    /** An echo server that hands each child to {@code active} when it becomes active. */
+    private Channel echoServer(Consumer<Channel> active) throws InterruptedException {
+        return ucxServer(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelActive(ChannelHandlerContext ctx) {
+                        active.accept(ctx.channel());
+                        ctx.fireChannelActive();
+                    }
+                }, new Echo());
+            }
+        });
+    }
+
     private static int port(Channel server) {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
@@ -126,18 +143,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
     @Timeout(60)
     void aNioClientEchoesThroughAUcxServer() throws Exception {
         BlockingQueue<Future<String>> lanes = new LinkedBlockingQueue<>();
-        Channel server = ucxServer(new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void channelActive(ChannelHandlerContext ctx) {
-                        lanes.add(((UcxSocketChannel) ctx.channel()).ucxLanes());
-                        ctx.fireChannelActive();
-                    }
-                }, new Echo());
-            }
-        });
+        Channel server = echoServer(child -> lanes.add(((UcxSocketChannel) child).ucxLanes()));
         try {
             byte[] sent = new byte[1 << 20];
             ThreadLocalRandom.current().nextBytes(sent);
@@ -154,18 +160,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
     @Timeout(60)
     void aPlainConnectionMovesToAnotherLoop() throws Exception {
         CompletableFuture<Channel> child = new CompletableFuture<>();
-        Channel server = ucxServer(new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void channelActive(ChannelHandlerContext ctx) {
-                        child.complete(ctx.channel());
-                        ctx.fireChannelActive();
-                    }
-                }, new Echo());
-            }
-        });
+        Channel server = echoServer(child::complete);
         try (Socket socket = new Socket(LOOPBACK, port(server))) {
             socket.setSoTimeout(10_000);
             assertEquals("first", echoLine(socket, "first"));
@@ -189,16 +184,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
     private static String echoLine(Socket socket, String text) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
         socket.getOutputStream().write(bytes);
-        byte[] back = new byte[bytes.length];
-        int read = 0;
-        while (read < back.length) {
-            int n = socket.getInputStream().read(back, read, back.length - read);
-            if (n < 0) {
-                throw new IOException("the server closed after " + read + " bytes");
-            }
-            read += n;
-        }
-        return new String(back, StandardCharsets.US_ASCII);
+        return new String(socket.getInputStream().readNBytes(bytes.length), StandardCharsets.US_ASCII);
     }
 
     /** Sends {@code bytes} from an NIO client in pieces and returns what came back. */
