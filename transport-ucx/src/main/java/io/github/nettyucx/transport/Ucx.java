@@ -60,6 +60,15 @@ public final class Ucx {
         return UcxIoHandler.WAKEUP_WRITES.sum();
     }
 
+    /**
+     * How many times, since this JVM started, an event loop that waits adaptively (the default) saw its spin
+     * lose its core to a busy thread (another process, a garbage collector, the JIT compiler) and went to
+     * sleeping at once for a while, as epoll's loop waits (docs/settings.md#busy-neighbours).
+     */
+    public static long eventLoopContentionHolds() {
+        return UcxIoHandler.CONTENTION_HOLDS.sum();
+    }
+
     private static Throwable load() {
         if (!"linux".equals(PlatformDependent.normalizedOs())) {
             return new UnsupportedOperationException("the UCX transport runs on Linux only");

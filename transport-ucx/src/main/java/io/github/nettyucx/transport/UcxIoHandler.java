@@ -68,6 +68,13 @@ public final class UcxIoHandler implements IoHandler {
      */
     private static final boolean ADAPTIVE_YIELD_AT_ONCE = SystemPropertyUtil.getBoolean(
             "io.github.nettyucx.adaptiveYieldAtOnce", NettyRuntime.availableProcessors() == 1);
+    /**
+     * Whether {@link WaitStrategy#ADAPTIVE} stops spinning for a while when busy threads take the cores
+     * ({@link CoreContention}): {@code -Dio.github.nettyucx.sleepWhenContended}, default true
+     * (docs/settings.md#busy-neighbours).
+     */
+    private static final boolean SLEEP_WHEN_CONTENDED = SystemPropertyUtil.getBoolean(
+            "io.github.nettyucx.sleepWhenContended", true);
     private final ThreadAwareExecutor executor;
     private final UcxIoHandlerConfig config;
     private final IntObjectMap<Registration> registrationsByFd = new IntObjectHashMap<>(64);
@@ -78,10 +85,16 @@ public final class UcxIoHandler implements IoHandler {
     static final LongAdder WAKEUP_WRITES = new LongAdder();
     /** The same, of this handler only (tests look at one loop while others of the process run). */
     private final LongAdder wakeupWrites = new LongAdder();
+    /** Holds of {@link CoreContention} begun in this process: spins that found busy threads on the cores. */
+    static final LongAdder CONTENTION_HOLDS = new LongAdder();
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
     private final UcxSuspensionGuard suspensionGuard;
     /** The spin window of {@link WaitStrategy#ADAPTIVE}. */
     private final AdaptiveSpin adaptiveSpin;
+    /** Tells from the spins' yields when busy threads take the cores, and holds the loop from spinning. */
+    private final CoreContention contention = new CoreContention();
+    /** Whether {@link #contention} may stop this loop's spins: {@link WaitStrategy#ADAPTIVE} only. */
+    private final boolean holdsSpinning;
     /**
      * Registrations whose socket carries a plain TCP connection: while there are any, the loop looks at its
      * sockets in every run and every spin round, as it makes UCX progress (a UCX connection's bytes arrive through
@@ -112,6 +125,7 @@ public final class UcxIoHandler implements IoHandler {
         this.config = config;
         suspensionGuard = new UcxSuspensionGuard(executor, this::workerStillBusy);
         adaptiveSpin = new AdaptiveSpin(config.spinNanos());
+        holdsSpinning = SLEEP_WHEN_CONTENDED && config.waitStrategy() == WaitStrategy.ADAPTIVE;
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
         } catch (IOException e) {
@@ -249,10 +263,15 @@ public final class UcxIoHandler implements IoHandler {
     /**
      * Spins as {@link AdaptiveSpin} says, then sleeps; tells it how the idle period ended. With
      * {@link #ADAPTIVE_YIELD_AT_ONCE}, spin rounds that yield, yield every round, and from the first one while
-     * the peer needs our core; without it, they yield as {@link WaitStrategy#SPIN_THEN_SLEEP}'s do.
+     * the peer needs our core; without it, they yield as {@link WaitStrategy#SPIN_THEN_SLEEP}'s do. While busy
+     * threads take the cores ({@link CoreContention} holds), it sleeps at once, and the window waits for the hold
+     * to end.
      */
     private int adaptiveWait(IoHandlerContext context) throws IOException {
         long idleStart = ioStartNanos;
+        if (holdsSpinning && contention.holds(idleStart)) {
+            return sleep(context);
+        }
         long yieldAfter = ADAPTIVE_YIELD_AT_ONCE && adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
         int handled = spin(context, adaptiveSpin.windowNanos(), yieldAfter,
                 ADAPTIVE_YIELD_AT_ONCE ? 0 : SPIN_ROUNDS_PER_YIELD_MASK);
@@ -272,7 +291,8 @@ public final class UcxIoHandler implements IoHandler {
      * the core that the thread it waits for needs, and round trips stretch to scheduler time slices. Yielding
      * from the start would cost a quick reply its fast path, unless the peer is known to share our core
      * ({@link AdaptiveSpin}). Each empty round moves {@link #ioStartNanos}: the round that finds work is the only
-     * active one.
+     * active one. Every yield, and every slice-long gap between rounds, is reported to {@link CoreContention}; an
+     * adaptive loop stops spinning as soon as it holds.
      */
     private int spin(IoHandlerContext context, long spinNanos, long yieldAfterNanos, int roundsPerYieldMask)
             throws IOException {
@@ -281,6 +301,7 @@ public final class UcxIoHandler implements IoHandler {
         long yieldFrom = start + yieldAfterNanos;
         int rounds = 0;
         long now;
+        long roundStart = start;
         yieldGaveCoreAway = false;
         do {
             int handled = processCompletions();
@@ -294,13 +315,21 @@ public final class UcxIoHandler implements IoHandler {
                 return 0;
             }
             now = System.nanoTime();
+            boolean held = holdsSpinning && contention.between(now, now - roundStart);
             ioStartNanos = now;
             if (now >= yieldFrom && (++rounds & roundsPerYieldMask) == 0) {
                 Thread.yield();
                 // A yield may last a time slice, spent waiting.
                 ioStartNanos = System.nanoTime();
-                yieldGaveCoreAway = ioStartNanos - now >= AdaptiveSpin.OTHER_THREAD_RAN_NANOS;
+                long yielded = ioStartNanos - now;
+                yieldGaveCoreAway = yielded >= AdaptiveSpin.OTHER_THREAD_RAN_NANOS;
+                held |= holdsSpinning && contention.yielded(ioStartNanos, yielded);
             }
+            if (held) {
+                CONTENTION_HOLDS.increment();
+                break;
+            }
+            roundStart = ioStartNanos;
         } while (now < spinUntil);
         return Math.max(0, worker.waitAndDispatch(0, this));
     }
@@ -415,6 +444,11 @@ public final class UcxIoHandler implements IoHandler {
             WAKEUP_WRITES.increment();
             wakeupWrites.increment();
         }
+    }
+
+    /** Holds of this loop's {@link CoreContention} so far; on the loop's thread. */
+    long contentionHolds() {
+        return contention.holdsBegun();
     }
 
     /** Eventfd writes of {@link #wakeup()} to this handler's loop so far. */

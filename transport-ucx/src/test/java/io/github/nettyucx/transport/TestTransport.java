@@ -4,6 +4,7 @@
 package io.github.nettyucx.transport;
 
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -153,6 +154,17 @@ public enum TestTransport {
     /** Whether {@value #REQUIRE_UCX_PROPERTY} is set to {@code true}. */
     public static boolean isUcxRequired() {
         return Boolean.parseBoolean(System.getProperty(REQUIRE_UCX_PROPERTY, "false"));
+    }
+
+    /** The handler of a UCX loop, reached through a channel registered with it for the moment. */
+    static UcxIoHandler handlerOf(EventLoop loop) throws Exception {
+        UcxSocketChannel channel = new UcxSocketChannel();
+        loop.register(channel).sync();
+        try {
+            return loop.submit(() -> channel.registration().handler()).get();
+        } finally {
+            channel.close().sync();
+        }
     }
 
     /**

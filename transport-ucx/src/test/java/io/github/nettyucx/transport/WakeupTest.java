@@ -33,7 +33,7 @@ class WakeupTest {
                 new UcxIoHandlerConfig().waitStrategy(strategy, 1, TimeUnit.HOURS));
         try {
             EventLoop loop = group.next();
-            UcxIoHandler handler = handlerOf(loop);
+            UcxIoHandler handler = TestTransport.handlerOf(loop);
             long before = handler.wakeupWrites();
             for (int i = 0; i < TASKS; i++) {
                 loop.submit(() -> { }).sync();
@@ -52,7 +52,7 @@ class WakeupTest {
                 new UcxIoHandlerConfig().waitStrategy(WaitStrategy.SLEEP, 0, TimeUnit.MICROSECONDS));
         try {
             EventLoop loop = group.next();
-            UcxIoHandler handler = handlerOf(loop);
+            UcxIoHandler handler = TestTransport.handlerOf(loop);
             int tasks = 50;
             long before = handler.wakeupWrites();
             for (int i = 0; i < tasks; i++) {
@@ -64,17 +64,6 @@ class WakeupTest {
                     + " tasks given to a sleeping loop: expected one per task that found the loop asleep");
         } finally {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        }
-    }
-
-    /** The loop's handler, reached through a channel registered with it for the moment. */
-    private static UcxIoHandler handlerOf(EventLoop loop) throws Exception {
-        UcxSocketChannel channel = new UcxSocketChannel();
-        loop.register(channel).sync();
-        try {
-            return loop.submit(() -> channel.registration().handler()).get();
-        } finally {
-            channel.close().sync();
         }
     }
 }
