@@ -18,6 +18,8 @@ enum BenchTransport {
     UCX_SPIN("ucx-spin", NettyTransport.UCX, "-Dio.github.nettyucx.waitStrategy=spin_then_sleep"),
     /** UCX with the default wait strategy yielding at once while the peer needs the loop's core. */
     UCX_YIELD("ucx-yield", NettyTransport.UCX, "-Dio.github.nettyucx.adaptiveYieldAtOnce=true"),
+    /** UCX whose loops keep spinning beside busy threads, as before they learnt to notice them. */
+    UCX_NOHOLD("ucx-nohold", NettyTransport.UCX, "-Dio.github.nettyucx.sleepWhenContended=false"),
     EPOLL("epoll", NettyTransport.EPOLL),
     NIO("nio", NettyTransport.NIO),
     IO_URING("io_uring", NettyTransport.IO_URING);
@@ -63,6 +65,6 @@ enum BenchTransport {
             }
         }
         throw new IllegalArgumentException("unknown transport '" + name
-                + "': use ucx, ucx-spin, ucx-yield, epoll, nio or io_uring");
+                + "': use ucx, ucx-spin, ucx-yield, ucx-nohold, epoll, nio or io_uring");
     }
 }

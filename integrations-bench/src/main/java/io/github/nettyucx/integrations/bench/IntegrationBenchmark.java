@@ -4,6 +4,7 @@
 package io.github.nettyucx.integrations.bench;
 
 import io.github.nettyucx.support.MachineFacts;
+import io.github.nettyucx.support.Neighbours;
 import io.github.nettyucx.support.ResultRow;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,6 +60,11 @@ public final class IntegrationBenchmark implements Callable<Integer> {
             + "or 0:0 (both on one core); default: wherever the scheduler puts them")
     private String cpus;
 
+    @Option(names = "--neighbours", description = "what runs beside the benchmark: none, busy:N (N busy processes), "
+            + "jvm (a busy third JVM), quota:C (every JVM of the benchmark in a cgroup of C CPUs; root) "
+            + "(default: ${DEFAULT-VALUE})")
+    private String neighbours = "none";
+
     @Option(names = "--charts-only", description = "draw the charts of the results.csv in --out again; measure nothing")
     private boolean chartsOnly;
 
@@ -72,7 +78,7 @@ public final class IntegrationBenchmark implements Callable<Integer> {
             List<ResultRow> rows = IntegrationReport.readCsv(out.resolve("results.csv"));
             int lastRun = rows.stream().mapToInt(r -> r.integer(Results.RUN)).max().orElse(1);
             Settings drawn = new Settings(lastRun, warmup, measure, logs, jvmOptions, null);
-            new IntegrationReport(rows, Map.of(), drawn, "", null, "", "").writeCharts(out);
+            new IntegrationReport(rows, Map.of(), drawn, "", null, "", "", "").writeCharts(out);
             return 0;
         }
         Settings settings = quick ? new Settings(1, 3, 2, logs, jvmOptions, cpus)
@@ -93,6 +99,17 @@ public final class IntegrationBenchmark implements Callable<Integer> {
         for (String id : frameworks) {
             chosen.add(Frameworks.of(id.trim()));
         }
+        Neighbours beside = Neighbours.start(neighbours);
+        try {
+            return measure(settings, available, skipped, chosen, beside);
+        } finally {
+            beside.close();
+        }
+    }
+
+    private int measure(Settings settings, List<BenchTransport> available, Map<String, String> skipped,
+                        List<Framework> chosen, Neighbours beside) throws Exception {
+        System.err.println("beside the benchmark: " + beside.describe());
         String loadBefore = MachineFacts.loadAverage();
         ZonedDateTime started = ZonedDateTime.now();
         List<ResultRow> rows = new ArrayList<>();
@@ -117,8 +134,8 @@ public final class IntegrationBenchmark implements Callable<Integer> {
             }
         }
         String command = System.getProperty("bench.command", "IntegrationBenchmark");
-        new IntegrationReport(rows, skipped, settings, command, started, loadBefore, MachineFacts.loadAverage())
-                .write(out);
+        new IntegrationReport(rows, skipped, settings, command, started, loadBefore, MachineFacts.loadAverage(),
+                beside.describe()).write(out);
         System.err.println("results: " + out.resolve("results.md"));
         return rows.stream().allMatch(ResultRow::ok) ? 0 : 1;
     }

@@ -42,9 +42,11 @@ final class IntegrationReport {
     private final ZonedDateTime started;
     private final String loadBefore;
     private final String loadAfter;
+    /** What ran beside the benchmark, a sentence; empty when not known (charts drawn again). */
+    private final String neighbours;
 
     IntegrationReport(List<ResultRow> rows, Map<String, String> skipped, IntegrationBenchmark.Settings settings,
-                      String command, ZonedDateTime started, String loadBefore, String loadAfter) {
+                      String command, ZonedDateTime started, String loadBefore, String loadAfter, String neighbours) {
         this.rows = rows;
         this.skipped = skipped;
         this.settings = settings;
@@ -52,6 +54,7 @@ final class IntegrationReport {
         this.started = started;
         this.loadBefore = loadBefore;
         this.loadAfter = loadAfter;
+        this.neighbours = neighbours;
     }
 
     /** The rows of a results.csv this report wrote, to draw its charts again. */
@@ -122,6 +125,7 @@ final class IntegrationReport {
                 .append(". Server and client are two JVMs on this host")
                 .append(settings.serverCpus == null ? "" : ", pinned with taskset: server on CPU(s) "
                         + settings.serverCpus + ", client on CPU(s) " + settings.clientCpus)
+                .append(neighbours.isEmpty() ? "" : ". Beside the benchmark: " + neighbours)
                 .append(".\n\n");
         skipped.forEach((t, why) -> md.append("Skipped ").append(t).append(": ").append(why).append("\n\n"));
         md.append("Each cell: min / median / max over the runs. The ratio columns divide each run's value by "

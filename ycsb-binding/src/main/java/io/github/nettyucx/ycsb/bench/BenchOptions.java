@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.ycsb.bench;
 
+import io.github.nettyucx.support.Neighbours;
+
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -15,8 +17,11 @@ final class BenchOptions {
     static final String USAGE = String.join("\n",
             "usage: bin/bench-ycsb [--quick | --full] [--workloads a,c] [--threads 1,4,16]",
             "                      [--transports ucx,ucx-sleep,epoll,nio] [--seconds S] [--records N] [--runs R]",
-            "                      [--server-threads N] [-p name=value ...] [--out DIR]",
+            "                      [--server-threads N] [--neighbours none|busy:N|jvm|quota:C] [-p name=value ...]",
+            "                      [--out DIR]",
             "  -p       passed to every YCSB client run, e.g. -p kvstore.connections=1",
+            "  --neighbours  what runs beside the benchmark from its first server to its end: busy:N busy processes,",
+            "           jvm a busy third JVM, quota:C every JVM of the benchmark in a cgroup of C CPUs (root)",
             "  --quick  (default) workloads A and C, 4 threads, 10 s per run, 1 run: about 2-3 minutes",
             "  --full   workloads A and C, 1/4/16 threads, 30 s per run, 1 run: about 15 minutes",
             "  --runs   repeats every workload, thread count and transport R times; transports alternate",
@@ -35,6 +40,8 @@ final class BenchOptions {
     int records = 10_000;
     int runs = 1;
     int serverThreads = 1;
+    /** What runs beside the benchmark ({@code io.github.nettyucx.support.Neighbours}). */
+    String neighbours = "none";
     String mode = "quick";
     /** Extra YCSB properties (-p name=value) for every client run. */
     List<String> ycsbProperties = new ArrayList<>();
@@ -103,6 +110,10 @@ final class BenchOptions {
                     break;
                 case "--server-threads":
                     o.serverThreads = Integer.parseInt(value(args, ++i, a));
+                    break;
+                case "--neighbours":
+                    o.neighbours = value(args, ++i, a);
+                    Neighbours.check(o.neighbours);
                     break;
                 case "-p":
                     String prop = value(args, ++i, a);

@@ -29,16 +29,19 @@ final class BenchReport {
 
     private final BenchOptions o;
     private final String command;
+    /** What ran beside the benchmark, a sentence. */
+    private final String neighbours;
     private final List<RunResult> results;
     private final RunTable table;
     private final String loadBefore;
     private final String loadAfter;
     private final double seconds;
 
-    BenchReport(BenchOptions o, String command, List<RunResult> results, String loadBefore, String loadAfter,
-                double seconds) {
+    BenchReport(BenchOptions o, String command, String neighbours, List<RunResult> results, String loadBefore,
+                String loadAfter, double seconds) {
         this.o = o;
         this.command = command;
+        this.neighbours = neighbours;
         this.results = results;
         this.table = new RunTable(results, o.runs);
         this.loadBefore = loadBefore;
@@ -94,7 +97,7 @@ final class BenchReport {
           .append(", Java ").append(System.getProperty("java.version")).append(", UCX ")
           .append(MachineFacts.ucxVersion())
           .append(".\nLoad average (1/5/15 min) before: ").append(loadBefore).append("; after: ").append(loadAfter)
-          .append(".\n\n");
+          .append(".\nBeside the benchmark: ").append(neighbours).append(".\n\n");
         method(md);
         for (String w : o.workloads) {
             workload(md, w, charts.stream().filter(c -> c.startsWith("workload" + w + "-"))

@@ -7,6 +7,7 @@ import io.github.nettyucx.kvstore.KvStoreMain;
 import io.github.nettyucx.support.ChildProcess;
 import io.github.nettyucx.support.JavaCommand;
 import io.github.nettyucx.support.MachineFacts;
+import io.github.nettyucx.support.Neighbours;
 import io.github.nettyucx.ycsb.KvStoreClient;
 import io.github.nettyucx.ycsb.YcsbOutput;
 
@@ -60,6 +61,8 @@ public final class YcsbBenchmark {
         List<ChildProcess> servers = new ArrayList<>();
         File tmp = Files.createTempDirectory("bench-ycsb").toFile();
         List<RunResult> results = new ArrayList<>();
+        Neighbours neighbours = Neighbours.start(o.neighbours);
+        System.out.println("  beside: " + neighbours.describe());
         try {
             for (String t : o.transports) {
                 File log = new File(tmp, "server-" + t + ".log");
@@ -97,9 +100,10 @@ public final class YcsbBenchmark {
             }
         } finally {
             servers.forEach(server -> server.terminate(STOP_SECONDS));
+            neighbours.close();
         }
         String loadAfter = MachineFacts.loadAverage();
-        new BenchReport(o, command, results, loadBefore, loadAfter,
+        new BenchReport(o, command, neighbours.describe(), results, loadBefore, loadAfter,
                 (System.nanoTime() - started) / 1e9).write(o.out);
         System.out.println("results: " + o.out.resolve("results.md") + " (CSV and PNG charts beside it)");
     }

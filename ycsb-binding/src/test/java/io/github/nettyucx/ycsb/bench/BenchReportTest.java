@@ -41,7 +41,8 @@ class BenchReportTest {
     private String write(List<RunResult> results, String workloads) throws Exception {
         BenchOptions o = BenchOptions.parse(new String[] {"--workloads", workloads, "--threads", "4", "--transports",
                 "ucx,ucx-spin,epoll", "--runs", "2"});
-        new BenchReport(o, "bin/bench-ycsb --runs 2", results, "0.1 0.1 0.1", "0.2 0.1 0.1", 60).writeTables(dir);
+        new BenchReport(o, "bin/bench-ycsb --runs 2", "no neighbours", results, "0.1 0.1 0.1", "0.2 0.1 0.1", 60)
+                .writeTables(dir);
         return Files.readString(dir.resolve("results.md"), StandardCharsets.UTF_8);
     }
 
