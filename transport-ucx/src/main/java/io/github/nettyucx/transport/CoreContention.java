@@ -4,80 +4,221 @@
 package io.github.nettyucx.transport;
 
 /**
- * Tells a loop that waits {@link WaitStrategy#ADAPTIVE} when spinning costs other threads their core, so that it
- * sleeps at once, as epoll's loop does, until the cores are free again.
+ * Tells a loop that waits {@link WaitStrategy#ADAPTIVE} when spinning costs it more than it gains because other
+ * threads take the cores, so that it sleeps at once, as epoll's loop does, while that lasts.
  *
- * <p>What it watches is the spin's yields. A yield that returns within microseconds gave the core to a thread
- * that wanted it briefly: the peer's loop, an application thread answering a future. A yield that lasts a
- * scheduler slice ({@link #LOST_SLICE_NANOS}) gave it to a thread busy with work of its own: another process, a
- * third JVM, a garbage collector or the JIT compiler; a gap that long between two spin rounds that did not yield
- * (the thread was preempted) says the same. One such thread beside two cooperating loops on two cores still
- * leaves the loops a core to share, and only a few of their yields meet it; busy threads on every core meet
- * nearly every yield, and the spin then spends the loop's share of the core, which the scheduler would
- * otherwise spend on waking it at once when its message arrives. So what counts is the share of slice-long
- * yields among recent ones ({@link #share()}, a moving average over about {@link #SAMPLES} yields): at
- * {@link #CONTENDED_SHARE} or above, the next slice-long yield starts a hold, during which the loop does not
- * spin.
+ * <p>The suspicion comes from the spin's yields. A yield that returns within microseconds gave the core to a thread
+ * that wanted it briefly: the peer's loop, an application thread answering a future. A yield that lasts
+ * {@link #LOST_SLICE_NANOS} or more gave it to a thread that ran for a scheduler slice; a gap that long between two
+ * spin rounds that did not yield (a preemption) says the same. When such yields reach {@link #CONTENDED_SHARE} of
+ * the recent ones (a moving average over about {@link #SAMPLES}), the cores are oversubscribed.
  *
- * <p>A hold lasts {@link #HOLD_START_NANOS}. The first spins after it probe whether the competition is still
- * there: a slice-long yield within one hold's length of its end doubles the next hold, up to
- * {@link #HOLD_MAX_NANOS}, so a loop beside lasting contention probes rarely; quick yields bring the share down,
- * and once it is below {@link #CONTENDED_SHARE}, occasional slice-long yields start no hold.
+ * <p>That alone does not say which waiting is better: threads of other processes that never block (a batch job,
+ * a build) make every yield a lost slice and spinning pointless, but the application's own busy threads (a YCSB
+ * client's, say) produce the loop's work in those slices, and spinning still pays. So the suspicion starts a
+ * trial: the loop sleeps at once for {@link #TRIAL_NANOS} and compares the work it got done per unit of time
+ * ({@code work}, the events its runs handled) with that of its spinning just before. Only a clear gain,
+ * {@link #GAIN} times the spinning rate or more, makes it hold: it sleeps at once for {@link #HOLD_START_NANOS}.
+ * After a hold it spins for {@link #EPOCH_NANOS}, measuring its spinning rate again; if the hold's rate still beats
+ * it by {@link #GAIN}, it holds again for twice as long, up to {@link #HOLD_MAX_NANOS}, so that a loop beside
+ * lasting contention spends about one part in twenty spinning; otherwise it goes on spinning. A trial without a
+ * clear gain sends it back to spinning and ignores suspicions for a while ({@link #BACKOFF_START_NANOS}, doubling
+ * up to {@link #BACKOFF_MAX_NANOS}).
  *
- * <p>One instance per loop, used on its thread only: it looks at times the spin measures anyway, and neither
- * allocates nor calls the kernel.
+ * <p>One instance per loop, used on its thread only: it looks at times the spin measures anyway and at a count the
+ * loop keeps; it neither allocates nor calls the kernel.
  */
 final class CoreContention {
+    /**
+     * The JVM's own busy threads, which take slices too but are no neighbours: milliseconds its JIT compiler and
+     * garbage collector have worked so far.
+     */
+    interface OwnWork {
+        long millis();
+    }
+
     /** A yield or a gap between spin rounds this long: another thread held the loop's core for a slice. */
     static final long LOST_SLICE_NANOS = 500_000;
     /** The moving average's weight: about this many recent yields count. */
     static final int SAMPLES = 16;
-    /** The share of slice-long yields from which the loop stops spinning. */
+    /** The share of slice-long yields that starts a trial. */
     static final double CONTENDED_SHARE = 0.25;
-    /** The first hold. */
-    static final long HOLD_START_NANOS = 20_000_000;
+    /** How long a trial sleeps at once. */
+    static final long TRIAL_NANOS = 50_000_000;
+    /** How much more work per unit of time sleeping must bring than spinning, to hold. */
+    static final double GAIN = 2;
+    /** The shortest spinning, before a trial and after a hold, that measures the spinning rate. */
+    static final long EPOCH_NANOS = 50_000_000;
+    /** The first hold after a successful trial. */
+    static final long HOLD_START_NANOS = 100_000_000;
     /** The longest hold. */
     static final long HOLD_MAX_NANOS = 1_000_000_000;
+    /** How long suspicions are ignored after a trial that did not pay, at first. */
+    static final long BACKOFF_START_NANOS = 1_000_000_000;
+    /** ... and at most. */
+    static final long BACKOFF_MAX_NANOS = 16_000_000_000L;
 
     private static final int ONE = 1 << 16;
     private static final int CONTENDED = (int) (CONTENDED_SHARE * ONE);
 
+    private enum Phase {
+        /** Spinning as usual, measuring the rate of work while doing so. */
+        SPINNING,
+        /** Sleeping at once for a trial, to compare with spinning. */
+        TRIAL,
+        /** Sleeping at once: the last comparison favoured it. */
+        HOLDING
+    }
+
+    /** JIT and GC work this long (ms) in the epoch before a suspicion make it the JVM's own, not neighbours'. */
+    static final long OWN_WORK_MILLIS = 2;
+
+    private final OwnWork ownWork;
+    private Phase phase = Phase.SPINNING;
+    /** {@link #ownWork} at the start of the current spinning epoch. */
+    private long phaseStartOwnWork;
     /** The share of slice-long yields, in 1/65536. */
     private int share;
-    private long holdNanos = HOLD_START_NANOS;
-    /** When the current or last hold ends ({@link System#nanoTime()}). */
-    private long heldUntil;
-    private long holds;
 
-    /** Whether the loop should sleep at once rather than spin, at {@code now}. */
-    boolean holds(long now) {
-        return holds > 0 && now - heldUntil < 0;
+    /** Where the current phase (or the current spinning epoch) began: time and work count. */
+    private long phaseStart;
+    private long phaseStartWork;
+    /** Work per nanosecond of the last spinning epoch of at least {@link #EPOCH_NANOS}; -1 before one. */
+    private double spinningRate = -1;
+    /** Spinning may not start a trial before this time (the epoch after a hold, a backoff). */
+    private long quietUntil;
+    private boolean started;
+
+    /** When the current trial or hold ends. */
+    private long sleepUntil;
+    /** Work per nanosecond of the last hold, and whether the spinning epoch after it is to be compared with it. */
+    private double heldRate;
+    private boolean afterHold;
+    private long holdNanos = HOLD_START_NANOS;
+    private long backoffNanos = BACKOFF_START_NANOS;
+    private long holds;
+    private long trials;
+
+    CoreContention(OwnWork ownWork) {
+        this.ownWork = ownWork;
     }
 
     /**
-     * A yield of the spin lasted {@code yieldNanos}, ending at {@code now}; returns whether that started a hold.
+     * Whether the loop should sleep at once rather than spin, at {@code now}, with {@code work} events handled so
+     * far; moves between the phases when one is over.
      */
-    boolean yielded(long now, long yieldNanos) {
+    boolean holds(long now, long work) {
+        if (!started) {
+            started = true;
+            startSpinning(now, work, now);
+            return false;
+        }
+        switch (phase) {
+            case SPINNING:
+                if (now - phaseStart >= EPOCH_NANOS) {
+                    spinningRate = rate(now, work);
+                    boolean comparing = afterHold;
+                    afterHold = false;
+                    phaseStart = now;
+                    phaseStartWork = work;
+                    phaseStartOwnWork = ownWork.millis();
+                    if (comparing && sleepingPays(heldRate)) {
+                        hold(now, work, Math.min(HOLD_MAX_NANOS, holdNanos * 2));
+                        return true;
+                    }
+                }
+                return false;
+            case TRIAL:
+                if (now - sleepUntil < 0) {
+                    return true;
+                }
+                double trialRate = rate(now, work);
+                if (sleepingPays(trialRate)) {
+                    backoffNanos = BACKOFF_START_NANOS;
+                    hold(now, work, HOLD_START_NANOS);
+                    return true;
+                }
+                startSpinning(now, work, now + backoffNanos);
+                backoffNanos = Math.min(BACKOFF_MAX_NANOS, backoffNanos * 2);
+                return false;
+            case HOLDING:
+            default:
+                if (now - sleepUntil < 0) {
+                    return true;
+                }
+                heldRate = rate(now, work);
+                startSpinning(now, work, now + EPOCH_NANOS);
+                afterHold = true;
+                return false;
+        }
+    }
+
+    /** Whether sleeping at once got clearly more work done per unit of time than the last spinning did. */
+    private boolean sleepingPays(double sleepingRate) {
+        return spinningRate >= 0 && sleepingRate > 0 && sleepingRate >= GAIN * spinningRate;
+    }
+
+    /**
+     * A yield of the spin lasted {@code yieldNanos}, ending at {@code now}, with {@code work} events handled so far;
+     * returns whether the loop should stop spinning now (a trial started).
+     */
+    boolean yielded(long now, long yieldNanos, long work) {
         boolean lost = yieldNanos >= LOST_SLICE_NANOS;
         share += ((lost ? ONE : 0) - share) / SAMPLES;
-        return lost && share >= CONTENDED && hold(now);
+        if (!lost || share < CONTENDED || phase != Phase.SPINNING || afterHold || now - quietUntil < 0 || !started) {
+            return false;
+        }
+        if (now - phaseStart >= EPOCH_NANOS / 2) {
+            spinningRate = rate(now, work);
+        }
+        if (spinningRate < 0) {
+            return false;
+        }
+        long own = ownWork.millis();
+        if (own - phaseStartOwnWork >= OWN_WORK_MILLIS) {
+            // The JIT compiler or the garbage collector took those slices: wait for an epoch without them.
+            phaseStart = now;
+            phaseStartWork = work;
+            phaseStartOwnWork = own;
+            quietUntil = now + EPOCH_NANOS;
+            return false;
+        }
+        phase = Phase.TRIAL;
+        phaseStart = now;
+        phaseStartWork = work;
+        sleepUntil = now + TRIAL_NANOS;
+        trials++;
+        return true;
     }
 
     /**
-     * The spin went {@code gapNanos} between two rounds without yielding, noticed at {@code now}: a preemption
-     * when it is slice-long, which counts as a slice-long yield; anything shorter counts for nothing. Returns
-     * whether that started a hold.
+     * The spin went {@code gapNanos} between two rounds without yielding, noticed at {@code now}: a preemption when
+     * it is slice-long, which counts as a slice-long yield; anything shorter counts for nothing.
      */
-    boolean between(long now, long gapNanos) {
-        return gapNanos >= LOST_SLICE_NANOS && yielded(now, gapNanos);
+    boolean between(long now, long gapNanos, long work) {
+        return gapNanos >= LOST_SLICE_NANOS && yielded(now, gapNanos, work);
     }
 
-    private boolean hold(long now) {
-        boolean again = holds > 0 && now - heldUntil <= holdNanos;
-        holdNanos = again ? Math.min(HOLD_MAX_NANOS, holdNanos * 2) : HOLD_START_NANOS;
-        heldUntil = now + holdNanos;
+    private void hold(long now, long work, long nanos) {
+        phase = Phase.HOLDING;
+        phaseStart = now;
+        phaseStartWork = work;
+        holdNanos = nanos;
+        sleepUntil = now + nanos;
         holds++;
-        return true;
+    }
+
+    private void startSpinning(long now, long work, long quietUntil) {
+        phase = Phase.SPINNING;
+        phaseStart = now;
+        phaseStartWork = work;
+        phaseStartOwnWork = ownWork.millis();
+        this.quietUntil = quietUntil;
+    }
+
+    private double rate(long now, long work) {
+        long nanos = now - phaseStart;
+        return nanos <= 0 ? 0 : (work - phaseStartWork) / (double) nanos;
     }
 
     /** The share of slice-long yields among recent ones, 0 to 1. */
@@ -85,18 +226,23 @@ final class CoreContention {
         return share / (double) ONE;
     }
 
+    /** Holds begun so far (trials that showed a gain, and holds after holds). */
+    long holdsBegun() {
+        return holds;
+    }
+
+    /** Trials begun so far. */
+    long trialsBegun() {
+        return trials;
+    }
+
     /** How long the current or last hold lasts. */
     long holdNanos() {
         return holdNanos;
     }
 
-    /** Holds begun so far. */
-    long holdsBegun() {
-        return holds;
-    }
-
     @Override
     public String toString() {
-        return "CoreContention(share " + share() + ", hold " + holdNanos / 1_000_000 + " ms, " + holds + " holds)";
+        return "CoreContention(" + phase + ", share " + share() + ", " + trials + " trials, " + holds + " holds)";
     }
 }

@@ -61,9 +61,9 @@ public final class Ucx {
     }
 
     /**
-     * How many times, since this JVM started, an event loop that waits adaptively (the default) saw its spin
-     * lose its core to a busy thread (another process, a garbage collector, the JIT compiler) and went to
-     * sleeping at once for a while, as epoll's loop waits (docs/settings.md#busy-neighbours).
+     * How many times, since this JVM started, an event loop that waits adaptively (the default) found that beside
+     * busy threads of other processes sleeping at once, as epoll's loop waits, got clearly more done than spinning,
+     * and began a period of sleeping at once (docs/settings.md#busy-neighbours).
      */
     public static long eventLoopContentionHolds() {
         return UcxIoHandler.CONTENTION_HOLDS.sum();

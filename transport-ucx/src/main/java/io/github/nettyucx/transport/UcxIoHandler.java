@@ -85,16 +85,18 @@ public final class UcxIoHandler implements IoHandler {
     static final LongAdder WAKEUP_WRITES = new LongAdder();
     /** The same, of this handler only (tests look at one loop while others of the process run). */
     private final LongAdder wakeupWrites = new LongAdder();
-    /** Holds of {@link CoreContention} begun in this process: spins that found busy threads on the cores. */
+    /** Holds of {@link CoreContention} begun in this process: beside busy threads, sleeping at once paid. */
     static final LongAdder CONTENTION_HOLDS = new LongAdder();
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
     private final UcxSuspensionGuard suspensionGuard;
     /** The spin window of {@link WaitStrategy#ADAPTIVE}. */
     private final AdaptiveSpin adaptiveSpin;
-    /** Tells from the spins' yields when busy threads take the cores, and holds the loop from spinning. */
-    private final CoreContention contention = new CoreContention();
+    /** Tells from the spins' yields and the loop's rate of work when sleeping at once beats spinning. */
+    private final CoreContention contention = new CoreContention(JvmWork.INSTANCE);
     /** Whether {@link #contention} may stop this loop's spins: {@link WaitStrategy#ADAPTIVE} only. */
     private final boolean holdsSpinning;
+    /** Events the loop's runs have handled so far: what {@link #contention} compares spinning and sleeping by. */
+    private long work;
     /**
      * Registrations whose socket carries a plain TCP connection: while there are any, the loop looks at its
      * sockets in every run and every spin round, as it makes UCX progress (a UCX connection's bytes arrive through
@@ -203,6 +205,7 @@ public final class UcxIoHandler implements IoHandler {
             }
             long now = System.nanoTime();
             handled += pollSocketsIfDue(socketsPolledBefore, now);
+            work += handled;
             if (handled > 0 && context.shouldReportActiveIoTime()) {
                 context.reportActiveIoTime(now - ioStartNanos);
             }
@@ -264,12 +267,12 @@ public final class UcxIoHandler implements IoHandler {
      * Spins as {@link AdaptiveSpin} says, then sleeps; tells it how the idle period ended. With
      * {@link #ADAPTIVE_YIELD_AT_ONCE}, spin rounds that yield, yield every round, and from the first one while
      * the peer needs our core; without it, they yield as {@link WaitStrategy#SPIN_THEN_SLEEP}'s do. While busy
-     * threads take the cores ({@link CoreContention} holds), it sleeps at once, and the window waits for the hold
-     * to end.
+     * threads take the cores and {@link CoreContention} tries or holds sleeping at once, it sleeps at once, and the
+     * window waits for that to end.
      */
     private int adaptiveWait(IoHandlerContext context) throws IOException {
         long idleStart = ioStartNanos;
-        if (holdsSpinning && contention.holds(idleStart)) {
+        if (holdsSpinning && holdsBesideBusyThreads(idleStart)) {
             return sleep(context);
         }
         long yieldAfter = ADAPTIVE_YIELD_AT_ONCE && adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
@@ -284,6 +287,16 @@ public final class UcxIoHandler implements IoHandler {
         return handled;
     }
 
+    /** Whether {@link #contention} has this idle period sleep at once; counts the holds it begins. */
+    private boolean holdsBesideBusyThreads(long now) {
+        long begun = contention.holdsBegun();
+        boolean holds = contention.holds(now, work);
+        if (contention.holdsBegun() != begun) {
+            CONTENTION_HOLDS.increment();
+        }
+        return holds;
+    }
+
     /**
      * Polls the worker until work arrives or {@code spinNanos} are over. After the first {@code yieldAfterNanos}
      * the thread yields its core every {@code roundsPerYieldMask + 1} empty rounds: when there are more busy
@@ -292,7 +305,7 @@ public final class UcxIoHandler implements IoHandler {
      * from the start would cost a quick reply its fast path, unless the peer is known to share our core
      * ({@link AdaptiveSpin}). Each empty round moves {@link #ioStartNanos}: the round that finds work is the only
      * active one. Every yield, and every slice-long gap between rounds, is reported to {@link CoreContention}; an
-     * adaptive loop stops spinning as soon as it holds.
+     * adaptive loop stops spinning as soon as it starts a trial of sleeping at once.
      */
     private int spin(IoHandlerContext context, long spinNanos, long yieldAfterNanos, int roundsPerYieldMask)
             throws IOException {
@@ -315,7 +328,7 @@ public final class UcxIoHandler implements IoHandler {
                 return 0;
             }
             now = System.nanoTime();
-            boolean held = holdsSpinning && contention.between(now, now - roundStart);
+            boolean held = holdsSpinning && contention.between(now, now - roundStart, work);
             ioStartNanos = now;
             if (now >= yieldFrom && (++rounds & roundsPerYieldMask) == 0) {
                 Thread.yield();
@@ -323,10 +336,9 @@ public final class UcxIoHandler implements IoHandler {
                 ioStartNanos = System.nanoTime();
                 long yielded = ioStartNanos - now;
                 yieldGaveCoreAway = yielded >= AdaptiveSpin.OTHER_THREAD_RAN_NANOS;
-                held |= holdsSpinning && contention.yielded(ioStartNanos, yielded);
+                held |= holdsSpinning && contention.yielded(ioStartNanos, yielded, work);
             }
             if (held) {
-                CONTENTION_HOLDS.increment();
                 break;
             }
             roundStart = ioStartNanos;

@@ -5,163 +5,194 @@ package io.github.nettyucx.transport;
 
 import org.junit.jupiter.api.Test;
 
+import static io.github.nettyucx.transport.CoreContention.BACKOFF_START_NANOS;
+import static io.github.nettyucx.transport.CoreContention.EPOCH_NANOS;
 import static io.github.nettyucx.transport.CoreContention.HOLD_MAX_NANOS;
 import static io.github.nettyucx.transport.CoreContention.HOLD_START_NANOS;
 import static io.github.nettyucx.transport.CoreContention.LOST_SLICE_NANOS;
+import static io.github.nettyucx.transport.CoreContention.TRIAL_NANOS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** When a loop stops spinning for busy neighbours, and for how long (times are given; no clocks involved). */
+/**
+ * When a loop stops spinning for busy neighbours, and for how long. Times, work counts and the JVM's own work are
+ * given: no clocks involved. A "loop" here handles {@code spinRate} events per millisecond while spinning and
+ * {@code sleepRate} while sleeping at once.
+ */
 class CoreContentionTest {
-    private static final long T0 = 123_456_789_000L;
+    private static final long MS = 1_000_000;
     private static final long QUICK = 3_000;
-    private static final long SLICE = 3_000_000;
+    private static final long SLICE = 3 * MS;
+
+    private long now = 123_456_789_000L;
+    private long work;
+    private long ownWorkMillis;
+    private final CoreContention c = new CoreContention(() -> ownWorkMillis);
 
     @Test
-    void holdsNothingAtFirst() {
-        CoreContention c = new CoreContention();
-        assertFalse(c.holds(T0));
-        assertFalse(c.holds(Long.MIN_VALUE));
-        assertFalse(c.holds(Long.MAX_VALUE));
-        assertEquals(0, c.share());
-    }
-
-    @Test
-    void quickYieldsAreThePeerAndStartNoHold() {
-        CoreContention c = new CoreContention();
-        for (int i = 0; i < 1000; i++) {
-            assertFalse(c.yielded(T0 + i * 10_000L, QUICK));
-        }
-        assertFalse(c.holds(T0 + 10_000_000));
+    void quickYieldsStartNothing() {
+        run(2 * EPOCH_NANOS, 10, QUICK);
+        assertEquals(0, c.trialsBegun());
         assertEquals(0, c.holdsBegun());
         assertTrue(c.share() < 0.01);
     }
 
     @Test
-    void occasionalSliceLongYieldsAmongQuickOnesStartNoHold() {
-        // One thread busy with its own work (the JIT compiler, say) beside loops that share the other core: a few
-        // of their yields meet it.
-        CoreContention c = new CoreContention();
-        long now = T0;
+    void occasionalSliceLongYieldsStartNothing() {
+        // One busy thread (the JIT compiler, say) beside loops that share the other core: a few yields meet it.
+        CoreContention occasional = new CoreContention(() -> 0);
+        occasional.holds(now, 0);
         for (int i = 0; i < 10_000; i++) {
             now += 20_000;
-            assertFalse(c.yielded(now, i % 20 == 0 ? SLICE : QUICK), "yield " + i);
+            assertFalse(occasional.yielded(now, i % 20 == 0 ? SLICE : QUICK, i));
         }
-        assertEquals(0, c.holdsBegun());
-        assertTrue(c.share() < CoreContention.CONTENDED_SHARE);
+        assertEquals(0, occasional.trialsBegun());
     }
 
     @Test
-    void mostYieldsLosingASliceStartAHold() {
-        CoreContention c = new CoreContention();
-        long now = T0;
-        int yields = 0;
-        boolean held = false;
-        while (!held) {
-            now += SLICE;
-            held = c.yielded(now, yields++ % 2 == 0 ? SLICE : QUICK);
-            assertTrue(yields < 2 * CoreContention.SAMPLES, "no hold after " + yields + " yields");
-        }
-        assertTrue(c.share() >= CoreContention.CONTENDED_SHARE);
-        assertTrue(c.holds(now));
-        assertTrue(c.holds(now + HOLD_START_NANOS - 1));
-        assertFalse(c.holds(now + HOLD_START_NANOS));
+    void busyNeighboursStartATrialAndAClearGainAHold() {
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect(), "slice-long yields start a trial");
+        assertEquals(1, c.trialsBegun());
+        assertTrue(sleepFor(TRIAL_NANOS - 1, 10), "the loop sleeps at once during the trial");
+        assertTrue(sleepFor(1, 10), "a trial ten times the spinning rate holds");
         assertEquals(1, c.holdsBegun());
+        assertEquals(HOLD_START_NANOS, c.holdNanos());
+        assertTrue(sleepFor(HOLD_START_NANOS - 1, 10));
+        assertFalse(sleepFor(1, 10), "the hold is over: spin again and measure");
     }
 
     @Test
-    void aQuickYieldNeverStartsAHoldEvenWhenTheShareIsHigh() {
-        CoreContention c = contended();
-        long now = T0 + 10 * HOLD_MAX_NANOS;
-        assertFalse(c.yielded(now, QUICK));
-        assertFalse(c.holds(now));
-    }
-
-    @Test
-    void preemptionsCountAsSliceLongYieldsAndShortGapsForNothing() {
-        CoreContention c = new CoreContention();
-        long now = T0;
-        for (int i = 0; i < 100; i++) {
-            now += 1_000;
-            assertFalse(c.between(now, 200));
+    void aTrialWithoutAClearGainGoesBackToSpinningAndBacksOff() {
+        run(2 * EPOCH_NANOS, 10, QUICK);
+        assertTrue(suspect());
+        sleepFor(TRIAL_NANOS - 1, 15);
+        assertFalse(sleepFor(1, 15), "1.5 times the spinning rate is no clear gain");
+        assertEquals(0, c.holdsBegun());
+        // Suspicions are ignored for a while: the application's own busy threads bring the loop its work.
+        long until = now + BACKOFF_START_NANOS;
+        while (until - now > SLICE) {
+            assertFalse(suspectWithin(until - now - 1), "a trial during the backoff");
         }
-        assertEquals(0, c.share());
-        boolean held = false;
-        for (int i = 0; i < CoreContention.SAMPLES && !held; i++) {
-            now += SLICE;
-            held = c.between(now, LOST_SLICE_NANOS);
-        }
-        assertTrue(held);
+        now = until;
+        run(EPOCH_NANOS, 10, QUICK);
+        assertTrue(suspect(), "after the backoff, a new trial");
     }
 
     @Test
-    void contentionFoundRightAfterEachHoldDoublesItUpToTheLongest() {
-        CoreContention c = contended();
-        long now = T0;
-        c.yielded(now, SLICE);
-        long expected = c.holdNanos();
-        for (int i = 0; i < 20; i++) {
-            now += c.holdNanos(); // the first probe after the hold meets the busy threads again
-            assertFalse(c.holds(now));
-            assertTrue(c.yielded(now, SLICE));
+    void aHoldThatStillPaysAfterItsSpinningEpochDoublesUpToTheLongest() {
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect());
+        sleepFor(TRIAL_NANOS, 10);
+        long expected = HOLD_START_NANOS;
+        for (int i = 0; i < 10; i++) {
+            assertTrue(sleepFor(c.holdNanos() - 1, 10));
+            assertFalse(sleepFor(1, 10));
+            run(EPOCH_NANOS - MS, 1, SLICE);
+            assertFalse(suspectWithin(0));
+            assertEquals(expected, c.holdNanos(), "no trial while the epoch after a hold measures spinning");
             expected = Math.min(HOLD_MAX_NANOS, expected * 2);
+            assertTrue(sleepFor(MS, 1), "spinning still a tenth of sleeping: hold again");
             assertEquals(expected, c.holdNanos());
-            assertTrue(c.holds(now + expected - 1));
-            assertFalse(c.holds(now + expected));
         }
         assertEquals(HOLD_MAX_NANOS, c.holdNanos());
     }
 
     @Test
-    void contentionFoundAfterAQuietHoldsLengthStartsOverFromTheShortestHold() {
-        CoreContention c = contended();
-        long now = T0;
-        for (int i = 0; i < 6; i++) {
-            c.yielded(now, SLICE);
-            now += c.holdNanos();
-        }
-        long hold = c.holdNanos();
-        assertTrue(hold > HOLD_START_NANOS);
-        now += hold + 1; // the cores were free for longer than a hold after this one ended
-        assertTrue(c.yielded(now, SLICE));
-        assertEquals(HOLD_START_NANOS, c.holdNanos());
+    void whenTheNeighboursLeaveTheLoopSpinsAgain() {
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect());
+        sleepFor(TRIAL_NANOS, 10);
+        assertTrue(sleepFor(c.holdNanos() - 1, 10));
+        assertFalse(sleepFor(1, 10));
+        long holds = c.holdsBegun();
+        run(EPOCH_NANOS + 1, 40, QUICK); // spinning is fast again
+        assertEquals(holds, c.holdsBegun());
+        run(10 * EPOCH_NANOS, 40, QUICK);
+        assertEquals(holds, c.holdsBegun());
+        assertEquals(1, c.trialsBegun());
     }
 
     @Test
-    void quickYieldsAfterAHoldBringTheShareDownUntilASliceLongOneStartsNoHold() {
-        CoreContention c = contended();
-        long now = T0 + HOLD_MAX_NANOS * 10;
-        int quick = 0;
-        while (c.share() >= CoreContention.CONTENDED_SHARE / 2) {
-            now += 10_000;
-            c.yielded(now, QUICK);
-            quick++;
+    void slicesTakenByTheJvmsOwnCompilerOrCollectorStartNoTrial() {
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        ownWorkMillis += CoreContention.OWN_WORK_MILLIS;
+        assertFalse(suspectWithin(EPOCH_NANOS), "the JIT compiled meanwhile");
+        assertEquals(0, c.trialsBegun());
+        run(EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect(), "an epoch later, without the JVM's own work");
+    }
+
+    @Test
+    void preemptionsCountAsSliceLongYieldsAndShortGapsForNothing() {
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        for (int i = 0; i < 100; i++) {
+            now += 1_000;
+            assertFalse(c.between(now, 200, work));
         }
-        assertTrue(quick <= 6 * CoreContention.SAMPLES, quick + " quick yields");
-        long begun = c.holdsBegun();
-        assertFalse(c.yielded(now + 10_000, SLICE));
-        assertEquals(begun, c.holdsBegun());
+        boolean trial = false;
+        for (int i = 0; i < 4 * CoreContention.SAMPLES && !trial; i++) {
+            now += SLICE;
+            trial = c.between(now, LOST_SLICE_NANOS, work += 3);
+        }
+        assertTrue(trial);
     }
 
     @Test
     void worksAcrossTheWrapOfNanoTime() {
-        CoreContention c = contended();
-        long now = Long.MAX_VALUE - HOLD_START_NANOS / 2;
-        c.yielded(now + HOLD_MAX_NANOS, SLICE);
-        long until = now + HOLD_MAX_NANOS + c.holdNanos();
-        assertTrue(c.holds(until - 1));
-        assertFalse(c.holds(until));
+        now = Long.MAX_VALUE - 3 * EPOCH_NANOS;
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect());
+        assertTrue(sleepFor(TRIAL_NANOS - 1, 10));
+        assertTrue(sleepFor(1, 10));
+        assertEquals(1, c.holdsBegun());
     }
 
-    /** A contention whose share of slice-long yields is high, with no hold in force at {@link #T0}. */
-    private static CoreContention contended() {
-        CoreContention c = new CoreContention();
-        long now = T0 - 100 * HOLD_MAX_NANOS;
-        for (int i = 0; i < 4 * CoreContention.SAMPLES; i++) {
-            c.yielded(now, SLICE);
+    /**
+     * Spins for {@code nanos}: idle periods of a millisecond, each with one yield (quick, whatever
+     * {@code yieldNanos} says, so that spinning alone raises no suspicion), handling {@code perMs} events a
+     * millisecond.
+     */
+    private void run(long nanos, int perMs, long yieldNanos) {
+        long until = now + nanos;
+        while (now - until < 0) {
+            assertFalse(c.holds(now, work));
+            now += MS;
+            work += perMs;
+            c.yielded(now, yieldNanos == SLICE ? QUICK : yieldNanos, work);
         }
-        assertTrue(c.share() > 0.9);
-        return c;
+        c.holds(now, work);
+    }
+
+    /** Slice-long yields until one starts a trial (true) or 4 x SAMPLES of them did not. */
+    private boolean suspect() {
+        return suspectWithin(Long.MAX_VALUE / 4);
+    }
+
+    /** The same, for at most {@code nanos}. */
+    private boolean suspectWithin(long nanos) {
+        long until = now + nanos;
+        for (int i = 0; i < 4 * CoreContention.SAMPLES && now + SLICE - until <= 0; i++) {
+            now += SLICE;
+            work += 1;
+            if (c.yielded(now, SLICE, work)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Idle periods at {@code perMs} events a millisecond for {@code nanos}; whether the last one slept at once. */
+    private boolean sleepFor(long nanos, int perMs) {
+        long until = now + nanos;
+        boolean sleeps;
+        do {
+            long step = Math.min(MS, until - now);
+            now += step;
+            work += perMs * step / MS;
+            sleeps = c.holds(now, work);
+        } while (now - until < 0);
+        return sleeps;
     }
 }
