@@ -12,6 +12,7 @@ import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.nio.channels.ConnectionPendingException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The deadline of a channel's handshake: a client's connect promise and its timeout (the promise is
@@ -35,11 +36,12 @@ final class UcxConnectAttempt {
 
     /**
      * Starts a client's attempt to reach {@code target}: after {@code timeoutMillis} (none when not
-     * positive) the promise fails with a {@link ConnectTimeoutException} and {@code close} runs; so it
-     * does when the user cancels the promise.
+     * positive) the promise fails with a {@link ConnectTimeoutException}, its message ending with what
+     * {@code stage} says of where the attempt stood, and {@code close} runs; so it does when the user cancels the
+     * promise.
      */
     void start(ChannelPromise connectPromise, InetSocketAddress target, EventLoop loop, int timeoutMillis,
-               Runnable close) {
+               Supplier<String> stage, Runnable close) {
         if (promise != null) {
             throw new ConnectionPendingException();
         }
@@ -49,7 +51,7 @@ final class UcxConnectAttempt {
             timeout = loop.schedule(() -> {
                 ChannelPromise pending = promise;
                 if (pending != null && !pending.isDone() && pending.tryFailure(new ConnectTimeoutException(
-                        "connection timed out after " + timeoutMillis + " ms: " + target))) {
+                        "connection timed out after " + timeoutMillis + " ms: " + target + stage.get()))) {
                     close.run();
                 }
             }, timeoutMillis, TimeUnit.MILLISECONDS);

@@ -445,13 +445,26 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             try {
                 InetSocketAddress target = SocketAddresses.checkInet(remoteAddress);
-                attempt.start(promise, target, eventLoop(), config.getConnectTimeoutMillis(),
+                attempt.start(promise, target, eventLoop(), config.getConnectTimeoutMillis(), this::connectStage,
                         () -> close(voidPromise()));
                 plainAttempt = config.isPlainTcpFallback() && UcxPlainTcpServers.isPlain(target);
                 startConnect(target, localAddress);
             } catch (Throwable t) {
                 failConnect(annotateConnectException(t, remoteAddress));
             }
+        }
+
+        /**
+         * Where a connect that timed out stood, for its message: a server that accepted the TCP connection but never
+         * answered with a hello most likely does not speak netty-ucx (an HTTP server waits for a whole request line).
+         */
+        private String connectStage() {
+            if (!session.isTcpConnected()) {
+                return "";
+            }
+            return config.isPlainTcpFallback() ? " (connected; no netty-ucx hello came)"
+                    : " (connected, but no netty-ucx hello came: the server may not speak netty-ucx; to reach such "
+                    + "servers set UcxChannelOption.PLAIN_TCP_FALLBACK)";
         }
 
         private void startConnect(InetSocketAddress target, SocketAddress localAddress) throws IOException {
