@@ -58,6 +58,9 @@ final class CoreContention {
     /** ... and at most. */
     static final long BACKOFF_MAX_NANOS = 16_000_000_000L;
 
+    /** JIT and GC work this long (ms) in the epoch before a suspicion make it the JVM's own, not neighbours'. */
+    static final long OWN_WORK_MILLIS = 2;
+
     private static final int ONE = 1 << 16;
     private static final int CONTENDED = (int) (CONTENDED_SHARE * ONE);
 
@@ -69,9 +72,6 @@ final class CoreContention {
         /** Sleeping at once: the last comparison favoured it. */
         HOLDING
     }
-
-    /** JIT and GC work this long (ms) in the epoch before a suspicion make it the JVM's own, not neighbours'. */
-    static final long OWN_WORK_MILLIS = 2;
 
     private final OwnWork ownWork;
     private Phase phase = Phase.SPINNING;
@@ -119,9 +119,7 @@ final class CoreContention {
                     spinningRate = rate(now, work);
                     boolean comparing = afterHold;
                     afterHold = false;
-                    phaseStart = now;
-                    phaseStartWork = work;
-                    phaseStartOwnWork = ownWork.millis();
+                    markStart(now, work, ownWork.millis());
                     if (comparing && sleepingPays(heldRate)) {
                         hold(now, work, Math.min(HOLD_MAX_NANOS, holdNanos * 2));
                         return true;
@@ -177,15 +175,12 @@ final class CoreContention {
         long own = ownWork.millis();
         if (own - phaseStartOwnWork >= OWN_WORK_MILLIS) {
             // The JIT compiler or the garbage collector took those slices: wait for an epoch without them.
-            phaseStart = now;
-            phaseStartWork = work;
-            phaseStartOwnWork = own;
+            markStart(now, work, own);
             quietUntil = now + EPOCH_NANOS;
             return false;
         }
         phase = Phase.TRIAL;
-        phaseStart = now;
-        phaseStartWork = work;
+        markStart(now, work, own);
         sleepUntil = now + TRIAL_NANOS;
         trials++;
         return true;
@@ -201,8 +196,7 @@ final class CoreContention {
 
     private void hold(long now, long work, long nanos) {
         phase = Phase.HOLDING;
-        phaseStart = now;
-        phaseStartWork = work;
+        markStart(now, work, phaseStartOwnWork);
         holdNanos = nanos;
         sleepUntil = now + nanos;
         holds++;
@@ -210,10 +204,15 @@ final class CoreContention {
 
     private void startSpinning(long now, long work, long quietUntil) {
         phase = Phase.SPINNING;
+        markStart(now, work, ownWork.millis());
+        this.quietUntil = quietUntil;
+    }
+
+    /** Where the current phase or spinning epoch begins: its time, work count and the JVM's own work. */
+    private void markStart(long now, long work, long own) {
         phaseStart = now;
         phaseStartWork = work;
-        phaseStartOwnWork = ownWork.millis();
-        this.quietUntil = quietUntil;
+        phaseStartOwnWork = own;
     }
 
     private double rate(long now, long work) {
