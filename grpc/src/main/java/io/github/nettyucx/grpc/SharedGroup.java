@@ -36,6 +36,8 @@ final class SharedGroup {
     private EventLoopGroup group;
     private int references;
     private ScheduledFuture<?> release;
+    /** Numbers the release timers: only the latest may release, not one that a take cancelled too late. */
+    private long releaseTimers;
 
     /**
      * {@code factory} makes each new group; a group released is shut down gracefully with {@code quietPeriodMillis}
@@ -54,7 +56,8 @@ final class SharedGroup {
     /** The group, made now if there is none, with one more reference out. */
     synchronized EventLoopGroup take() {
         if (release != null) {
-            // Cancelling may come too late for a timer already running: it then finds the reference and stays.
+            // Cancelling may come too late for a timer already running: it then finds the reference, or a newer
+            // timer, and stays.
             release.cancel(false);
             release = null;
         }
@@ -93,16 +96,18 @@ final class SharedGroup {
     /** Called with the monitor held. False when the group takes no more tasks (shut down by someone else). */
     private boolean scheduleRelease(EventLoopGroup taken) {
         try {
-            release = taken.schedule(() -> releaseIfUnused(taken), releaseDelayMillis, TimeUnit.MILLISECONDS);
+            long timer = ++releaseTimers;
+            release = taken.schedule(() -> releaseIfUnused(taken, timer), releaseDelayMillis,
+                    TimeUnit.MILLISECONDS);
             return true;
         } catch (RejectedExecutionException e) {
             return false;
         }
     }
 
-    private void releaseIfUnused(EventLoopGroup taken) {
+    private void releaseIfUnused(EventLoopGroup taken, long timer) {
         synchronized (this) {
-            if (taken != group || references > 0) {
+            if (taken != group || references > 0 || timer != releaseTimers) {
                 return;
             }
             group = null;

@@ -99,6 +99,27 @@ class SharedGroupTest {
         assertThrows(IllegalArgumentException.class, () -> shared.releaseDelayMillis(-1));
     }
 
+    /**
+     * A release timer that fired while a take held the lock, and so was cancelled too late, must not release the
+     * group once a later give has started a new delay: the test holds the lock while the first timer fires.
+     */
+    @Test
+    void aTimerCancelledTooLateLeavesTheNextDelayAlone() throws Exception {
+        SharedGroup shared = shared(SOON);
+        EventLoopGroup first = shared.take();
+        synchronized (shared) {
+            shared.give(first);
+            Thread.sleep(200); // the timer fires and waits for the lock
+            assertSame(first, shared.take());
+            shared.releaseDelayMillis(NEVER);
+            shared.give(first);
+        }
+        Thread.sleep(200); // the old timer runs now
+        assertSame(first, shared.current(), "released by a timer that a take had cancelled");
+        assertFalse(first.isShuttingDown());
+        assertEquals(0, released.get());
+    }
+
     /** The JVM exits: the group goes whoever uses it, and what its users give back later is ignored. */
     @Test
     void closeTakesTheGroupAway() {
