@@ -86,10 +86,12 @@ public final class UcxManagedChannelProvider extends ManagedChannelProvider {
     /**
      * grpc-netty wants the channel type and the event loop group together. Every channel gRPC builds comes here,
      * also to servers that do not speak netty-ucx (another service, a cloud API): those are reached as plain TCP.
+     * The channel holds the shared worker group from its {@code build()} until it has terminated
+     * ({@link GrpcNettyPools}).
      */
     private static NettyChannelBuilder onUcx(NettyChannelBuilder builder) {
-        return builder.channelType(UcxSocketChannel.class, InetSocketAddress.class)
-                .eventLoopGroup(SharedUcxEventLoops.INSTANCE.worker())
+        return GrpcNettyPools.channelGroup(builder.channelType(UcxSocketChannel.class, InetSocketAddress.class),
+                        SharedUcxEventLoops.INSTANCE.worker())
                 .withOption(UcxChannelOption.PLAIN_TCP_FALLBACK, true);
     }
 }

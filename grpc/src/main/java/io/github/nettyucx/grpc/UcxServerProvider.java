@@ -12,7 +12,8 @@ import io.grpc.netty.NettyServerBuilder;
  * Builds gRPC servers on UCX: the {@link NettyServerBuilder}s that grpc-netty's own provider builds (with
  * {@code NettyServerBuilder.forPort}), with {@link UcxServerSocketChannel} as their channel type, the shared UCX
  * boss group (one loop) accepting and the shared worker group serving the connections. Credentials, TLS
- * included, are grpc-netty's.
+ * included, are grpc-netty's. The groups are released about a second after the last server and channel that
+ * use them have terminated ({@link SharedUcxEventLoops}).
  *
  * <p>Registered with the service loader; {@link #priority()} is one above grpc-netty's, so
  * {@code Grpc.newServerBuilderForPort} and {@code ServerBuilder.forPort} ask this provider first. Where UCX
@@ -47,11 +48,13 @@ public final class UcxServerProvider extends ServerProvider {
         return NewServerBuilderResult.serverBuilder(onUcx(builder));
     }
 
-    /** grpc-netty wants the channel type and both groups together. */
+    /**
+     * grpc-netty wants the channel type and both groups together. The server holds the shared groups from its
+     * {@code build()} until it and its connections have terminated ({@link GrpcNettyPools}).
+     */
     private static NettyServerBuilder onUcx(NettyServerBuilder builder) {
         SharedUcxEventLoops loops = SharedUcxEventLoops.INSTANCE;
-        return builder.channelType(UcxServerSocketChannel.class)
-                .bossEventLoopGroup(loops.boss())
-                .workerEventLoopGroup(loops.worker());
+        return GrpcNettyPools.serverGroups(builder.channelType(UcxServerSocketChannel.class), loops.boss(),
+                loops.worker());
     }
 }

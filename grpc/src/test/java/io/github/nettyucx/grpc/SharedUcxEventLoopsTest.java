@@ -30,17 +30,19 @@ class SharedUcxEventLoopsTest {
     @Test
     void groupsAreMadeAtFirstUseAndSizedAsGrpcNettys() throws Exception {
         List<Thread> hooks = new ArrayList<>();
-        SharedUcxEventLoops loops = new SharedUcxEventLoops(hooks::add);
+        SharedUcxEventLoops loops = new SharedUcxEventLoops(hooks::add, hooks::remove);
         assertTrue(loops.groups().isEmpty());
         assertTrue(hooks.isEmpty(), "a hook before any group");
         try {
-            EventLoopGroup worker = loops.worker();
-            assertSame(worker, loops.worker());
+            EventLoopGroup worker = loops.worker().take();
+            assertSame(worker, loops.worker().take());
             assertEquals(1, hooks.size());
-            EventLoopGroup boss = loops.boss();
-            assertSame(boss, loops.boss());
+            EventLoopGroup boss = loops.boss().take();
+            assertSame(boss, loops.boss().current());
             assertNotSame(worker, boss);
             assertEquals(1, hooks.size(), "one hook for both groups");
+            assertEquals(List.of(worker, boss), loops.groups());
+            assertTrue(loops.hookRegistered());
 
             assertInstanceOf(UcxEventLoopGroup.class, worker);
             assertInstanceOf(UcxEventLoopGroup.class, boss);
@@ -52,26 +54,58 @@ class SharedUcxEventLoopsTest {
         } finally {
             loops.shutdown();
         }
+        assertTrue(hooks.isEmpty(), "the hook outlived the groups");
     }
 
-    /** The hook closes the groups; a group asked for later is a new one. */
+    /**
+     * The last user gone, a group is shut down after the delay, and with no group left the hook is removed (it
+     * would hold this class's loader); the next user gets a new group, and the hook is registered again.
+     */
+    @Test
+    void groupsGoAfterTheirLastUser() throws Exception {
+        List<Thread> hooks = new ArrayList<>();
+        SharedUcxEventLoops loops = new SharedUcxEventLoops(hooks::add, hooks::remove);
+        loops.releaseDelayMillis(10);
+        try {
+            EventLoopGroup worker = loops.worker().take();
+            EventLoopGroup boss = loops.boss().take();
+            loops.worker().give(worker);
+            assertTrue(worker.awaitTermination(10, TimeUnit.SECONDS), "the worker group outlived its last user");
+            assertEquals(List.of(boss), loops.groups());
+            assertEquals(1, hooks.size(), "the hook went while the boss group is alive");
+            loops.boss().give(boss);
+            assertTrue(boss.awaitTermination(10, TimeUnit.SECONDS), "the boss group outlived its last user");
+            assertTrue(loops.groups().isEmpty(), loops.groups().toString());
+            assertTrue(hooks.isEmpty(), "the hook outlived the groups");
+
+            EventLoopGroup again = loops.worker().take();
+            assertNotSame(worker, again);
+            assertEquals(1, hooks.size(), "no hook for the new group");
+        } finally {
+            loops.shutdown();
+        }
+    }
+
+    /** The hook closes the groups, in use or not; a group asked for later is a new one. */
     @Test
     void theShutdownHookClosesTheGroups() throws Exception {
         List<Thread> hooks = new ArrayList<>();
-        SharedUcxEventLoops loops = new SharedUcxEventLoops(hooks::add);
-        EventLoopGroup worker = loops.worker();
-        EventLoopGroup boss = loops.boss();
+        SharedUcxEventLoops loops = new SharedUcxEventLoops(hooks::add, hooks::remove);
+        EventLoopGroup worker = loops.worker().take();
+        EventLoopGroup boss = loops.boss().take();
         Thread hook = hooks.get(0);
         hook.start();
         hook.join();
         assertTrue(worker.isTerminated(), "worker group not terminated");
         assertTrue(boss.isTerminated(), "boss group not terminated");
         assertTrue(loops.groups().isEmpty());
+        loops.worker().give(worker);
 
-        EventLoopGroup again = loops.worker();
+        EventLoopGroup again = loops.worker().take();
         try {
             assertNotSame(worker, again);
-            assertEquals(1, hooks.size(), "a second hook");
+            assertEquals(1, hooks.size(), "no hook for the new group");
+            assertNotSame(hook, hooks.get(0));
         } finally {
             loops.shutdown();
         }

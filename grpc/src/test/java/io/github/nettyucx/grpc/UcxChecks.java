@@ -53,9 +53,9 @@ final class UcxChecks {
         assertFalse(accepted.isEmpty(), "no connection accepted on port " + port);
 
         SharedUcxEventLoops loops = SharedUcxEventLoops.INSTANCE;
-        assertOn(listeners, UcxServerSocketChannel.class, loops.boss());
-        assertOn(clients, UcxSocketChannel.class, loops.worker());
-        assertOn(accepted, UcxSocketChannel.class, loops.worker());
+        assertOn(listeners, UcxServerSocketChannel.class, loops.boss().current());
+        assertOn(clients, UcxSocketChannel.class, loops.worker().current());
+        assertOn(accepted, UcxSocketChannel.class, loops.worker().current());
     }
 
     private static void assertOn(List<Channel> channels, Class<?> type, EventLoopGroup group) throws Exception {

@@ -7,6 +7,8 @@ import io.github.nettyucx.transport.Ucx;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.Future;
 import io.netty.util.internal.ObjectUtil;
 import reactor.core.publisher.Mono;
@@ -35,8 +37,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * is the same group unless a selector count is given ({@code -Dreactor.netty.ioSelectCount}); {@code onClient} is
  * the server group, colocated as Reactor Netty's default ({@link LoopResources#colocate}): a client called from an
  * event loop connects on that loop. Their threads are daemons unless asked otherwise, and {@link #disposeLater}
- * shuts them down. The {@code useNative} argument of these methods is not looked at: UCX is the only transport
- * here.
+ * shuts them down.
+ *
+ * <p>A server or client that asks for no native transport ({@code runOn(loops, false)}, or every one with
+ * {@code -Dreactor.netty.native=false}) calls these methods with {@code useNative} false and gets NIO groups of
+ * the same sizes instead, with threads named {@code <prefix>-nio-<n>}, and NIO channels: what Reactor Netty's own
+ * {@code LoopResources} gives it then.
  *
  * <p>{@link #onChannel} and {@link #onChannelClass} answer with {@code UcxSocketChannel},
  * {@code UcxServerSocketChannel} and {@code UcxDatagramChannel} for groups of UCX loops, and as Reactor Netty's
@@ -54,9 +60,8 @@ public final class UcxLoopResources implements LoopResources {
     /** Numbers the threads of all the groups, as Reactor Netty's own resources do. */
     private final AtomicLong threadCounter = new AtomicLong();
 
-    private EventLoopGroup server;
-    private EventLoopGroup select;
-    private EventLoopGroup client;
+    private final TransportGroups ucx;
+    private final TransportGroups nio;
     private boolean disposed;
 
     private UcxLoopResources(String prefix, int selectCount, int workerCount, boolean daemon, boolean colocate) {
@@ -65,6 +70,8 @@ public final class UcxLoopResources implements LoopResources {
         this.workerCount = workerCount;
         this.daemon = daemon;
         this.colocate = colocate;
+        ucx = new TransportGroups("ucx", selectCount, workerCount, colocate, this::newUcxGroup);
+        nio = new TransportGroups("nio", selectCount, workerCount, colocate, this::newNioGroup);
     }
 
     /**
@@ -106,37 +113,22 @@ public final class UcxLoopResources implements LoopResources {
         return ObjectUtil.checkPositive(workerCount, "workerCount");
     }
 
-    /** The group whose loops serve accepted connections. */
+    /** The group whose loops serve accepted connections: UCX, or NIO when {@code useNative} is false. */
     @Override
     public synchronized EventLoopGroup onServer(boolean useNative) {
-        checkNotDisposed();
-        if (server == null) {
-            server = newGroup(workerCount, "ucx");
-        }
-        return server;
+        return groups(useNative).server();
     }
 
     /** The group whose loops accept: the server group, unless a selector count was given. */
     @Override
     public synchronized EventLoopGroup onServerSelect(boolean useNative) {
-        checkNotDisposed();
-        if (selectCount == -1) {
-            return onServer(useNative);
-        }
-        if (select == null) {
-            select = newGroup(selectCount, "select-ucx");
-        }
-        return select;
+        return groups(useNative).select();
     }
 
     /** The server group, colocated unless created with {@code colocate} false. */
     @Override
     public synchronized EventLoopGroup onClient(boolean useNative) {
-        checkNotDisposed();
-        if (client == null) {
-            client = colocate ? LoopResources.colocate(onServer(useNative)) : onServer(useNative);
-        }
-        return client;
+        return groups(useNative).client();
     }
 
     @Override
@@ -163,16 +155,12 @@ public final class UcxLoopResources implements LoopResources {
     @Override
     public Mono<Void> disposeLater(Duration quietPeriod, Duration timeout) {
         return Mono.defer(() -> {
-            List<EventLoopGroup> groups = new ArrayList<>(2);
+            List<EventLoopGroup> groups = new ArrayList<>(4);
             synchronized (this) {
                 if (!disposed) {
                     disposed = true;
-                    if (server != null) {
-                        groups.add(server);
-                    }
-                    if (select != null) {
-                        groups.add(select);
-                    }
+                    groups.addAll(ucx.made());
+                    groups.addAll(nio.made());
                 }
             }
             List<Mono<Void>> terminations = new ArrayList<>(groups.size());
@@ -203,16 +191,26 @@ public final class UcxLoopResources implements LoopResources {
                 + ", daemon=" + daemon + ", colocate=" + colocate + '}';
     }
 
-    /** Called with the monitor held. */
-    private void checkNotDisposed() {
+    /** The groups of the transport asked for. Called with the monitor held. */
+    private TransportGroups groups(boolean useNative) {
         if (disposed) {
             throw new IllegalStateException(this + " is disposed: its event loops are shut down; create new "
                     + "UcxLoopResources");
         }
+        return useNative ? ucx : nio;
     }
 
-    private EventLoopGroup newGroup(int loops, String kind) {
+    private EventLoopGroup newUcxGroup(int loops, String kind) {
         Ucx.ensureAvailability();
-        return new UcxEventLoopGroup(loops, new UcxLoopThreadFactory(prefix + "-" + kind, daemon, threadCounter));
+        return new UcxEventLoopGroup(loops, threadFactory(kind));
+    }
+
+    /** As Reactor Netty's own resources make their NIO groups. */
+    private EventLoopGroup newNioGroup(int loops, String kind) {
+        return new MultiThreadIoEventLoopGroup(loops, threadFactory(kind), NioIoHandler.newFactory());
+    }
+
+    private LoopThreadFactory threadFactory(String kind) {
+        return new LoopThreadFactory(prefix + "-" + kind, daemon, threadCounter);
     }
 }

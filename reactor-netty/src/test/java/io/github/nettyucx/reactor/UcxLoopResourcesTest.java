@@ -16,6 +16,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.DomainSocketChannel;
@@ -34,6 +35,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -68,7 +70,6 @@ class UcxLoopResourcesTest {
         EventLoopGroup server = loops.onServer(true);
         assertInstanceOf(UcxEventLoopGroup.class, server);
         assertSame(server, loops.onServer(true));
-        assertSame(server, loops.onServer(false), "UCX whatever useNative says");
         assertEquals(3, loopsOf(server).size());
         assertSame(server, loops.onServerSelect(true), "the worker loops accept when no selector count is given");
 
@@ -76,12 +77,7 @@ class UcxLoopResourcesTest {
         assertSame(client, loops.onClient(true));
         assertTrue(UcxChannelTypes.isUcx(client), client.toString());
         assertTrue(loopsOf(server).contains(client.next()), "the client loops are the server's");
-        for (EventExecutor loop : loopsOf(server)) {
-            Thread thread = loop.submit(Thread::currentThread).get(30, TimeUnit.SECONDS);
-            assertTrue(thread.isDaemon(), thread + " is not a daemon");
-            assertInstanceOf(NonBlocking.class, thread, "Reactor must refuse to block an event loop");
-            assertTrue(thread.getName().startsWith("unit-ucx-"), thread.getName());
-        }
+        assertThreads(server, "unit-ucx-");
     }
 
     @Test
@@ -95,6 +91,34 @@ class UcxLoopResourcesTest {
         Thread thread = select.submit(Thread::currentThread).get(30, TimeUnit.SECONDS);
         assertTrue(thread.getName().startsWith("unit-select-ucx-"), thread.getName());
         assertTrue(!thread.isDaemon(), thread + " is a daemon");
+    }
+
+    /**
+     * {@code useNative} false asks for NIO, as of Reactor Netty's own resources: groups of the same sizes, apart from
+     * the UCX ones, with NIO channels.
+     */
+    @Test
+    void withoutNativeNioGroupsAndChannels() throws Exception {
+        UcxLoopResources loops = track(UcxLoopResources.create("unit", 1, 2, true));
+        EventLoopGroup server = loops.onServer(false);
+        assertSame(server, loops.onServer(false));
+        assertNotSame(loops.onServer(true), server);
+        assertFalse(UcxChannelTypes.isUcx(server), server.toString());
+        assertEquals(2, loopsOf(server).size());
+        EventLoopGroup select = loops.onServerSelect(false);
+        assertNotSame(server, select);
+        assertEquals(1, loopsOf(select).size());
+        EventLoopGroup client = loops.onClient(false);
+        assertTrue(loopsOf(server).contains(client.next()), "the client loops are the NIO server's");
+
+        assertSame(NioServerSocketChannel.class, loops.onChannelClass(ServerSocketChannel.class, select));
+        assertSame(NioSocketChannel.class, loops.onChannelClass(SocketChannel.class, server));
+        assertSame(NioSocketChannel.class, loops.onChannelClass(SocketChannel.class, client));
+        assertSame(NioDatagramChannel.class, loops.onChannelClass(DatagramChannel.class, client));
+        assertInstanceOf(NioSocketChannel.class, loops.onChannel(SocketChannel.class, client));
+
+        assertThreads(server, "unit-nio-");
+        assertThreads(select, "unit-select-nio-");
     }
 
     @Test
@@ -163,14 +187,16 @@ class UcxLoopResourcesTest {
     @Test
     void disposeLaterShutsTheGroupsDown() {
         UcxLoopResources loops = UcxLoopResources.create("unit", 1, 1, true);
-        EventLoopGroup server = loops.onServer(true);
-        EventLoopGroup select = loops.onServerSelect(true);
+        List<EventLoopGroup> made = List.of(loops.onServer(true), loops.onServerSelect(true), loops.onServer(false),
+                loops.onServerSelect(false));
         loops.disposeLater(Duration.ZERO, TIMEOUT).block(TIMEOUT);
         assertTrue(loops.isDisposed());
-        assertTrue(server.isTerminated());
-        assertTrue(select.isTerminated());
+        for (EventLoopGroup group : made) {
+            assertTrue(group.isTerminated(), group + " not terminated");
+        }
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> loops.onClient(true));
         assertTrue(e.getMessage().contains("is disposed"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> loops.onClient(false));
         loops.disposeLater(Duration.ZERO, TIMEOUT).block(TIMEOUT);
     }
 
@@ -198,6 +224,16 @@ class UcxLoopResourcesTest {
     private EventLoopGroup group(EventLoopGroup group) {
         groups.add(group);
         return group;
+    }
+
+    /** Each loop of {@code group} runs on a daemon thread named {@code prefix<n>} that Reactor will not block. */
+    private static void assertThreads(EventLoopGroup group, String prefix) throws Exception {
+        for (EventExecutor loop : loopsOf(group)) {
+            Thread thread = loop.submit(Thread::currentThread).get(30, TimeUnit.SECONDS);
+            assertTrue(thread.isDaemon(), thread + " is not a daemon");
+            assertInstanceOf(NonBlocking.class, thread, "Reactor must refuse to block an event loop");
+            assertTrue(thread.getName().startsWith(prefix), thread.getName());
+        }
     }
 
     private static Set<EventExecutor> loopsOf(EventLoopGroup group) {

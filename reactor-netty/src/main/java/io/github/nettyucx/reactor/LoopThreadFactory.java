@@ -10,16 +10,17 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Threads of the UCX event loops, as Reactor Netty makes its own: named {@code <prefix>-<n>}, with a number shared
- * by all the groups of one {@link UcxLoopResources}, and marked {@link NonBlocking}, so that Reactor refuses a
+ * Threads of the event loops of a {@link UcxLoopResources} (UCX, or NIO where a server or client asks for no native
+ * transport), as Reactor Netty makes its own: named {@code <prefix>-<n>}, with a number shared by all the groups of
+ * one {@link UcxLoopResources}, and marked {@link NonBlocking}, so that Reactor refuses a
  * {@code block()} on an event loop (which would stall every connection of that loop) instead of letting it hang.
  */
-final class UcxLoopThreadFactory implements ThreadFactory {
+final class LoopThreadFactory implements ThreadFactory {
     private final String prefix;
     private final boolean daemon;
     private final AtomicLong counter;
 
-    UcxLoopThreadFactory(String prefix, boolean daemon, AtomicLong counter) {
+    LoopThreadFactory(String prefix, boolean daemon, AtomicLong counter) {
         this.prefix = prefix;
         this.daemon = daemon;
         this.counter = counter;
