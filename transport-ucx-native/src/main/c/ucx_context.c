@@ -49,11 +49,16 @@ static int rdma_devices_present(void) {
  * and let one recv call take several messages: 64 KiB throughput over TCP, one connection, rose by
  * 27% and 46% in two A/B series (bin/bench --quick, ucx-tcp). The cost is memory while a message is
  * partly received: one segment per such TCP endpoint.
+ *
+ * UCX's tcp transport connects a new endpoint with a blocking connect() unless TCP_CONN_NB is set:
+ * an address naming a host that drops packets would hold the event loop that creates the endpoint
+ * for the kernel's SYN retries, and every connection of that loop with it.
  */
 static void apply_transport_defaults(void) {
     setenv("UCX_SYSV_ERROR_HANDLING", "y", 0);
     setenv("UCX_POSIX_ERROR_HANDLING", "y", 0);
     setenv("UCX_TCP_RX_SEG_SIZE", "256k", 0);
+    setenv("UCX_TCP_CONN_NB", "y", 0);
     if (!rdma_devices_present()) {
         setenv("UCX_RNDV_THRESH", "inf", 0);
     }

@@ -20,12 +20,28 @@
 /* Connections allocated and not freed yet, over all workers: lets tests see native leaks. */
 static int64_t allocated_connections;
 
-static inline uint64_t data_tag(uint32_t id, uint32_t seq) {
-    return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | ((uint64_t) (seq & NUCX_TAG_SEQ_MASK) << NUCX_TAG_SEQ_SHIFT);
+/* A tag secret's parts: the sequence base, the control nonce and the key (see the tag layout). */
+static inline uint32_t secret_base(uint64_t secret) {
+    return (uint32_t) secret & NUCX_TAG_SEQ_MASK;
 }
 
-static inline uint64_t ctrl_tag(uint32_t id) {
-    return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | NUCX_TAG_CTRL_BIT;
+static inline uint32_t secret_nonce(uint64_t secret) {
+    return (uint32_t) (secret >> 17) & NUCX_TAG_SEQ_MASK;
+}
+
+static inline uint32_t secret_key(uint64_t secret) {
+    return (uint32_t) (secret >> 34) & NUCX_TAG_KEY_MASK;
+}
+
+static inline uint64_t data_tag(uint32_t id, uint64_t secret, uint32_t seq) {
+    return ((uint64_t) id << NUCX_TAG_ID_SHIFT)
+           | ((uint64_t) ((seq + secret_base(secret)) & NUCX_TAG_SEQ_MASK) << NUCX_TAG_SEQ_SHIFT)
+           | secret_key(secret);
+}
+
+static inline uint64_t ctrl_tag(uint32_t id, uint64_t secret) {
+    return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | NUCX_TAG_CTRL_BIT
+           | ((uint64_t) secret_nonce(secret) << NUCX_TAG_SEQ_SHIFT) | secret_key(secret);
 }
 
 static uint32_t read_header(const void *message) {
@@ -136,7 +152,7 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp
     conn->recv_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
     void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes,
-                                 data_tag(conn->id, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
+                                 data_tag(conn->id, conn->tag_secret, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->recv_reqs[slot] = NULL;
         conn->outstanding--;
@@ -183,7 +199,7 @@ static void post_ctrl_recv(nucx_conn *conn) {
         conn->ctrl_recv_req = NUCX_REQ_POSTING;
         conn->outstanding++;
         void *req = ucp_tag_recv_nbx(conn->worker->worker, conn->ctrl_recv_buf, sizeof(conn->ctrl_recv_buf),
-                                     ctrl_tag(conn->id), NUCX_TAG_CTRL_MATCH_MASK, &param);
+                                     ctrl_tag(conn->id, conn->tag_secret), NUCX_TAG_CTRL_MATCH_MASK, &param);
         if (req == NULL) {
             conn->ctrl_recv_req = NULL;
             conn->outstanding--;
@@ -242,7 +258,7 @@ static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int i
         param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
         param.memh = conn->send_memh;
     }
-    uint64_t tag = data_tag(conn->peer_id, seq);
+    uint64_t tag = data_tag(conn->peer_id, conn->peer_tag_secret, seq);
     nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
     conn->send_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
@@ -323,7 +339,8 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     conn->ctrl_send_buf = (uint32_t) credits;
     conn->ctrl_send_pending = 1;
     conn->outstanding++;
-    void *req = ucp_tag_send_nbx(conn->ep, &conn->ctrl_send_buf, NUCX_HEADER_BYTES, ctrl_tag(conn->peer_id), &param);
+    uint64_t tag = ctrl_tag(conn->peer_id, conn->peer_tag_secret);
+    void *req = ucp_tag_send_nbx(conn->ep, &conn->ctrl_send_buf, NUCX_HEADER_BYTES, tag, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->ctrl_send_pending = 0;
         conn->outstanding--;
@@ -495,6 +512,17 @@ static uint32_t new_connection_id(const nucx_worker *w) {
     return id;
 }
 
+/* The random rest of a connection's tags (only the bits the tag layout uses). */
+static uint64_t new_tag_secret(void) {
+    static uint64_t fallback;
+    uint64_t secret;
+    if (getrandom(&secret, sizeof(secret), 0) != (ssize_t) sizeof(secret)) {
+        secret = __atomic_add_fetch(&fallback, 0x9E3779B97F4A7C15ull, __ATOMIC_RELAXED)
+                 ^ (uint64_t) (uintptr_t) &secret;
+    }
+    return secret & ((1ull << 48) - 1);
+}
+
 /*
  * Creates a connection; Java then posts its receives (connPostRecv) into buffers of its own
  * before the handshake advertises the window. out: see enum nucx_created_word.
@@ -526,6 +554,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         return;
     }
     conn->id = new_connection_id(w);
+    conn->tag_secret = new_tag_secret();
     conn->next_live = w->live;
     if (w->live != NULL) {
         w->live->prev_live = conn;
@@ -538,6 +567,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         [NUCX_CREATED_SEND_AREA] = (jlong) (intptr_t) conn->send_area,
         [NUCX_CREATED_ID] = (jlong) conn->id,
         [NUCX_CREATED_SEND_IOVS] = (jlong) (intptr_t) conn->send_iovs,
+        [NUCX_CREATED_TAG_SECRET] = (jlong) conn->tag_secret,
     };
     (*env)->SetLongArrayRegion(env, out, 0, NUCX_CREATED_WORDS, values);
 }
@@ -581,8 +611,11 @@ static void flush_until_wired_up(nucx_conn *conn) {
     }
 }
 
+/* Calls of ucp_ep_create for connections, by every worker of the process: tests count them. */
+static uint64_t endpoints_created;
+
 static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArray peer_address, jint peer_id,
-                              jboolean peer_error_handling) {
+                              jlong peer_tag_secret, jboolean peer_error_handling) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
     jsize length = (*env)->GetArrayLength(env, peer_address);
@@ -602,6 +635,7 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
         params.err_handler.cb = ep_error_callback;
         params.err_handler.arg = conn;
     }
+    __atomic_fetch_add(&endpoints_created, 1, __ATOMIC_RELAXED);
     ucs_status_t status = ucp_ep_create(conn->worker->worker, &params, &conn->ep);
     free(address);
     if (status != UCS_OK) {
@@ -610,6 +644,7 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
         return;
     }
     conn->peer_id = (uint32_t) peer_id;
+    conn->peer_tag_secret = (uint64_t) peer_tag_secret;
     flush_until_wired_up(conn);
 }
 
@@ -619,7 +654,8 @@ static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
     if (conn->stream != NULL) {
         return (*env)->NewStringUTF(env, "TCP data path: the bytes travel on the connection's TCP socket, "
-                                         "not through a UCX endpoint (the peer is reachable only over TCP)");
+                                         "not through a UCX endpoint (UCX could reach the peer only over TCP, "
+                                         "or the peers do not both trust each other)");
     }
     if (conn->ep == NULL) {
         return (*env)->NewStringUTF(env, "not connected");
@@ -649,11 +685,17 @@ static jlong java_connections_allocated(JNIEnv *env, jclass cls) {
     return (jlong) __atomic_load_n(&allocated_connections, __ATOMIC_RELAXED);
 }
 
+static jlong java_endpoints_created(JNIEnv *env, jclass cls) {
+    (void) env; (void) cls;
+    return (jlong) __atomic_load_n(&endpoints_created, __ATOMIC_RELAXED);
+}
+
 static const JNINativeMethod methods[] = {
+    {"endpointsCreated", "()J", (void *) java_endpoints_created},
     {"connectionsAllocated", "()J", (void *) java_connections_allocated},
     {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
     {"connCreate", "(JIIIII[J)V", (void *) java_conn_create},
-    {"connConnect", "(J[BIZ)V", (void *) java_conn_connect},
+    {"connConnect", "(J[BIJZ)V", (void *) java_conn_connect},
     {"connSend", "(JIIII)I", (void *) java_conn_send},
     {"connSendIov", "(JIIII)I", (void *) java_conn_send_iov},
     {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},

@@ -49,6 +49,8 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
         nucx_register_endpoint(env, cls) != 0 ||
         nucx_register_close(env, cls) != 0 ||
         nucx_register_socket(env, cls) != 0 ||
+        nucx_register_peer(env, cls) != 0 ||
+        nucx_register_stray(env, cls) != 0 ||
         nucx_register_datagram(env, cls) != 0 ||
         nucx_register_memory(env, cls) != 0 ||
         nucx_register_probe(env, cls) != 0 ||

@@ -19,11 +19,18 @@
 
 #define NUCX_HIDDEN __attribute__((visibility("hidden")))
 
-/* Tag layout: [63..32] receiver's connection id, [31] control flag, [30..8] sequence, [7..0] zero. */
+/*
+ * Tag layout: [63..32] receiver's connection id, [31] control flag, [30..14] data: (sequence +
+ * receiver's sequence base) mod 2^17, control: receiver's control nonce, [13..0] receiver's tag key.
+ * Base, nonce and key are the receiver's tag secret (random per connection, told in its hello): a
+ * process with an endpoint to this worker has to guess 32 + 17 + 14 bits to hit a posted receive.
+ * 2^17 sequence numbers exceed the largest window (2^16), so the posted receives' tags stay distinct.
+ */
 #define NUCX_TAG_ID_SHIFT 32
 #define NUCX_TAG_CTRL_BIT ((uint64_t) 1 << 31)
-#define NUCX_TAG_SEQ_SHIFT 8
-#define NUCX_TAG_SEQ_MASK 0x7FFFFFu
+#define NUCX_TAG_SEQ_SHIFT 14
+#define NUCX_TAG_SEQ_MASK 0x1FFFFu
+#define NUCX_TAG_KEY_MASK 0x3FFFu
 /*
  * Receives match whole tags: UCX keeps a receive with a full mask in a hash of its tag, and any other
  * in one wildcard queue that every arriving message then walks, so that a message's cost grew with
@@ -112,6 +119,7 @@ enum nucx_created_word {
     NUCX_CREATED_SEND_AREA, /* its send slots */
     NUCX_CREATED_ID,        /* its connection id (the receiver's part of the tag) */
     NUCX_CREATED_SEND_IOVS, /* its I/O vectors, NUCX_MAX_IOV ucp_dt_iov_t per send slot */
+    NUCX_CREATED_TAG_SECRET, /* its tag secret (the rest of the receiver's part of the tag) */
     NUCX_CREATED_WORDS
 };
 
@@ -183,6 +191,8 @@ struct nucx_conn {
     ucp_ep_h ep;
     uint32_t id;
     uint32_t peer_id;
+    uint64_t tag_secret;      /* ours, in the tags of the messages we receive (see the tag layout) */
+    uint64_t peer_tag_secret; /* the peer's, in the tags of the messages we send */
     int32_t index;
     int32_t recv_slots;
     int32_t recv_slot_bytes;
@@ -322,6 +332,8 @@ NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_close(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_peer(JNIEnv *env, jclass cls);
+NUCX_HIDDEN int nucx_register_stray(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_datagram(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_memory(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_probe(JNIEnv *env, jclass cls);

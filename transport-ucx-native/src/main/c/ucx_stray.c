@@ -8,7 +8,9 @@
  * was sent without credit or repeats a sequence number. Messages still in flight when a connection
  * closed (its receives cancelled), or aimed at ids that do not exist, land there too. UCX would keep
  * all of them until the worker is destroyed, so the loop drains them after each productive progress
- * call and fails the live connection a stray data message was aimed at.
+ * call. A stray is dropped and counted, never blamed on the connection its tag names: UCX 1.13's tag
+ * receive does not tell which endpoint a message came from, so anyone who learned or guessed a
+ * connection's tag could otherwise close that connection by sending it one message.
  */
 #include "ucx_native.h"
 
@@ -21,25 +23,8 @@ static void stray_recv_callback(void *request, ucs_status_t status, const ucp_ta
     ucp_request_free(request);
 }
 
-static nucx_conn *live_conn(nucx_worker *w, uint32_t id) {
-    for (nucx_conn *c = w->live; c != NULL; c = c->next_live) {
-        if (c->id == id) {
-            return c;
-        }
-    }
-    return NULL;
-}
-
-/* Control messages are only stray while their connection is failing or closing: nothing to blame. */
-static void blame(nucx_worker *w, ucp_tag_t tag) {
-    if (tag & NUCX_TAG_CTRL_BIT) {
-        return;
-    }
-    nucx_conn *conn = live_conn(w, (uint32_t) (tag >> NUCX_TAG_ID_SHIFT));
-    if (conn != NULL && !conn->closing) {
-        nucx_conn_fail(conn, NUCX_ERR_OUTSIDE_WINDOW);
-    }
-}
+/* Strays dropped by every worker of the process since it started. */
+static uint64_t strays_dropped;
 
 /* Receives the message into the worker's scratch buffer, which nobody reads. */
 static void drop(nucx_worker *w, ucp_tag_message_h message) {
@@ -59,9 +44,9 @@ int nucx_sweep_strays(nucx_worker *w) {
         if (message == NULL) {
             break;
         }
-        blame(w, info.sender_tag);
         drop(w, message);
         swept++;
+        __atomic_fetch_add(&strays_dropped, 1, __ATOMIC_RELAXED);
     }
     return swept;
 }
@@ -75,4 +60,17 @@ void nucx_drop_all_strays(nucx_worker *w) {
     while (nucx_sweep_strays(w) == NUCX_STRAYS_PER_SWEEP) {
         /* a full sweep: more may wait */
     }
+}
+
+static jlong java_strays_dropped(JNIEnv *env, jclass cls) {
+    (void) env; (void) cls;
+    return (jlong) __atomic_load_n(&strays_dropped, __ATOMIC_RELAXED);
+}
+
+static const JNINativeMethod methods[] = {
+    {"straysDropped", "()J", (void *) java_strays_dropped},
+};
+
+int nucx_register_stray(JNIEnv *env, jclass cls) {
+    return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
 }

@@ -7,7 +7,6 @@ import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-import java.util.concurrent.TimeUnit;
 
 /**
  * Tests of hostile peers against one {@link ProbedEchoServer} per test class: each test attacks the server and
@@ -27,12 +26,7 @@ abstract class AbstractProbedServerTest {
 
     @AfterAll
     static void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
-        }
+        ProbedEchoServer.stop(server, group);
     }
 
     static void assertServerUnharmed(String after) throws Exception {

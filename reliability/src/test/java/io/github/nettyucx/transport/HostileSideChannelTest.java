@@ -22,11 +22,13 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Peers that connect to the side channel (the TCP port a UCX server listens on) and do not speak the
- * protocol right: a wrong version, impossible lengths, a truncated hello, bad records after a valid hello. Each
+ * protocol (v4) right: a wrong version, impossible lengths, a truncated hello, bad records after a valid hello; each
+ * sends a valid intro and reads the server's first where the malformed part comes later. Each
  * must be refused with a logged reason, its connection only closed, and the server (a child JVM) must keep
  * serving its other connection and hold no native state for the refused one. Bytes that are not the hello's
  * magic (garbage, another protocol) are a plain TCP client: served, and nothing of it left once it closes.
@@ -52,11 +54,12 @@ class HostileSideChannelTest extends AbstractProbedServerTest {
         assertServedAsPlainTcp("NUCLEAR".getBytes(StandardCharsets.US_ASCII));
     }
 
+    /** An intro of a version no release has: refused before anything else is said. */
     @Test
     void wrongVersion() throws Exception {
-        ByteBuffer hello = validHello();
-        hello.putShort(4, (short) 99);
-        assertRefused(hello, "unsupported netty-ucx protocol version 99");
+        ByteBuffer intro = RawHandshake.clientIntro();
+        intro.putShort(4, (short) 99);
+        assertRefused(intro, "unsupported netty-ucx protocol version 99");
     }
 
     /** The magic, then random bytes: a netty-ucx client by its first bytes, refused for what follows. */
@@ -66,57 +69,69 @@ class HostileSideChannelTest extends AbstractProbedServerTest {
         new Random(3).nextBytes(rest);
         rest[0] = 0x7F; // a version no release has: 0x7F01
         rest[1] = 0x01;
-        ByteBuffer hello = ByteBuffer.allocate(UcxHandshake.magic().remaining() + rest.length);
-        hello.put(UcxHandshake.magic()).put(rest).flip();
-        assertRefused(hello, "unsupported netty-ucx protocol version " + 0x7F01);
+        ByteBuffer intro = ByteBuffer.allocate(Integer.BYTES + rest.length);
+        intro.putInt(UcxHandshake.MAGIC).put(rest).flip();
+        assertRefused(intro, "unsupported netty-ucx protocol version " + 0x7F01);
     }
 
+    /** A trusted client (this process: same user) that announces a worker address of 2 GiB. */
     @Test
     void hugeWorkerAddressLength() throws Exception {
-        ByteBuffer hello = validHello();
-        hello.putInt(UcxHandshake.HELLO_HEADER_BYTES - 4, Integer.MAX_VALUE);
-        assertRefused(hello, "bad worker address length in handshake: " + Integer.MAX_VALUE);
+        assertRefused(handshake -> {
+            handshake.upToOurAddress();
+            handshake.write(ByteBuffer.allocate(4).putInt(0, Integer.MAX_VALUE));
+        }, "bad worker address length in handshake: " + Integer.MAX_VALUE);
     }
 
     @Test
     void negativeWorkerAddressLength() throws Exception {
-        ByteBuffer hello = validHello();
-        hello.putInt(UcxHandshake.HELLO_HEADER_BYTES - 4, -5);
-        assertRefused(hello, "bad worker address length in handshake: -5");
+        assertRefused(handshake -> {
+            handshake.upToOurAddress();
+            handshake.write(ByteBuffer.allocate(4).putInt(0, -5));
+        }, "bad worker address length in handshake: -5");
     }
 
+    /** Intros, then a hello with a receive window of 0. */
     @Test
     void zeroReceiveWindow() throws Exception {
-        ByteBuffer hello = validHello();
-        hello.putInt(12, 0);
-        assertRefused(hello, "bad receive window in handshake: 0");
+        assertRefused(handshake -> {
+            handshake.intro();
+            handshake.write(RawHandshake.clientHello(RawHandshake.trustingFlags(), 0, 65536));
+        }, "bad receive window in handshake: 0");
     }
 
     /**
-     * A header that parses, followed by bytes that are not a UCP worker address. UCX 1.13 does not validate
-     * a packed address: ucp_ep_create aborts the whole process on an assertion in ucp_address_unpack
-     * ("addr version 9"); the transport checks the address's format version first and refuses the hello.
+     * A trusted client whose address message holds bytes that are not a UCP worker address. UCX 1.13 does not
+     * validate a packed address: ucp_ep_create aborts the whole process on an assertion in ucp_address_unpack
+     * ("addr version 9"); the transport checks the address's format version first and refuses it. (An untrusted
+     * peer never gets this far: {@link UntrustedPeerTest}.)
      */
     @Test
     void garbageWorkerAddress() throws Exception {
         byte[] address = new byte[200];
         new Random(2).nextBytes(address);
-        ByteBuffer hello = UcxHandshake.encodeHello(1, 8, 65536, address);
         try (Socket socket = new Socket()) {
             socket.connect(server.address(), 5_000);
-            send(socket, hello);
+            RawHandshake handshake = new RawHandshake(socket);
+            byte[] own = handshake.upToOurAddress().workerAddress;
+            assertNotEquals(own[0] & 0x0F, address[0] & 0x0F,
+                    "the garbage address has this UCX's address format version: ucp_ep_create would unpack it");
+            handshake.write(UcxHandshake.encodeAddress(address));
             assertTrue(closedByServer(socket, 10), "connection with a garbage worker address was not closed");
         }
         assertServerUnharmed("a garbage worker address");
     }
 
+    /** Intros, then 30 of the hello's 64 bytes, then the client goes away. */
     @Test
     void truncatedHelloThenClose() throws Exception {
-        ByteBuffer hello = validHello();
         try (Socket socket = new Socket()) {
             socket.connect(server.address(), 5_000);
-            socket.getOutputStream().write(hello.array(), 0, 30);
-            socket.getOutputStream().flush();
+            RawHandshake handshake = new RawHandshake(socket);
+            handshake.intro();
+            byte[] hello = new byte[UcxHandshake.CLIENT_HELLO_BYTES];
+            RawHandshake.validClientHello().get(hello);
+            handshake.write(hello, 30);
             Thread.sleep(100);
         }
         assertServerUnharmed("a truncated hello");
@@ -182,38 +197,40 @@ class HostileSideChannelTest extends AbstractProbedServerTest {
     }
 
     /**
-     * A client that sends part of a hello and then nothing would hold an accepted channel, its native
-     * connection (about 1 MiB of slots) and a descriptor until it goes away (as slowloris does to HTTP
-     * servers); the accepted channel's connect timeout (5 s on this server) ends it.
+     * A client that sends part of its intro and then nothing would hold an accepted channel and a descriptor
+     * until it goes away (as slowloris does to HTTP servers); the accepted channel's connect timeout (5 s on this
+     * server) ends it. Nothing native is allocated for it meanwhile: the server creates its connection only for
+     * a complete hello.
      */
     @Test
     @Timeout(120)
     void stalledHelloIsDroppedAfterATimeout() throws Exception {
         try (Socket socket = new Socket()) {
             socket.connect(server.address(), 5_000);
-            socket.getOutputStream().write(validHello().array(), 0, 20);
-            socket.getOutputStream().flush();
+            byte[] intro = new byte[UcxHandshake.INTRO_BYTES];
+            RawHandshake.clientIntro().get(intro);
+            new RawHandshake(socket).write(intro, 20);
+            Thread.sleep(300);
+            assertEquals(1, server.nativeConnections(), "native connections of the server during a stalled intro");
             assertTrue(closedByServer(socket, 30), "a stalled hello was still held open after 30 s");
         }
         assertServerUnharmed("a stalled hello");
     }
 
-    private static ByteBuffer validHello() {
-        byte[] address = new byte[64];
-        return UcxHandshake.encodeHello(1, 8, 65536, address);
+    /** What an attacker does on its connection, which the server must then close. */
+    private interface Attack {
+        void run(RawHandshake handshake) throws Exception;
     }
 
     private static void assertRefused(ByteBuffer bytes, String reason) throws Exception {
-        byte[] array = new byte[bytes.remaining()];
-        bytes.get(array);
-        assertRefused(array, reason);
+        assertRefused(handshake -> handshake.write(bytes), reason);
     }
 
-    private static void assertRefused(byte[] bytes, String reason) throws Exception {
+    private static void assertRefused(Attack attack, String reason) throws Exception {
         try (Socket socket = new Socket()) {
             socket.connect(server.address(), 5_000);
-            socket.getOutputStream().write(bytes);
-            socket.getOutputStream().flush();
+            socket.setSoTimeout(10_000);
+            attack.run(new RawHandshake(socket));
             assertTrue(closedByServer(socket, 10), "not refused: " + reason);
         }
         assertTrue(server.child().awaitOutput(reason, 10),
@@ -232,13 +249,6 @@ class HostileSideChannelTest extends AbstractProbedServerTest {
         assertServerUnharmed("a plain TCP client");
     }
 
-    private static void send(Socket socket, ByteBuffer bytes) throws IOException {
-        byte[] array = new byte[bytes.remaining()];
-        bytes.get(array);
-        socket.getOutputStream().write(array);
-        socket.getOutputStream().flush();
-    }
-
     /** True when the server ends the connection within {@code seconds} (its hello may come first). */
     private static boolean closedByServer(Socket socket, int seconds) throws IOException {
         socket.setSoTimeout(seconds * 1000);
@@ -246,7 +256,7 @@ class HostileSideChannelTest extends AbstractProbedServerTest {
         byte[] discard = new byte[4096];
         try {
             while (in.read(discard) >= 0) {
-                // The server's own hello, sent before it read ours.
+                // What the server sent before it closed (its intro, its hello, its address).
             }
             return true;
         } catch (SocketTimeoutException e) {

@@ -34,8 +34,33 @@ final class ProbedEchoServer implements AutoCloseable {
     private final BlockingQueue<String> echoes = new LinkedBlockingQueue<>();
     private int probes;
 
+    /** Stops {@code server} and then the client loops of {@code group}, either of which may be null. */
+    static void stop(ProbedEchoServer server, EventLoopGroup group) throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
+        }
+    }
+
     ProbedEchoServer(EventLoopGroup group) throws Exception {
-        child = ChildJvm.builder(ReliabilityPeer.class).name("echo-server").args("echo-server", "127.0.0.1").start();
+        this(group, new String[0]);
+    }
+
+    /**
+     * A server whose JVM gets {@code jvmOptions} as well, such as {@code -Dio.github.nettyucx.trust=none} or the
+     * {@code -Dpeer.*} settings {@link ReliabilityPeer} reads.
+     */
+    ProbedEchoServer(EventLoopGroup group, String... jvmOptions) throws Exception {
+        // The tests read the server's log for what each bad peer got: none of those warnings may be held back.
+        ChildJvm.Builder builder = ChildJvm.builder(ReliabilityPeer.class).name("echo-server")
+                .jvmOption("-Dio.github.nettyucx.peerWarningsPer10s=100000")
+                .args("echo-server", "127.0.0.1");
+        for (String option : jvmOptions) {
+            builder.jvmOption(option);
+        }
+        child = builder.start();
         address = new InetSocketAddress("127.0.0.1", Integer.parseInt(child.awaitValue(ReliabilityPeer.PORT)));
         healthy = new Bootstrap().group(group).channel(UcxSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
@@ -95,6 +120,77 @@ final class ProbedEchoServer implements AutoCloseable {
             Thread.sleep(100);
         }
         assertEquals(1, count, "native connections in the server " + after);
+    }
+
+    /** UCX messages the server process dropped as strays ({@link Ucx#strayMessagesDropped()}). */
+    long strays() throws IOException, InterruptedException {
+        child.send("STRAYS");
+        return Long.parseLong(child.awaitValue(ReliabilityPeer.STRAYS));
+    }
+
+    /** UCP endpoints the server process created ({@link Ucx#endpointsCreated()}). */
+    long endpoints() throws IOException, InterruptedException {
+        child.send("ENDPOINTS");
+        return Long.parseLong(child.awaitValue(ReliabilityPeer.ENDPOINTS));
+    }
+
+    /** Handshakes in progress on the server channel. */
+    int pendingHandshakes() throws IOException, InterruptedException {
+        child.send("PENDING");
+        return Integer.parseInt(child.awaitValue(ReliabilityPeer.PENDING));
+    }
+
+    /**
+     * The id the server's UCX connection with the client at local port {@code clientPort} receives with (the
+     * test hook of {@link ReliabilityPeer}'s IDS command); fails when the server has no such active connection.
+     */
+    long connectionIdOf(int clientPort) throws IOException, InterruptedException {
+        child.send("IDS");
+        String ids = child.awaitValue(ReliabilityPeer.IDS);
+        for (String entry : ids.split(" ")) {
+            int equals = entry.indexOf('=');
+            if (equals > 0 && Integer.parseInt(entry.substring(0, equals)) == clientPort) {
+                return Long.parseLong(entry.substring(equals + 1));
+            }
+        }
+        throw new AssertionError("the server has no active connection from port " + clientPort + ": " + ids);
+    }
+
+    /**
+     * Connects a new client from this JVM (trusting whom {@code trust} says; null: the process default), checks
+     * one echo and closes it. Returns how many UCP endpoints this JVM created for it: 1 over UCX, 0 over the TCP
+     * data path.
+     */
+    long echoWithNewClient(EventLoopGroup group, UcxTrust trust) throws Exception {
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        long endpointsBefore = Ucx.endpointsCreated();
+        Bootstrap b = new Bootstrap().group(group).channel(UcxSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+                .handler(new SimpleChannelInboundHandler<ByteBuf>() {
+                    private final StringBuilder text = new StringBuilder();
+
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
+                        text.append(msg.toString(StandardCharsets.US_ASCII));
+                        int end = text.indexOf("\n");
+                        if (end >= 0) {
+                            received.add(text.substring(0, end));
+                        }
+                    }
+                });
+        if (trust != null) {
+            b.option(UcxChannelOption.TRUST, trust);
+        }
+        Channel client = b.connect(address).sync().channel();
+        try {
+            String line = "new client " + System.nanoTime();
+            client.writeAndFlush(Unpooled.copiedBuffer(line + "\n", StandardCharsets.US_ASCII));
+            assertEquals(line, received.poll(10, TimeUnit.SECONDS), "the new client's echo; server output:\n"
+                    + child.output());
+        } finally {
+            client.close().sync();
+        }
+        return Ucx.endpointsCreated() - endpointsBefore;
     }
 
     /** The server's resident memory. */

@@ -27,6 +27,8 @@ final class RawUcxPeer implements AutoCloseable {
 
     private final long worker;
     private final SocketChannel side;
+    /** What the server sent and the handshake did not parse yet. */
+    private final ByteBuffer in = ByteBuffer.allocate(UcxHandshake.addressCapacity() + 1024);
     private final Conn main;
     private UcxHandshake.Hello serverHello;
     private int extraConnections;
@@ -37,17 +39,20 @@ final class RawUcxPeer implements AutoCloseable {
         final long state;
         final long sendArea;
         final int id;
+        /** The rest of the tags this connection receives with, told to the server in the hello. */
+        final long tagSecret;
         /** Where the receives are posted; nothing reads them. Referenced until the worker is gone. */
         private final ByteBuffer recvArea = ByteBuffer.allocateDirect(RECV_SLOTS * RECV_UNIT);
         private int nextSlot;
 
         private Conn(int index) throws IOException {
-            long[] out = new long[5];
+            long[] out = new long[UcxNative.CREATED_WORDS];
             UcxNative.connCreate(worker, index, RECV_SLOTS, RECV_UNIT, SEND_SLOTS, SEND_UNIT, out);
-            conn = out[0];
-            state = out[1];
-            sendArea = out[2];
-            id = (int) out[3];
+            conn = out[UcxNative.CREATED_CONN];
+            state = out[UcxNative.CREATED_STATE];
+            sendArea = out[UcxNative.CREATED_SEND_AREA];
+            id = (int) out[UcxNative.CREATED_ID];
+            tagSecret = out[UcxNative.CREATED_TAG_SECRET];
             long recvAddress = PlatformDependent.directBufferAddress(recvArea);
             for (int slot = 0; slot < RECV_SLOTS; slot++) {
                 UcxNative.connPostRecv(conn, slot, slot, recvAddress + (long) slot * RECV_UNIT, 0);
@@ -135,11 +140,31 @@ final class RawUcxPeer implements AutoCloseable {
         return new RawUcxPeer(server);
     }
 
-    /** Sends a valid hello, reads the server's and creates the endpoint to it. */
+    /**
+     * The v4 handshake of a client that trusts the server (docs/protocol.md): our intro, the server's intro, our
+     * hello (no secret: 32 zero bytes of proof; flags {@link UcxDataPathPolicy#localFlags()} with
+     * {@link UcxDataPathPolicy#FLAG_TRUSTS}), the server's hello, then, where both chose UCX, the server's worker
+     * address and ours; then the endpoint to the server. Fails when the server did not choose UCX (it does not
+     * trust this process, or the TCP data path was chosen): this peer speaks UCX only.
+     */
     RawUcxPeer handshake() throws IOException {
-        writeSide(UcxHandshake.encodeHello(main.id, RECV_SLOTS, RECV_UNIT, UcxNative.workerAddress(worker)));
-        serverHello = readHello();
-        UcxNative.connConnect(main.conn, serverHello.workerAddress, serverHello.connectionId, true);
+        byte[] nonce = RawHandshake.newNonce();
+        writeSide(UcxHandshake.encodeClientIntro(nonce));
+        read(buffer -> UcxHandshake.decodeIntro(buffer, true, nonce));
+        int flags = RawHandshake.trustingFlags();
+        writeSide(UcxHandshake.encodeHello(flags, main.id, main.tagSecret, RECV_SLOTS, RECV_UNIT,
+                new byte[UcxHandshake.PROOF_BYTES]));
+        UcxHandshake.Hello hello = read(buffer -> UcxHandshake.decodeHello(buffer, false));
+        UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(flags, hello.flags, hello.sameHost());
+        if (choice != UcxDataPathPolicy.Choice.UCX) {
+            throw new IOException("the server chose the " + choice + " data path (its flags " + hello.flags
+                    + "), not UCX: does it trust this process?");
+        }
+        byte[] address = read(UcxHandshake::decodeAddress);
+        serverHello = hello.withAddress(address);
+        writeSide(UcxHandshake.encodeAddress(UcxNative.workerAddress(worker)));
+        UcxNative.connConnect(main.conn, serverHello.workerAddress, serverHello.connectionId, serverHello.tagSecret,
+                true);
         progress(20);
         return this;
     }
@@ -154,10 +179,13 @@ final class RawUcxPeer implements AutoCloseable {
         return main;
     }
 
-    /** Another endpoint to the same server worker, aimed at connection id {@code targetId} of the server. */
+    /**
+     * Another endpoint to the same server worker, aimed at connection id {@code targetId} of the server. Its tag
+     * secret is not known to this peer: it uses the one of its own connection, a real secret of the server's.
+     */
     Conn aimAt(int targetId) throws IOException {
         Conn conn = new Conn(++extraConnections);
-        UcxNative.connConnect(conn.conn, serverHello.workerAddress, targetId, true);
+        UcxNative.connConnect(conn.conn, serverHello.workerAddress, targetId, serverHello.tagSecret, true);
         progress(20);
         return conn;
     }
@@ -176,18 +204,27 @@ final class RawUcxPeer implements AutoCloseable {
         writeSide(record);
     }
 
-    private UcxHandshake.Hello readHello() throws IOException {
-        ByteBuffer in = ByteBuffer.allocate(UcxHandshake.helloCapacity());
+    /** Something the server sends in its handshake: null while more bytes are needed. */
+    private interface Decoder<T> {
+        T decode(ByteBuffer in) throws IOException;
+    }
+
+    /** Reads from the side channel until {@code decoder} has what it parses; the bytes after it stay for later. */
+    private <T> T read(Decoder<T> decoder) throws IOException {
         for (;;) {
+            in.flip();
+            T decoded;
+            try {
+                decoded = decoder.decode(in);
+            } finally {
+                in.compact();
+            }
+            if (decoded != null) {
+                return decoded;
+            }
             if (side.read(in) < 0) {
                 throw new IOException("the server closed the side channel during the handshake");
             }
-            in.flip();
-            UcxHandshake.Hello hello = UcxHandshake.decodeHello(in);
-            if (hello != null) {
-                return hello;
-            }
-            in.compact();
         }
     }
 

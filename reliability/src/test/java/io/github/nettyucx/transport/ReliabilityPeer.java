@@ -24,11 +24,12 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -44,14 +45,24 @@ import java.util.concurrent.TimeUnit;
  *                                                                                    CLOSING after n bytes
  *   idle-client HOST PORT           connects and does nothing                        prints CONNECTED
  *   echo-client HOST PORT           echo round trips of checked 16 KiB messages      prints ECHOED n, INACTIVE ms cause
- *   half-hello HOST PORT            plain TCP: sends 20 bytes of a hello, then waits  prints SENT
+ *   half-hello HOST PORT            plain TCP: intros (v4), then 20 bytes of a hello,  prints SENT
+ *                                   then waits
+ *   hostile-records HOST PORT KIND  a {@link RawUcxPeer} (UCX handshake done), then     prints CLOSED_BY_SERVER b
+ *                                   side-channel records: KIND endless (a shutdown-output record again and again)
+ *                                   or after-close ('C' and then 'S' in one write)
  *   ucx-probe [HOST PORT]           see {@link UcxProbe}
  *   grpc-server HOST, grpc-client HOST PORT   see {@link GrpcPeer}
  *   kv-server HOST                  a kvstore server over UCX                       prints PORT n
  *   registered-echo-server HOST     see {@link RegisteredMemoryPeer} (also its ALLOC and MEMORY commands)
  * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections),
- * RECORDS (prints RECORDS n, the kv-server's record count)
+ * RECORDS (prints RECORDS n, the kv-server's record count), STRAYS (prints STRAYS n, {@link Ucx#strayMessagesDropped}),
+ * ENDPOINTS (prints ENDPOINTS n, {@link Ucx#endpointsCreated}), PENDING (prints PENDING n, the server channel's
+ * handshakes in progress), IDS (prints IDS and, for each active accepted connection, remotePort=connectionId, the id
+ * its peer's messages are tagged with; 0 on the TCP data path: a test hook for attacks on a victim's real id)
  * </pre>
+ * The servers take {@code -Dpeer.maxPendingHandshakes=N} and {@code -Dpeer.maxPendingHandshakesPerAddress=N}
+ * ({@link UcxChannelOption#MAX_PENDING_HANDSHAKES} and its per-address twin) and
+ * {@code -Dpeer.handshakeTimeoutMillis=N} (default 5000), and trust whom {@code -Dio.github.nettyucx.trust} says.
  * Every channel prints ACTIVE, EXCEPTION cause and INACTIVE lines. The process halts when its standard input
  * ends (the test JVM went away) or after -Dpeer.lifetimeSeconds (default 900).
  */
@@ -67,6 +78,14 @@ public final class ReliabilityPeer {
     static final String RSS = "RSS ";
     static final String CONNECTIONS = "CONNECTIONS ";
     static final String RECORDS = "RECORDS ";
+    static final String STRAYS = "STRAYS ";
+    static final String ENDPOINTS = "ENDPOINTS ";
+    static final String PENDING = "PENDING ";
+    static final String IDS = "IDS";
+    static final String CLOSED_BY_SERVER = "CLOSED_BY_SERVER ";
+    /** The active accepted channels of this process's server. */
+    private static final Set<Channel> LIVE = ConcurrentHashMap.newKeySet();
+    private static volatile Channel serverChannel;
     private static final int CHUNK = 64 * 1024;
     private static volatile KvServer kvServer;
     private static final AttributeKey<Long> READ_BYTES = AttributeKey.valueOf("reliabilityPeerReadBytes");
@@ -81,6 +100,10 @@ public final class ReliabilityPeer {
         String mode = args[0];
         if (mode.equals("half-hello")) {
             halfHello(args[1], Integer.parseInt(args[2]));
+            return;
+        }
+        if (mode.equals("hostile-records")) {
+            hostileRecords(args[1], Integer.parseInt(args[2]), args[3]);
             return;
         }
         if (mode.equals("ucx-probe")) {
@@ -152,9 +175,18 @@ public final class ReliabilityPeer {
         }
         b.childOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         // Also the time an accepted UCX connection has to complete its handshake.
-        b.childOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5_000);
+        b.childOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, Integer.getInteger("peer.handshakeTimeoutMillis", 5_000));
+        Integer maxPending = Integer.getInteger("peer.maxPendingHandshakes");
+        if (maxPending != null) {
+            b.option(UcxChannelOption.MAX_PENDING_HANDSHAKES, maxPending);
+        }
+        Integer maxPendingPerAddress = Integer.getInteger("peer.maxPendingHandshakesPerAddress");
+        if (maxPendingPerAddress != null) {
+            b.option(UcxChannelOption.MAX_PENDING_HANDSHAKES_PER_ADDRESS, maxPendingPerAddress);
+        }
         b.childHandler(handler != null ? handler : new Sink(seed));
         Channel server = b.bind(address(hostPort)).sync().channel();
+        serverChannel = server;
         print(PORT + ((InetSocketAddress) server.localAddress()).getPort());
     }
 
@@ -172,15 +204,53 @@ public final class ReliabilityPeer {
                 : new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
-    /** A connection that is never completed: the first 20 bytes of a valid hello, then silence. */
+    /**
+     * A connection that is never completed: the intros (v4), then the first 20 bytes of a valid client hello, then
+     * silence. The server holds no native connection for it: it creates one only for a complete hello.
+     */
     private static void halfHello(String host, int port) throws Exception {
         Socket socket = new Socket(host, port);
-        ByteBuffer hello = UcxHandshake.encodeHello(1, 8, 65536, new byte[100]);
-        OutputStream out = socket.getOutputStream();
-        out.write(hello.array(), 0, 20);
-        out.flush();
+        RawHandshake handshake = new RawHandshake(socket);
+        handshake.intro();
+        ByteBuffer hello = RawHandshake.validClientHello();
+        handshake.write(hello.array(), 20);
         print(SENT);
         Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /**
+     * A peer that completes the UCX handshake and then breaks the records: {@code endless} shutdown-output
+     * records (a second one is already a protocol error), or {@code after-close}: a close record and a record after
+     * it, in one write. Prints whether the server then ended the connection.
+     */
+    private static void hostileRecords(String host, int port, String kind) throws Exception {
+        Ucx.ensureAvailability();
+        try (RawUcxPeer peer = RawUcxPeer.connect(new InetSocketAddress(host, port)).handshake()) {
+            if (kind.equals("endless")) {
+                ByteBuffer records = ByteBuffer.allocate(UcxHandshake.RECORD_BYTES * 1024);
+                while (records.hasRemaining()) {
+                    records.put(UcxHandshake.RECORD_SHUTDOWN_OUTPUT).putInt(0);
+                }
+                try {
+                    // 10 MiB of records at most: the server must have ended it long before.
+                    for (int i = 0; i < 2048; i++) {
+                        records.flip();
+                        peer.writeSide(records);
+                    }
+                } catch (IOException e) {
+                    print(CLOSED_BY_SERVER + "true (" + e.getMessage() + ")");
+                    return;
+                }
+            } else if (kind.equals("after-close")) {
+                ByteBuffer records = ByteBuffer.allocate(2 * UcxHandshake.RECORD_BYTES);
+                records.put(UcxHandshake.RECORD_CLOSE).putInt(0).put(UcxHandshake.RECORD_SHUTDOWN_OUTPUT).putInt(0)
+                        .flip();
+                peer.writeSide(records);
+            } else {
+                throw new IllegalArgumentException("unknown kind " + kind);
+            }
+            print(CLOSED_BY_SERVER + peer.awaitClosedByServer(10));
+        }
     }
 
     static synchronized void print(String line) {
@@ -203,6 +273,18 @@ public final class ReliabilityPeer {
                         case "RECORDS":
                             print(RECORDS + (kvServer == null ? -1 : kvServer.store().recordCount()));
                             break;
+                        case "STRAYS":
+                            print(STRAYS + Ucx.strayMessagesDropped());
+                            break;
+                        case "ENDPOINTS":
+                            print(ENDPOINTS + Ucx.endpointsCreated());
+                            break;
+                        case "PENDING":
+                            print(PENDING + pendingHandshakes());
+                            break;
+                        case "IDS":
+                            print(IDS + liveConnectionIds());
+                            break;
                         default:
                             String answer = RegisteredMemoryPeer.command(command.trim());
                             print(answer != null ? answer : "UNKNOWN " + command);
@@ -213,6 +295,34 @@ public final class ReliabilityPeer {
             }
             Runtime.getRuntime().halt(3);
         });
+    }
+
+    /** The server channel's handshakes in progress ({@link UcxHandshakeLimits}); -1 without a UCX server. */
+    private static int pendingHandshakes() {
+        Channel server = serverChannel;
+        if (!(server instanceof UcxServerSocketChannel)) {
+            return -1;
+        }
+        return ((UcxServerSocketChannel) server).config().handshakeLimits.pending();
+    }
+
+    /** " port=id" for each active accepted UCX channel: the id its UCX connection receives with (read on its loop). */
+    private static String liveConnectionIds() {
+        StringBuilder ids = new StringBuilder();
+        for (Channel channel : LIVE) {
+            if (!(channel instanceof UcxSocketChannel)) {
+                continue;
+            }
+            UcxSocketChannel ucx = (UcxSocketChannel) channel;
+            try {
+                int id = ucx.eventLoop().submit(() -> ucx.connection == null ? 0 : ucx.connection.id())
+                        .get(5, TimeUnit.SECONDS);
+                ids.append(' ').append(ucx.remoteAddress().getPort()).append('=').append(Integer.toUnsignedString(id));
+            } catch (Exception e) {
+                ids.append(' ').append(ucx.remoteAddress().getPort()).append("=?");
+            }
+        }
+        return ids.toString();
     }
 
     private static void exitAfter(long seconds) {
@@ -237,12 +347,16 @@ public final class ReliabilityPeer {
     static class Reporter extends ChannelInboundHandlerAdapter {
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            if (ctx.channel().parent() != null) {
+                LIVE.add(ctx.channel());
+            }
             print(ACTIVE + " " + ctx.channel().remoteAddress());
             super.channelActive(ctx);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            LIVE.remove(ctx.channel());
             print(INACTIVE + " " + ctx.channel().remoteAddress());
             super.channelInactive(ctx);
         }

@@ -76,30 +76,38 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         session = new UcxSession(sessionEvents, false);
     }
 
-    /** An accepted client speaks netty-ucx: send our hello (see {@link UcxSession.Listener}). */
-    abstract void ucxClient() throws IOException;
-
     /** An accepted client speaks something else ({@code firstBytes}): make the connection plain TCP. */
     abstract void plainClient(ByteBuffer firstBytes) throws IOException;
 
-    /** The peer's hello arrived: connect the data path. */
-    abstract void helloReceived(UcxHandshake.Hello hello) throws IOException;
+    /** The peer's intro arrived (see {@link UcxSession.Listener}). */
+    abstract void introReceived(UcxHandshake.Intro intro) throws IOException;
+
+    /** The peer's hello arrived: choose the data path; true when it is UCX and the peer's address comes next. */
+    abstract boolean helloReceived(UcxHandshake.Hello hello) throws IOException;
+
+    /** The peer's worker address arrived: connect over UCX. */
+    abstract void addressReceived(UcxHandshake.Hello hello) throws IOException;
 
     /** The session's events, kept off the channel's public methods. */
     private final class SessionEvents implements UcxSession.Listener {
-        @Override
-        public void ucxClient() throws IOException {
-            AbstractUcxStreamChannel.this.ucxClient();
-        }
-
         @Override
         public void plainClient(ByteBuffer firstBytes) throws IOException {
             AbstractUcxStreamChannel.this.plainClient(firstBytes);
         }
 
         @Override
-        public void helloReceived(UcxHandshake.Hello hello) throws IOException {
-            AbstractUcxStreamChannel.this.helloReceived(hello);
+        public void introReceived(UcxHandshake.Intro intro) throws IOException {
+            AbstractUcxStreamChannel.this.introReceived(intro);
+        }
+
+        @Override
+        public boolean helloReceived(UcxHandshake.Hello hello) throws IOException {
+            return AbstractUcxStreamChannel.this.helloReceived(hello);
+        }
+
+        @Override
+        public void addressReceived(UcxHandshake.Hello hello) throws IOException {
+            AbstractUcxStreamChannel.this.addressReceived(hello);
         }
     }
 
@@ -239,7 +247,8 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     @Override
     protected void doShutdownOutput() throws Exception {
-        if (!session.isTcpConnected()) {
+        if (!session.isTcpConnected() || session.isHandshaking() && !session.isPlain()) {
+            // As NIO's for a connect still in progress: the handshake is part of the connect.
             throw new NotYetConnectedException();
         }
         if (input != null && fd >= 0 && session.canAnnounceShutdown()

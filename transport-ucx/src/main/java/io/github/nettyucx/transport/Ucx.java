@@ -69,6 +69,20 @@ public final class Ucx {
         return UcxIoHandler.CONTENTION_HOLDS.sum();
     }
 
+    /**
+     * UCX messages that no receive of a live connection wanted (sent without credit, repeated, aimed at a
+     * connection that is gone or never was), dropped since the process started. Such a message never closes a
+     * connection: UCX does not tell who sent it (docs/security.md).
+     */
+    public static long strayMessagesDropped() {
+        return isAvailable() ? UcxNative.straysDropped() : 0;
+    }
+
+    /** UCP endpoints this process created for connections: only trusted peers get one (docs/security.md). */
+    public static long endpointsCreated() {
+        return isAvailable() ? UcxNative.endpointsCreated() : 0;
+    }
+
     private static Throwable load() {
         if (!"linux".equals(PlatformDependent.normalizedOs())) {
             return new UnsupportedOperationException("the UCX transport runs on Linux only");

@@ -48,6 +48,22 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
             "RECEIVE_IN_PLACE");
 
     /**
+     * Which peers this connection hands to UCX ({@link UcxTrust}); others get the TCP data path. On a server, set it
+     * as a child option. Default: {@code -Dio.github.nettyucx.trust}, or {@link UcxTrust#sameUser()}. See
+     * docs/security.md.
+     */
+    public static final ChannelOption<UcxTrust> TRUST = valueOf(UcxChannelOption.class, "TRUST");
+    /**
+     * For a server: how many accepted connections may be in their handshake at once (the peer not yet known as a
+     * trusted netty-ucx peer or a plain TCP client). One more is closed at once. Default 1024.
+     */
+    public static final ChannelOption<Integer> MAX_PENDING_HANDSHAKES = valueOf(UcxChannelOption.class,
+            "MAX_PENDING_HANDSHAKES");
+    /** For a server: as {@link #MAX_PENDING_HANDSHAKES}, per remote IP address. Default 256. */
+    public static final ChannelOption<Integer> MAX_PENDING_HANDSHAKES_PER_ADDRESS = valueOf(UcxChannelOption.class,
+            "MAX_PENDING_HANDSHAKES_PER_ADDRESS");
+
+    /**
      * For a {@link UcxDatagramChannel}: SO_REUSEPORT, which lets several sockets bind the same address and port,
      * the kernel spreading the datagrams among them. Set it before binding.
      */

@@ -56,6 +56,8 @@ final class UcxConnection {
     private final long conn;
     private final long state;
     private final int id;
+    /** The rest of the tags of the messages this connection receives, told to the peer in our hello. */
+    private final long tagSecret;
     private final int recvWindow;
     private final int recvUnit;
     /** Bytes between receive (and send) slots: a unit of payload plus the header in front of it. */
@@ -92,6 +94,7 @@ final class UcxConnection {
         this.conn = created[UcxNative.CREATED_CONN];
         this.state = created[UcxNative.CREATED_STATE];
         this.id = (int) created[UcxNative.CREATED_ID];
+        this.tagSecret = created[UcxNative.CREATED_TAG_SECRET];
         this.recvBufs = recvBufs;
         int recvWindow = recvBufs.length;
         this.recvWindow = recvWindow;
@@ -165,6 +168,10 @@ final class UcxConnection {
                 UcxMemoryRegistration.memoryHandleOf(buffer));
     }
 
+    long tagSecret() {
+        return tagSecret;
+    }
+
     int id() {
         return id;
     }
@@ -189,7 +196,8 @@ final class UcxConnection {
 
     /** Creates the UCX endpoint to the peer's worker: messages travel as tagged messages from now on. */
     void connectEndpoint(UcxHandshake.Hello peer) throws IOException {
-        UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.peerErrorHandling());
+        UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.tagSecret,
+                peer.peerErrorHandling());
         connected = true;
     }
 

@@ -33,6 +33,18 @@ final class UcxDataPathPolicy {
     static final int FLAG_NETWORK = 4;
     /** This side wants the TCP data path even where UCX has more than TCP. */
     static final int FLAG_INSISTS = 8;
+    /** This side trusts the peer with UCX ({@link UcxTrust}): UCX needs this flag from both. */
+    static final int FLAG_TRUSTS = 16;
+
+    /** The data path two hellos lead to. */
+    enum Choice {
+        /** UCX tagged messages: the worker addresses follow the hellos. */
+        UCX,
+        /** Frames on the connection's TCP socket. */
+        TCP,
+        /** None: the peers do not trust each other, and one of them refuses the TCP data path. */
+        NONE
+    }
 
     private static final String MODE = SystemPropertyUtil.get("io.github.nettyucx.tcpDataPath", "auto")
             .toLowerCase(Locale.ROOT);
@@ -92,14 +104,28 @@ final class UcxDataPathPolicy {
     }
 
     /**
-     * Connects {@code connection} to the peer of {@code hello} over the data path both ends choose alike,
-     * and returns that data path. {@code stopWatchingSocket} takes the side channel's socket out of the
-     * loop's epoll set; a data path that takes the socket over runs it first. {@code retryWrite} has the
-     * channel's event loop call the data path's {@link UcxDataPath#write} again soon.
+     * The data path of a connection between ends whose hellos had these flags (ours with or without
+     * {@link #FLAG_TRUSTS}): both ends decide alike. Peers that do not both trust each other never get UCX.
      */
-    static UcxDataPath connect(UcxHandshake.Hello hello, UcxConnection connection, UcxSideChannel side,
-                               Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
-        if (streamChosen(localFlags(), hello.flags, hello.sameHost())) {
+    static Choice choose(int ours, int peerFlags, boolean sameHost) {
+        boolean trusted = (ours & peerFlags & FLAG_TRUSTS) != 0;
+        boolean streamAccepted = (ours & peerFlags & FLAG_ACCEPTS) != 0;
+        if (!trusted) {
+            return streamAccepted ? Choice.TCP : Choice.NONE;
+        }
+        return streamChosen(ours, peerFlags, sameHost) ? Choice.TCP : Choice.UCX;
+    }
+
+    /**
+     * Connects {@code connection} to the peer of {@code hello} over the data path {@code choice}, and returns that
+     * data path. {@code stopWatchingSocket} takes the side channel's socket out of the loop's epoll set; a data path
+     * that takes the socket over runs it first. {@code retryWrite} has the channel's event loop call the data path's
+     * {@link UcxDataPath#write} again soon.
+     */
+    static UcxDataPath connect(Choice choice, UcxHandshake.Hello hello, UcxConnection connection,
+                               UcxSideChannel side, Runnable stopWatchingSocket, Runnable retryWrite)
+            throws IOException {
+        if (choice == Choice.TCP) {
             return UcxStreamDataPath.connect(hello, connection, side, stopWatchingSocket, retryWrite);
         }
         return UcxTagDataPath.connect(hello, connection, side, retryWrite);

@@ -17,26 +17,40 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * The hello each side sends first on the side channel, and the records that follow it.
+ * What the two sides say on the side channel (docs/protocol.md): first the intros, with which each side learns
+ * whether it trusts the other, then the hellos, then (only between peers that trust each other, for UCX) the UCP
+ * worker addresses, then records.
  * <pre>
- * hello:  magic u32 | version u16 | flags u16 | connection id u32 | receive window u32 |
- *         receive unit u32 | boot id 16 bytes | worker address length u32 | worker address
- * record: type u8 ('S' = output shut down, 'C' = closed, 'R' = closed with a reset) | messages sent before it u32
+ * client intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes
+ * server intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes | proof 32 bytes
+ * hello:         [client: proof 32 bytes] | flags u16 | 0 u16 | connection id u32 | tag secret u64 |
+ *                receive window u32 | receive unit u32 | boot id 16 bytes
+ * address:       length u32 | UCP worker address
+ * record:        type u8 ('S' output shut down, 'C' closed, 'R' closed with a reset) | messages sent before it u32
  * </pre>
- * Integers are big endian. The flags are {@link UcxDataPathPolicy}'s. Everything after the hello is a
- * stream of records, or, on the TCP data path, of frames that carry data and records ({@code ucx_stream.c}).
+ * Integers are big endian. The hello's flags are {@link UcxDataPathPolicy}'s. The proofs are
+ * {@link UcxTrustExchange}'s. Everything after the hello (and the address) is a stream of records, or, on the TCP
+ * data path, of frames that carry data and records ({@code ucx_stream.c}).
  */
 final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
     static final int MAGIC = 0x4E554358; // "NUCX"
     /**
-     * 3: a server answers with its hello only once the client's magic arrived (it may be a plain TCP client);
-     * a server of version 2 answered at once, so a client of version 2 would wait for it in vain. (2 added the
-     * reset record {@link #RECORD_RESET}.)
+     * 4: intros first, the client's address only after the server's intro, addresses only between peers that trust
+     * each other. (3: the server answered once the client's magic arrived; 2 added the reset record.)
      */
-    static final short VERSION = 3;
-    static final int HELLO_HEADER_BYTES = 40;
+    static final short VERSION = 4;
+    static final int NONCE_BYTES = 16;
+    static final int PROOF_BYTES = 32;
+    static final int INTRO_BYTES = 8 + NONCE_BYTES;
+    static final int SERVER_INTRO_BYTES = INTRO_BYTES + PROOF_BYTES;
+    static final int HELLO_BYTES = 40;
+    static final int CLIENT_HELLO_BYTES = PROOF_BYTES + HELLO_BYTES;
+    static final int ADDRESS_HEADER_BYTES = 4;
     static final int MAX_WORKER_ADDRESS = 64 * 1024;
+    static final int MAX_RECV_WINDOW = 1 << 16;
+    static final int MIN_RECV_UNIT = 64;
+    static final int MAX_RECV_UNIT = 64 * 1024 * 1024;
     static final int RECORD_BYTES = 5;
     static final byte RECORD_SHUTDOWN_OUTPUT = 'S';
     static final byte RECORD_CLOSE = 'C';
@@ -51,22 +65,46 @@ final class UcxHandshake {
     private UcxHandshake() {
     }
 
-    /** The peer's hello, as received. */
+    /** The peer's intro: its challenge, and (from a server) its answer to ours. */
+    static final class Intro {
+        final byte[] nonce;
+        /** The server's proof, all zeros when it has no secret; null in a client's intro. */
+        final byte[] proof;
+
+        Intro(byte[] nonce, byte[] proof) {
+            this.nonce = nonce;
+            this.proof = proof;
+        }
+    }
+
+    /** The peer's hello, as received, and its worker address once that followed. */
     static final class Hello {
         final int flags;
         final int connectionId;
+        /** The rest of the tags the peer receives with (ucx_native.h's tag layout). */
+        final long tagSecret;
         final int recvWindow;
         final int recvUnit;
         final byte[] bootId;
+        /** The client's proof, all zeros when it has no secret; null in a server's hello. */
+        final byte[] proof;
+        /** The peer's UCP worker address; null until it arrived (and for ever on the TCP data path). */
         final byte[] workerAddress;
 
-        Hello(int flags, int connectionId, int recvWindow, int recvUnit, byte[] bootId, byte[] workerAddress) {
+        Hello(int flags, int connectionId, long tagSecret, int recvWindow, int recvUnit, byte[] bootId,
+              byte[] proof, byte[] workerAddress) {
             this.flags = flags;
             this.connectionId = connectionId;
+            this.tagSecret = tagSecret;
             this.recvWindow = recvWindow;
             this.recvUnit = recvUnit;
             this.bootId = bootId;
+            this.proof = proof;
             this.workerAddress = workerAddress;
+        }
+
+        Hello withAddress(byte[] address) {
+            return new Hello(flags, connectionId, tagSecret, recvWindow, recvUnit, bootId, proof, address);
         }
 
         boolean sameHost() {
@@ -84,21 +122,35 @@ final class UcxHandshake {
         }
     }
 
-    static ByteBuffer encodeHello(int connectionId, int recvWindow, int recvUnit, byte[] workerAddress) {
-        return encodeHello(UcxDataPathPolicy.localFlags(), connectionId, recvWindow, recvUnit, workerAddress);
+    /** A client's intro: the magic first, so that a server tells it from a plain TCP client at once. */
+    static ByteBuffer encodeClientIntro(byte[] nonce) {
+        ByteBuffer intro = ByteBuffer.allocate(INTRO_BYTES);
+        intro.putInt(MAGIC).putShort(VERSION).putShort((short) 0).put(nonce).flip();
+        return intro;
     }
 
-    static ByteBuffer encodeHello(int flags, int connectionId, int recvWindow, int recvUnit, byte[] workerAddress) {
-        ByteBuffer hello = ByteBuffer.allocate(HELLO_HEADER_BYTES + workerAddress.length);
-        hello.putInt(MAGIC).putShort(VERSION).putShort((short) flags).putInt(connectionId).putInt(recvWindow)
-                .putInt(recvUnit).put(BOOT_ID).putInt(workerAddress.length).put(workerAddress);
-        hello.flip();
+    static ByteBuffer encodeServerIntro(byte[] nonce, byte[] proof) {
+        ByteBuffer intro = ByteBuffer.allocate(SERVER_INTRO_BYTES);
+        intro.putInt(MAGIC).putShort(VERSION).putShort((short) 0).put(nonce).put(proof).flip();
+        return intro;
+    }
+
+    /** A hello; {@code proof} goes first in a client's, and is null in a server's. */
+    static ByteBuffer encodeHello(int flags, int connectionId, long tagSecret, int recvWindow, int recvUnit,
+                                  byte[] proof) {
+        ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES + (proof == null ? 0 : PROOF_BYTES));
+        if (proof != null) {
+            hello.put(proof);
+        }
+        hello.putShort((short) flags).putShort((short) 0).putInt(connectionId).putLong(tagSecret).putInt(recvWindow)
+                .putInt(recvUnit).put(BOOT_ID).flip();
         return hello;
     }
 
-    /** The hello's first bytes, which a client sends ahead of the rest. */
-    static ByteBuffer magic() {
-        return ByteBuffer.allocate(Integer.BYTES).putInt(0, MAGIC);
+    static ByteBuffer encodeAddress(byte[] workerAddress) {
+        ByteBuffer address = ByteBuffer.allocate(ADDRESS_HEADER_BYTES + workerAddress.length);
+        address.putInt(workerAddress.length).put(workerAddress).flip();
+        return address;
     }
 
     /** What an accepted client's first bytes say it speaks. */
@@ -134,47 +186,100 @@ final class UcxHandshake {
     }
 
     /**
-     * Parses a hello from the start of {@code in} (in read mode). Returns null when more bytes are
-     * needed; consumes the hello otherwise.
+     * Parses the peer's intro from the start of {@code in} (in read mode): a server's ({@code fromServer}, with its
+     * proof) or a client's. Returns null when more bytes are needed; consumes the intro otherwise. An intro that
+     * carries {@code ownNonce} is our own, sent back (an echo server).
      */
-    static Hello decodeHello(ByteBuffer in) throws ProtocolException {
+    static Intro decodeIntro(ByteBuffer in, boolean fromServer, byte[] ownNonce) throws ProtocolException {
         if (in.remaining() < 8) {
             return null;
         }
         int start = in.position();
-        int magic = in.getInt(start);
-        short version = in.getShort(start + 4);
-        if (magic != MAGIC) {
+        if (in.getInt(start) != MAGIC) {
             throw new ProtocolException("not a netty-ucx peer (bad handshake magic 0x" + magicSeen(in) + ")");
         }
+        short version = in.getShort(start + 4);
         if (version != VERSION) {
             throw new ProtocolException("unsupported netty-ucx protocol version " + version + " (this side speaks "
                     + VERSION + ")");
         }
-        if (in.remaining() < HELLO_HEADER_BYTES) {
+        if (in.remaining() < INTRO_BYTES) {
             return null;
         }
-        int addressLength = in.getInt(start + HELLO_HEADER_BYTES - 4);
-        if (addressLength <= 0 || addressLength > MAX_WORKER_ADDRESS) {
-            throw new ProtocolException("bad worker address length in handshake: " + addressLength);
+        byte[] nonce = new byte[NONCE_BYTES];
+        in.get(start + 8, nonce);
+        if (java.util.Arrays.equals(nonce, ownNonce)) {
+            throw new ProtocolException("not a netty-ucx peer (it sent our own intro back)");
         }
-        if (in.remaining() < HELLO_HEADER_BYTES + addressLength) {
+        if (!fromServer) {
+            in.position(start + INTRO_BYTES);
+            return new Intro(nonce, null);
+        }
+        if (in.remaining() < SERVER_INTRO_BYTES) {
             return null;
         }
-        int flags = in.getShort(start + 6) & 0xFFFF;
-        in.position(start + 8);
+        byte[] proof = new byte[PROOF_BYTES];
+        in.get(start + INTRO_BYTES, proof);
+        in.position(start + SERVER_INTRO_BYTES);
+        return new Intro(nonce, proof);
+    }
+
+    /**
+     * Parses a hello (a client's, with its proof, when {@code fromClient}) from the start of {@code in} (in read
+     * mode). Returns null when more bytes are needed; consumes the hello otherwise.
+     */
+    static Hello decodeHello(ByteBuffer in, boolean fromClient) throws ProtocolException {
+        if (in.remaining() < HELLO_BYTES + (fromClient ? PROOF_BYTES : 0)) {
+            return null;
+        }
+        byte[] proof = null;
+        if (fromClient) {
+            proof = new byte[PROOF_BYTES];
+            in.get(proof);
+        }
+        int flags = in.getShort() & 0xFFFF;
+        in.getShort();
         int connectionId = in.getInt();
+        long tagSecret = in.getLong();
         int recvWindow = in.getInt();
         int recvUnit = in.getInt();
-        if (recvWindow <= 0 || recvUnit <= 0) {
-            throw new ProtocolException("bad receive window in handshake: " + recvWindow + " x " + recvUnit);
-        }
         byte[] bootId = new byte[16];
         in.get(bootId);
-        in.getInt();
-        byte[] address = new byte[addressLength];
-        in.get(address);
-        return new Hello(flags, connectionId, recvWindow, recvUnit, bootId, address);
+        if (connectionId == 0) {
+            throw new ProtocolException("bad connection id in handshake: 0");
+        }
+        if (recvWindow < 1 || recvWindow > MAX_RECV_WINDOW) {
+            throw new ProtocolException("bad receive window in handshake: " + Integer.toUnsignedString(recvWindow)
+                    + " (1.." + MAX_RECV_WINDOW + ")");
+        }
+        if (recvUnit < MIN_RECV_UNIT || recvUnit > MAX_RECV_UNIT) {
+            throw new ProtocolException("bad receive unit in handshake: " + Integer.toUnsignedString(recvUnit)
+                    + " (" + MIN_RECV_UNIT + ".." + MAX_RECV_UNIT + ")");
+        }
+        return new Hello(flags, connectionId, tagSecret, recvWindow, recvUnit, bootId, proof, null);
+    }
+
+    /**
+     * Parses a worker address from the start of {@code in} (in read mode). Returns null when more bytes are
+     * needed; consumes it otherwise. The caller makes room for {@link #MAX_WORKER_ADDRESS} bytes first: only a
+     * trusted peer's address is read.
+     */
+    static byte[] decodeAddress(ByteBuffer in) throws ProtocolException {
+        if (in.remaining() < ADDRESS_HEADER_BYTES) {
+            return null;
+        }
+        int start = in.position();
+        int length = in.getInt(start);
+        if (length <= 0 || length > MAX_WORKER_ADDRESS) {
+            throw new ProtocolException("bad worker address length in handshake: " + length);
+        }
+        if (in.remaining() < ADDRESS_HEADER_BYTES + length) {
+            return null;
+        }
+        byte[] address = new byte[length];
+        in.get(start + ADDRESS_HEADER_BYTES, address);
+        in.position(start + ADDRESS_HEADER_BYTES + length);
+        return address;
     }
 
     /** A record saying that {@code messagesSent} messages precede it, ready to be written. */
@@ -202,8 +307,9 @@ final class UcxHandshake {
         }
     }
 
-    static int helloCapacity() {
-        return HELLO_HEADER_BYTES + MAX_WORKER_ADDRESS;
+    /** Room for a worker address with its header. */
+    static int addressCapacity() {
+        return ADDRESS_HEADER_BYTES + MAX_WORKER_ADDRESS;
     }
 
     private static byte[] readBootId() {

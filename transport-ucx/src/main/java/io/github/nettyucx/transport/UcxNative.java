@@ -47,6 +47,7 @@ final class UcxNative {
     static final int CREATED_SEND_AREA = UcxNativeConstants.createdSendArea();
     static final int CREATED_ID = UcxNativeConstants.createdId();
     static final int CREATED_SEND_IOVS = UcxNativeConstants.createdSendIovs();
+    static final int CREATED_TAG_SECRET = UcxNativeConstants.createdTagSecret();
     static final int CREATED_WORDS = UcxNativeConstants.createdWords();
     /** Elements of the long[] that {@link #memoryMap} fills. */
     static final int MAP_ADDRESS = UcxNativeConstants.mapAddress();
@@ -176,8 +177,8 @@ final class UcxNative {
     static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
                                   int sendSlotBytes, long[] out) throws IOException;
 
-    static native void connConnect(long conn, byte[] peerAddress, int peerId, boolean peerErrorHandling)
-            throws IOException;
+    static native void connConnect(long conn, byte[] peerAddress, int peerId, long peerTagSecret,
+                                   boolean peerErrorHandling) throws IOException;
 
     static native int connSend(long conn, int slot, int length, int seq, int credits);
 
@@ -266,6 +267,15 @@ final class UcxNative {
     static native byte[] socketRemoteAddress(int fd);
 
     static native void socketKeepAlive(int fd, int idleSeconds, int intervalSeconds, int probes);
+
+    /** ucx_peer.c: the uid owning the other end of TCP socket {@code fd}, or -1 when it is not in this host's table. */
+    static native int socketPeerUid(int fd);
+
+    /** ucx_endpoint.c: calls of ucp_ep_create for connections in this process. */
+    static native long endpointsCreated();
+
+    /** ucx_stray.c: messages no receive wanted, dropped by the workers of this process. */
+    static native long straysDropped();
 
     /** setsockopt of an int option: {@code level} and {@code name} as the constants above. */
     static native void socketSetOption(int fd, int level, int name, int value) throws IOException;

@@ -51,6 +51,8 @@ final class UcxNativeConstants {
 
     static native int createdSendIovs();
 
+    static native int createdTagSecret();
+
     static native int createdWords();
 
     static native int mapAddress();

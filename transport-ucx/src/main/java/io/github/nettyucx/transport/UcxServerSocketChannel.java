@@ -142,7 +142,10 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
                     allocHandle.lastBytesRead(1);
                     allocHandle.incMessagesRead(1);
                     readPending = false;
-                    pipeline.fireChannelRead(newChild(child));
+                    UcxSocketChannel accepted = newChild(child);
+                    if (accepted != null) {
+                        pipeline.fireChannelRead(accepted);
+                    }
                 } while (allocHandle.continueReading());
             } catch (Throwable t) {
                 failure = t;
@@ -157,12 +160,30 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
             }
         }
 
+        /**
+         * The channel of an accepted socket, or null when the server has as many handshakes in progress as it allows
+         * (in all, or from that address): the socket is closed at once, before anything is allocated for it.
+         */
         private UcxSocketChannel newChild(int child) throws IOException {
+            Runnable handshakeSlot;
             try {
-                return new UcxSocketChannel(UcxServerSocketChannel.this, child);
-            } catch (RuntimeException e) {
+                InetSocketAddress remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(child));
+                handshakeSlot = remote == null ? null : config.handshakeLimits.tryAcquire(remote.getAddress());
+            } catch (Throwable t) {
                 UcxNative.socketClose(child);
-                throw e;
+                throw t;
+            }
+            if (handshakeSlot == null) {
+                UcxNative.socketClose(child);
+                return null;
+            }
+            try {
+                return new UcxSocketChannel(UcxServerSocketChannel.this, child, handshakeSlot);
+            } catch (Throwable t) {
+                // OutOfMemoryError included: the socket must not outlive a channel that never existed.
+                handshakeSlot.run();
+                UcxNative.socketClose(child);
+                throw t;
             }
         }
     }

@@ -12,9 +12,12 @@ import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ServerSocketChannelConfig;
 import io.netty.util.NetUtil;
+import io.netty.util.internal.ObjectUtil;
 
 import java.util.Map;
 
+import static io.github.nettyucx.transport.UcxChannelOption.MAX_PENDING_HANDSHAKES;
+import static io.github.nettyucx.transport.UcxChannelOption.MAX_PENDING_HANDSHAKES_PER_ADDRESS;
 import static io.netty.channel.ChannelOption.SO_BACKLOG;
 import static io.netty.channel.ChannelOption.SO_RCVBUF;
 import static io.netty.channel.ChannelOption.SO_REUSEADDR;
@@ -25,6 +28,7 @@ import static io.netty.channel.ChannelOption.SO_REUSEADDR;
  */
 public final class UcxServerSocketChannelConfig extends DefaultChannelConfig implements ServerSocketChannelConfig {
     private volatile int backlog = NetUtil.SOMAXCONN;
+    final UcxHandshakeLimits handshakeLimits = new UcxHandshakeLimits();
     private volatile boolean reuseAddress = true;
     private volatile int receiveBufferSize = UcxSocketChannelConfig.DEFAULT_RECV_WINDOW
             * UcxSocketChannelConfig.DEFAULT_RECV_UNIT;
@@ -37,7 +41,8 @@ public final class UcxServerSocketChannelConfig extends DefaultChannelConfig imp
 
     @Override
     public Map<ChannelOption<?>, Object> getOptions() {
-        return getOptions(super.getOptions(), SO_BACKLOG, SO_REUSEADDR, SO_RCVBUF);
+        return getOptions(super.getOptions(), SO_BACKLOG, SO_REUSEADDR, SO_RCVBUF,
+                MAX_PENDING_HANDSHAKES, MAX_PENDING_HANDSHAKES_PER_ADDRESS);
     }
 
     @SuppressWarnings("unchecked")
@@ -52,6 +57,12 @@ public final class UcxServerSocketChannelConfig extends DefaultChannelConfig imp
         if (option == SO_RCVBUF) {
             return (T) Integer.valueOf(getReceiveBufferSize());
         }
+        if (option == MAX_PENDING_HANDSHAKES) {
+            return (T) Integer.valueOf(handshakeLimits.maxPending());
+        }
+        if (option == MAX_PENDING_HANDSHAKES_PER_ADDRESS) {
+            return (T) Integer.valueOf(handshakeLimits.maxPendingPerAddress());
+        }
         return super.getOption(option);
     }
 
@@ -64,6 +75,11 @@ public final class UcxServerSocketChannelConfig extends DefaultChannelConfig imp
             setReuseAddress((Boolean) value);
         } else if (option == SO_RCVBUF) {
             setReceiveBufferSize((Integer) value);
+        } else if (option == MAX_PENDING_HANDSHAKES) {
+            handshakeLimits.maxPending(ObjectUtil.checkPositive((Integer) value, "MAX_PENDING_HANDSHAKES"));
+        } else if (option == MAX_PENDING_HANDSHAKES_PER_ADDRESS) {
+            handshakeLimits.maxPendingPerAddress(ObjectUtil.checkPositive((Integer) value,
+                    "MAX_PENDING_HANDSHAKES_PER_ADDRESS"));
         } else {
             return super.setOption(option, value);
         }

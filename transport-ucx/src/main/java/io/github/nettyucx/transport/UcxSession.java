@@ -13,11 +13,12 @@ import java.nio.ByteBuffer;
  * event loop only; the channel feeds it events and asks it questions, and {@link Listener} is told
  * when the hello arrives. The wire format is {@link UcxHandshake}'s (docs/protocol.md).
  * <pre>
- *  AWAITING_CLIENT --the hello's magic--&gt; AWAITING_HELLO          (accepted: we answer a netty-ucx client only)
+ *  AWAITING_CLIENT --the magic--&gt; AWAITING_INTRO                (accepted: we answer a netty-ucx client only)
  *  AWAITING_CLIENT --other bytes, clientSilent--&gt; PLAIN        (plain TCP: its end is its socket's)
- *  CONNECTING --tcpConnected--&gt; AWAITING_HELLO --hello--&gt; OPEN --'S'--&gt; PEER_OUTPUT_SHUT
- *                                                           |              |
- *                                                           +--'C', 'R'----+--&gt; PEER_CLOSED
+ *  CONNECTING --tcpConnected--&gt; AWAITING_INTRO --intro--&gt; AWAITING_HELLO --hello, TCP data path--&gt; OPEN
+ *                                                        |
+ *                                                        +--hello, UCX--&gt; AWAITING_ADDRESS --address--&gt; OPEN
+ *  OPEN --'S'--&gt; PEER_OUTPUT_SHUT;  OPEN, PEER_OUTPUT_SHUT --'C', 'R'--&gt; PEER_CLOSED
  *  any state but CLOSED --peerLost (reset, death, protocol violation)--&gt; GONE
  *  any state --closed--&gt; CLOSED
  * </pre>
@@ -37,9 +38,13 @@ final class UcxSession {
          * and its resets are what its socket reads ({@link UcxPlainDataPath}), not the session's.
          */
         PLAIN,
-        /** Our hello is on its way; the peer's has not arrived. */
+        /** A netty-ucx peer: its intro (challenge, and a server's proof) has not arrived. */
+        AWAITING_INTRO,
+        /** Intros exchanged; the peer's hello has not arrived. */
         AWAITING_HELLO,
-        /** Both hellos exchanged: the data path is up. */
+        /** Hellos exchanged, UCX chosen: the peer's worker address has not arrived. */
+        AWAITING_ADDRESS,
+        /** The data path is up. */
         OPEN,
         /** The peer shut its output down: no messages beyond {@link #peerFinalSeq()} will come. */
         PEER_OUTPUT_SHUT,
@@ -54,12 +59,6 @@ final class UcxSession {
     /** Told what the session learns that the connection must act on. */
     interface Listener {
         /**
-         * An accepted client's first bytes are a netty-ucx hello's: the listener sends our hello. Only the hello's
-         * magic has been seen; the rest of it may still be on its way.
-         */
-        void ucxClient() throws IOException;
-
-        /**
          * An accepted client's first bytes ({@code in}, in read mode; not to be consumed here) are not a netty-ucx
          * hello's: the listener makes the connection plain TCP. Those bytes stay unconsumed in the input: they are
          * the first the pipeline reads.
@@ -67,15 +66,33 @@ final class UcxSession {
         void plainClient(ByteBuffer in) throws IOException;
 
         /**
-         * The peer's hello arrived: the listener connects the data path. A {@link ProtocolException}
-         * rejects the peer; another IOException means the connection could not be set up.
+         * The peer's intro arrived: a server sends its own intro; a client decides whether it trusts the server and
+         * sends its hello.
          */
-        void helloReceived(UcxHandshake.Hello hello) throws IOException;
+        void introReceived(UcxHandshake.Intro intro) throws IOException;
+
+        /**
+         * The peer's hello arrived: the listener decides the data path (a server sends its hello first). Returns
+         * true when that is UCX: the peer's worker address comes next. Otherwise the listener has connected the TCP
+         * data path. A {@link ProtocolException} rejects the peer; another IOException means the connection could
+         * not be set up.
+         */
+        boolean helloReceived(UcxHandshake.Hello hello) throws IOException;
+
+        /** The peer's worker address arrived ({@code hello} carries it): the listener connects over UCX. */
+        void addressReceived(UcxHandshake.Hello hello) throws IOException;
     }
 
     private final Listener listener;
+    private final boolean accepted;
     private State state;
     private UcxHandshake.Hello peer;
+    /** The peer's hello while its worker address is awaited. */
+    private UcxHandshake.Hello pendingHello;
+    /** The most messages the peer can have in flight (our receive window on the UCX data path), 0: no bound. */
+    private int peerInFlightBound;
+    /** Our nonce: an intro carrying it is our own, sent back. */
+    private byte[] ownNonce;
     /**
      * Messages the peer sent before it shut down its output or closed, once {@link #peerEndAnnounced}.
      * Message counts wrap around past 2^31 (the wire carries them as u32), so they are compared by
@@ -96,17 +113,31 @@ final class UcxSession {
      * has gone out on a connected socket ({@code connected} true).
      */
     UcxSession(Listener listener, boolean connected) {
-        this(listener, connected ? State.AWAITING_HELLO : State.CONNECTING);
+        this(listener, connected ? State.AWAITING_INTRO : State.CONNECTING, false);
     }
 
-    private UcxSession(Listener listener, State initial) {
+    private UcxSession(Listener listener, State initial, boolean accepted) {
         this.listener = listener;
         this.state = initial;
+        this.accepted = accepted;
     }
 
     /** The session of an accepted connection: its client's first bytes tell whether it speaks netty-ucx. */
     static UcxSession accepted(Listener listener) {
-        return new UcxSession(listener, State.AWAITING_CLIENT);
+        return new UcxSession(listener, State.AWAITING_CLIENT, true);
+    }
+
+    /** Our challenge, sent in our intro: an intro that carries it is ours, sent back. */
+    void ownNonce(byte[] nonce) {
+        ownNonce = nonce;
+    }
+
+    /**
+     * Messages the peer can have in flight at most (our receive window, where credits bound it): a record claiming
+     * more is a protocol violation.
+     */
+    void boundPeerInFlight(int messages) {
+        peerInFlightBound = messages;
     }
 
     State state() {
@@ -129,10 +160,16 @@ final class UcxSession {
 
     // ---- events ----
 
-    /** The client's TCP connection is made; our hello goes out next. */
+    /** The client's TCP connection is made; our intro goes out next. */
     void tcpConnected() {
         expect(State.CONNECTING, "tcpConnected");
-        state = State.AWAITING_HELLO;
+        state = State.AWAITING_INTRO;
+    }
+
+    /** True while the peer is a stranger: neither the data path nor plain TCP is set up yet. */
+    boolean isHandshaking() {
+        return state == State.AWAITING_CLIENT || state == State.AWAITING_INTRO || state == State.AWAITING_HELLO
+                || state == State.AWAITING_ADDRESS;
     }
 
     /**
@@ -151,12 +188,37 @@ final class UcxSession {
             if (state == State.AWAITING_CLIENT && !identifyClient(in)) {
                 return false;
             }
+            if (state == State.AWAITING_INTRO) {
+                UcxHandshake.Intro intro = UcxHandshake.decodeIntro(in, !accepted, ownNonce);
+                if (intro == null) {
+                    return false;
+                }
+                state = State.AWAITING_HELLO;
+                listener.introReceived(intro);
+            }
             if (state == State.AWAITING_HELLO) {
-                UcxHandshake.Hello hello = UcxHandshake.decodeHello(in);
+                UcxHandshake.Hello hello = UcxHandshake.decodeHello(in, accepted);
                 if (hello == null) {
                     return false;
                 }
-                listener.helloReceived(hello);
+                if (listener.helloReceived(hello)) {
+                    pendingHello = hello;
+                    state = State.AWAITING_ADDRESS;
+                } else {
+                    peer = hello;
+                    state = State.OPEN;
+                    // The TCP data path owns the socket from here: what follows are its frames, not ours to parse.
+                    return false;
+                }
+            }
+            if (state == State.AWAITING_ADDRESS) {
+                byte[] address = UcxHandshake.decodeAddress(in);
+                if (address == null) {
+                    return false;
+                }
+                UcxHandshake.Hello hello = pendingHello.withAddress(address);
+                listener.addressReceived(hello);
+                pendingHello = null;
                 peer = hello;
                 state = State.OPEN;
             }
@@ -188,7 +250,7 @@ final class UcxSession {
      * plain TCP, no hello sent or expected.
      */
     void plainServer() {
-        expect(State.AWAITING_HELLO, "plainServer");
+        expect(State.AWAITING_INTRO, "plainServer");
         state = State.PLAIN;
         plain = true;
     }
@@ -197,8 +259,7 @@ final class UcxSession {
     private boolean identifyClient(ByteBuffer in) throws IOException {
         switch (UcxHandshake.sniff(in)) {
             case UCX:
-                listener.ucxClient();
-                state = State.AWAITING_HELLO;
+                state = State.AWAITING_INTRO;
                 return true;
             case PLAIN:
                 state = State.PLAIN;
@@ -215,6 +276,9 @@ final class UcxSession {
         while (in.remaining() >= UcxHandshake.RECORD_BYTES) {
             byte type = in.get();
             int messages = in.getInt();
+            if (closeRecordReceived) {
+                throw new ProtocolException("side-channel record " + type + " after the close record");
+            }
             if (type == UcxHandshake.RECORD_CLOSE || type == UcxHandshake.RECORD_RESET) {
                 state = State.PEER_CLOSED;
                 closeRecordReceived = true;
@@ -223,10 +287,19 @@ final class UcxSession {
                 throw new ProtocolException("unknown side-channel record type " + type);
             } else if (state == State.OPEN) {
                 state = State.PEER_OUTPUT_SHUT;
+            } else {
+                throw new ProtocolException("a second shutdown-output record");
+            }
+            if (peerEndAnnounced && messages != peerFinalSeq) {
+                throw new ProtocolException("peer moved its announced end from " + peerFinalSeq + " to " + messages);
             }
             if (messages - messagesReceived < 0) {
                 throw new ProtocolException("peer claims " + messages + " messages but " + messagesReceived
                         + " arrived");
+            }
+            if (peerInFlightBound > 0 && messages - messagesReceived > peerInFlightBound) {
+                throw new ProtocolException("peer claims " + Integer.toUnsignedString(messages - messagesReceived)
+                        + " messages in flight; its credits allow " + peerInFlightBound);
             }
             peerFinalSeq = messages;
             peerEndAnnounced = true;
@@ -303,8 +376,10 @@ final class UcxSession {
      * fail).
      */
     boolean canAnnounceShutdown() {
+        // Before our hello (and address) went out, the peer would take a record for them.
         return (plain || !sideChannelEnded) && !closeRecordReceived && state != State.CONNECTING
-                && state != State.CLOSED && state != State.AWAITING_CLIENT;
+                && state != State.CLOSED && state != State.AWAITING_CLIENT && state != State.AWAITING_INTRO
+                && state != State.AWAITING_HELLO;
     }
 
     /** The peer closed in order (and is not known to be gone since). */

@@ -19,15 +19,23 @@ import java.nio.ByteBuffer;
  * faster than the heap fills.
  */
 final class UcxSideChannel implements UcxRecordLink {
-    private final CleanableDirectBuffer outMemory = PlatformDependent.allocateDirect(UcxHandshake.helloCapacity());
-    private final ByteBuffer out = outMemory.buffer();
-    private final long outAddress = PlatformDependent.directBufferAddress(out);
-    private final CleanableDirectBuffer inMemory = PlatformDependent.allocateDirect(UcxHandshake.helloCapacity());
-    private final ByteBuffer in = inMemory.buffer();
-    private final long inAddress = PlatformDependent.directBufferAddress(in);
+    /**
+     * Room for the intros, hellos and records: what a stranger can make this side hold. A trusted peer's worker
+     * address gets more room ({@link #makeRoomForAddress()}).
+     */
+    static final int INITIAL_BYTES = 256;
+
+    private CleanableDirectBuffer outMemory = PlatformDependent.allocateDirect(INITIAL_BYTES);
+    private ByteBuffer out = outMemory.buffer();
+    private long outAddress = PlatformDependent.directBufferAddress(out);
+    private CleanableDirectBuffer inMemory = PlatformDependent.allocateDirect(INITIAL_BYTES);
+    private ByteBuffer in = inMemory.buffer();
+    private long inAddress = PlatformDependent.directBufferAddress(in);
 
     private int fd = -1;
     private boolean released;
+    private boolean roomForAddressWanted;
+    private boolean grown;
 
     UcxSideChannel() {
         out.flip();
@@ -67,12 +75,61 @@ final class UcxSideChannel implements UcxRecordLink {
         out.compact();
         try {
             if (out.remaining() < bytes.remaining()) {
-                throw new IOException("side channel output overflow");
+                growOutbound(out.position() + bytes.remaining());
             }
             out.put(bytes);
         } finally {
             out.flip();
         }
+    }
+
+    /** Makes room for the bytes queued (in write mode) and {@code needed} in all; only our own hello needs it. */
+    private void growOutbound(int needed) throws IOException {
+        if (needed > INITIAL_BYTES + UcxHandshake.addressCapacity()) {
+            throw new IOException("side channel output overflow");
+        }
+        outMemory = moved(out, outMemory, needed);
+        out = outMemory.buffer();
+        outAddress = PlatformDependent.directBufferAddress(out);
+    }
+
+    /**
+     * A buffer of {@code capacity} bytes holding what {@code buffer} (in write mode) held, in write mode; the old
+     * memory is freed.
+     */
+    private static CleanableDirectBuffer moved(ByteBuffer buffer, CleanableDirectBuffer memory, int capacity) {
+        CleanableDirectBuffer bigger = PlatformDependent.allocateDirect(capacity);
+        buffer.flip();
+        bigger.buffer().put(buffer);
+        memory.clean();
+        return bigger;
+    }
+
+    /**
+     * Makes room in the input for a worker address, which only a trusted peer sends: at the next
+     * {@link #consumed()}, so that the buffer being parsed stays as it is.
+     */
+    void makeRoomForAddress() {
+        roomForAddressWanted = true;
+    }
+
+    /** True once, after {@link #consumed()} made room for an address: the socket may have more to read at once. */
+    boolean takeGrown() {
+        boolean result = grown;
+        grown = false;
+        return result;
+    }
+
+    private void growInbound() {
+        roomForAddressWanted = false;
+        int needed = INITIAL_BYTES + UcxHandshake.addressCapacity();
+        if (released || in.capacity() >= needed) {
+            return;
+        }
+        inMemory = moved(in, inMemory, needed);
+        in = inMemory.buffer();
+        inAddress = PlatformDependent.directBufferAddress(in);
+        grown = true;
     }
 
     @Override
@@ -175,6 +232,9 @@ final class UcxSideChannel implements UcxRecordLink {
     void consumed() {
         if (!released) {
             in.compact();
+            if (roomForAddressWanted) {
+                growInbound();
+            }
         }
     }
 }

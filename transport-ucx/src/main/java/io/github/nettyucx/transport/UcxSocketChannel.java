@@ -39,7 +39,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class UcxSocketChannel extends AbstractUcxStreamChannel implements SocketChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSocketChannel.class);
+    private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
+    /** The id in a server's hello that refuses the client: any but 0 would do, no data path follows it. */
+    private static final int REFUSED_CONNECTION_ID = -1;
     /** A write reads the side channel itself when the loop has not polled sockets for this long. */
     private static final long STALE_SOCKET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's hello. */
@@ -59,6 +62,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private int fallbackGeneration;
     /** The data path of a plain TCP connection, also its input; null for a UCX one. */
     private UcxPlainDataPath plain;
+    /** Whether this side and the peer trust each other with UCX: created when the TCP connection is made. */
+    private UcxTrustExchange trust;
+    /** The flags of our hello (with {@link UcxDataPathPolicy#FLAG_TRUSTS} when we trust the peer). */
+    private int ourFlags;
+    /** Gives back the server's count of handshakes in progress ({@link UcxHandshakeLimits}); null when not held. */
+    private Runnable handshakeSlot;
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -71,8 +80,9 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * becomes active (firing {@code channelActive}) when its data path is up, so that what a
      * handler writes in {@code channelActive} can leave at once, as on an accepted TCP socket.
      */
-    UcxSocketChannel(UcxServerSocketChannel parent, int fd) {
+    UcxSocketChannel(UcxServerSocketChannel parent, int fd, Runnable handshakeSlot) {
         super(parent, fd, true);
+        this.handshakeSlot = handshakeSlot;
         records = side;
         side.attach(fd);
         this.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
@@ -128,6 +138,10 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             return;
         }
         if (session.isTcpConnected() && connection == null) {
+            if (trust == null) {
+                trust = new UcxTrustExchange(config.trust(), true);
+                UcxNative.socketKeepAlive(fd, 10, 2, 3);
+            }
             interest(UcxIoOps.IN);
             scheduleAcceptedHandshakeTimeout();
             int waitMillis = config.clientBytesWaitMillis();
@@ -136,11 +150,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                         TimeUnit.MILLISECONDS);
             }
         }
-    }
-
-    @Override
-    void ucxClient() throws IOException {
-        startHandshake();
     }
 
     /**
@@ -183,53 +192,137 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         int timeoutMillis = config.getConnectTimeoutMillis();
         attempt.acceptedDeadline(eventLoop(), timeoutMillis, () -> {
             if (isOpen() && !active) {
-                logger.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms", this,
-                        timeoutMillis);
+                PEER_WARNINGS.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms",
+                        this, timeoutMillis);
                 unsafe().close(unsafe().voidPromise());
             }
         });
-    }
-
-    /** Creates the UCX connection (posting its receives) and sends our hello. */
-    private void startHandshake() throws IOException {
-        startHandshake(false);
-    }
-
-    /** {@code magicSent}: the hello's magic went out already (a client's, first thing), the rest follows. */
-    private void startHandshake(boolean magicSent) throws IOException {
-        UcxIoHandler.Registration registration = registration();
-        connection = newConnection(registration);
-        input = connectionInput;
-        UcxNative.socketKeepAlive(fd, 10, 2, 3);
-        ByteBuffer hello = UcxHandshake.encodeHello(connection.id(), connection.recvWindow(), connection.recvUnit(),
-                registration.worker().workerAddress());
-        if (magicSent) {
-            hello.position(Integer.BYTES);
-        }
-        side.queue(hello);
-        flushSideChannel();
     }
 
     private void flushSideChannel() throws IOException {
         interest(side.flush() ? UcxIoOps.IN : UcxIoOps.IN_OUT);
     }
 
+    /** Creates the native connection (posting its receives): only once the peer is known to speak netty-ucx. */
+    private void createConnection() throws IOException {
+        connection = newConnection(registration());
+        input = connectionInput;
+    }
+
+    /**
+     * A server answers the client's challenge with its own and its proof; a client checks the server's proof (or
+     * the other rules of its {@link UcxTrust}), creates its connection and sends its hello, which tells whether it
+     * trusts the server. No worker address goes out here.
+     */
     @Override
-    void helloReceived(UcxHandshake.Hello hello) throws IOException {
-        UcxIoHandler.Registration registration = registration();
-        UcxHandshake.checkWorkerAddress(hello.workerAddress, registration.worker().workerAddress());
-        if (hello.connectionId == connection.id()
-                && Arrays.equals(hello.workerAddress, registration.worker().workerAddress())) {
-            // An echo server sends our own hello back; taken for a peer, it would connect us to ourselves.
+    void introReceived(UcxHandshake.Intro intro) throws IOException {
+        trust.peerNonce(intro.nonce);
+        if (isAccepted()) {
+            side.queue(UcxHandshake.encodeServerIntro(trust.ownNonce(), trust.proof()));
+            flushSideChannel();
+            return;
+        }
+        boolean trusted = trust.trusts(remote, intro.proof, this::peerUid);
+        ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
+        createConnection();
+        side.queue(UcxHandshake.encodeHello(ourFlags, connection.id(), connection.tagSecret(),
+                connection.recvWindow(), connection.recvUnit(), trust.proof()));
+        flushSideChannel();
+        if (trusted) {
+            side.makeRoomForAddress();
+        }
+    }
+
+    /**
+     * The data path both sides choose from the two hellos. A server decides here whether it trusts the client and
+     * answers with its hello; both send their worker address only when the choice is UCX, which needs the trust of
+     * both.
+     */
+    @Override
+    boolean helloReceived(UcxHandshake.Hello hello) throws IOException {
+        if (isAccepted()) {
+            boolean trusted = trust.trusts(remote, hello.proof, this::peerUid);
+            ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
+        }
+        UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(ourFlags, hello.flags, hello.sameHost());
+        if (choice == UcxDataPathPolicy.Choice.NONE) {
+            if (isAccepted()) {
+                // Our hello all the same (with no connection behind its id), so that the client reaches the same
+                // verdict and says why, instead of seeing a connection reset.
+                side.queue(UcxHandshake.encodeHello(ourFlags, REFUSED_CONNECTION_ID, 0, config.recvWindow(),
+                        config.recvUnit(), null));
+                side.flush();
+            }
+            throw new ProtocolException(untrustedWithoutTcpDataPath(hello));
+        }
+        if (isAccepted()) {
+            createConnection();
+            side.queue(UcxHandshake.encodeHello(ourFlags, connection.id(), connection.tagSecret(),
+                    connection.recvWindow(), connection.recvUnit(), null));
+        }
+        if (choice == UcxDataPathPolicy.Choice.UCX) {
+            side.queue(UcxHandshake.encodeAddress(registration().worker().workerAddress()));
+            side.makeRoomForAddress();
+            flushSideChannel();
+            return true;
+        }
+        flushSideChannel();
+        if ((ourFlags & hello.flags & UcxDataPathPolicy.FLAG_TRUSTS) == 0) {
+            logger.debug("{}: the peers do not both trust each other ({} trusts by: {}); TCP data path", this,
+                    isAccepted() ? "the server" : "the client", trust.rules());
+        }
+        connectDataPath(choice, hello);
+        return false;
+    }
+
+    @Override
+    void addressReceived(UcxHandshake.Hello hello) throws IOException {
+        byte[] ownAddress = registration().worker().workerAddress();
+        UcxHandshake.checkWorkerAddress(hello.workerAddress, ownAddress);
+        if (hello.connectionId == connection.id() && Arrays.equals(hello.workerAddress, ownAddress)) {
+            // A peer that sends our own hello back, taken for a peer, would connect us to ourselves.
             throw new ProtocolException("not a netty-ucx peer (it sent our own hello back)");
         }
-        dataPath = UcxDataPathPolicy.connect(hello, connection, side, registration::removeFromEpoll,
+        connectDataPath(UcxDataPathPolicy.Choice.UCX, hello);
+        session.boundPeerInFlight(connection.recvWindow());
+    }
+
+    private void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
+        UcxIoHandler.Registration registration = registration();
+        dataPath = UcxDataPathPolicy.connect(choice, hello, connection, side, registration::removeFromEpoll,
                 retryWriteLater);
         records = dataPath.records();
         if (logger.isDebugEnabled()) {
             logger.debug("{} connected over its {} (same host: {}, peer error handling: {})", this, dataPath,
                     hello.sameHost(), hello.peerErrorHandling());
         }
+    }
+
+    private String untrustedWithoutTcpDataPath(UcxHandshake.Hello hello) {
+        boolean weTrust = (ourFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
+        return (weTrust ? "the peer does not trust this side" : "this side does not trust the peer (trusted: "
+                + trust.rules() + ")") + " with UCX, and "
+                + ((ourFlags & UcxDataPathPolicy.FLAG_ACCEPTS) == 0 ? "this side" : "the peer")
+                + " has the TCP data path off (-Dio.github.nettyucx.tcpDataPath=never); set UcxChannelOption.TRUST "
+                + "or -Dio.github.nettyucx.trust on both sides (docs/security.md)";
+    }
+
+    /** The handshake ended (or never will): the server's count of handshakes in progress goes down. */
+    private void handshakeDone() {
+        Runnable slot = handshakeSlot;
+        if (slot != null) {
+            handshakeSlot = null;
+            slot.run();
+        }
+    }
+
+    private boolean isAccepted() {
+        return parent() != null;
+    }
+
+    /** Who owns the peer's end of the TCP connection, from the kernel's socket table: -1 when not this host's. */
+    private int peerUid() {
+        return fd < 0 ? -1 : UcxNative.socketPeerUid(fd);
     }
 
     @Override
@@ -293,6 +386,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     @Override
     protected void doClose() throws Exception {
+        handshakeDone();
         config.plainSocket().detach();
         active = false;
         open = false;
@@ -337,7 +431,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * a reset.
      */
     private void takePeerHelloBeforeClose() {
-        if (connection == null || fd < 0 || session.state() != UcxSession.State.AWAITING_HELLO) {
+        if (connection == null || fd < 0 || session.state() != UcxSession.State.AWAITING_HELLO
+                && session.state() != UcxSession.State.AWAITING_ADDRESS) {
             return;
         }
         try {
@@ -495,11 +590,13 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 plainServer();
                 return;
             }
-            // The magic at once, before the connection's memory is set up (the first one of a process can take a
-            // while): a server takes a client that stays silent for long for plain TCP.
-            side.queue(UcxHandshake.magic());
-            side.flush();
-            startHandshake(true);
+            // The intro at once: a server takes a client that stays silent for long for plain TCP. The connection's
+            // memory is set up only once the server answered as a netty-ucx server.
+            trust = new UcxTrustExchange(config.trust(), false);
+            session.ownNonce(trust.ownNonce());
+            UcxNative.socketKeepAlive(fd, 10, 2, 3);
+            side.queue(UcxHandshake.encodeClientIntro(trust.ownNonce()));
+            flushSideChannel();
             if (config.isPlainTcpFallback()) {
                 int generation = ++fallbackGeneration;
                 eventLoop().schedule(() -> {
@@ -651,6 +748,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 peerVanished(ioFailure);
                 return;
             }
+            if (side.takeGrown() && more) {
+                // Room for a trusted peer's worker address was made: the socket may hold more of it.
+                sideChannelReadable();
+                return;
+            }
             if (peerInputEnds) {
                 peerInputEnds();
                 if (!isOpen()) {
@@ -688,6 +790,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         /** The data path is up: complete the connect, or activate the accepted channel. */
         private void activate() {
+            handshakeDone();
             if (attempt.isPending()) {
                 fulfillConnect();
             } else {
@@ -726,8 +829,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 fallBackToPlain(e.getMessage());
                 return;
             }
-            logger.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}", UcxSocketChannel.this,
-                    e.getMessage());
+            PEER_WARNINGS.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}",
+                    UcxSocketChannel.this, e.getMessage());
             session.peerLost();
             if (attempt.isPending()) {
                 failConnect(new ConnectException("handshake with " + attempt.target() + " failed: "

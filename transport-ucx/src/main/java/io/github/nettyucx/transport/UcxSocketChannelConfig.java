@@ -29,6 +29,7 @@ import static io.github.nettyucx.transport.UcxChannelOption.CLIENT_BYTES_WAIT_MI
 import static io.github.nettyucx.transport.UcxChannelOption.PLAIN_TCP_FALLBACK;
 import static io.github.nettyucx.transport.UcxChannelOption.RECEIVE_IN_PLACE;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_WINDOW;
+import static io.github.nettyucx.transport.UcxChannelOption.TRUST;
 import static io.github.nettyucx.transport.UcxChannelOption.UCX_SEND_SLOTS;
 
 /**
@@ -55,6 +56,8 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     private volatile int trafficClass;
     private volatile boolean reuseAddress;
     private volatile int recvWindow = DEFAULT_RECV_WINDOW;
+    /** Null: the process default, read when a connection first needs it. */
+    private volatile UcxTrust trust;
     private volatile int recvUnit = DEFAULT_RECV_UNIT;
     private volatile int sendSlots = DEFAULT_SEND_SLOTS;
     private volatile int clientBytesWaitMillis = DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
@@ -74,7 +77,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     @Override
     public Map<ChannelOption<?>, Object> getOptions() {
         return getOptions(super.getOptions(), ALLOW_HALF_CLOSURE, TCP_NODELAY, SO_KEEPALIVE, SO_LINGER, SO_SNDBUF,
-                SO_RCVBUF, IP_TOS, SO_REUSEADDR, UCX_RECV_WINDOW, UCX_RECV_UNIT, UCX_SEND_SLOTS,
+                SO_RCVBUF, IP_TOS, SO_REUSEADDR, UCX_RECV_WINDOW, UCX_RECV_UNIT, UCX_SEND_SLOTS, TRUST,
                 CLIENT_BYTES_WAIT_MILLIS, PLAIN_TCP_FALLBACK, RECEIVE_IN_PLACE);
     }
 
@@ -123,6 +126,9 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
         if (option == RECEIVE_IN_PLACE) {
             return (T) Boolean.valueOf(receiveInPlace);
         }
+        if (option == TRUST) {
+            return (T) trust();
+        }
         return super.getOption(option);
     }
 
@@ -157,6 +163,8 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
             plainTcpFallback = (Boolean) value;
         } else if (option == RECEIVE_IN_PLACE) {
             receiveInPlace = (Boolean) value;
+        } else if (option == TRUST) {
+            trust = ObjectUtil.checkNotNull((UcxTrust) value, "TRUST");
         } else {
             return super.setOption(option, value);
         }
@@ -191,6 +199,12 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     int recvWindow() {
         return recvWindow;
+    }
+
+    /** Which peers get UCX: {@link UcxChannelOption#TRUST}, or the process's default. */
+    UcxTrust trust() {
+        UcxTrust configured = trust;
+        return configured != null ? configured : UcxTrust.processDefault();
     }
 
     int clientBytesWaitMillis() {

@@ -32,10 +32,12 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -47,6 +49,7 @@ import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_ACCEPTS;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_INSISTS;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_NETWORK;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_SHARED_MEMORY;
+import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_TRUSTS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,7 +60,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The TCP data path (ucx_stream.c) as a peer sees it on the wire: a hand-written peer that insists on
  * it speaks the frames to a UCX server, so the format is checked from outside our own sender, and so
- * are malformed frames, a peer dying in the middle of one, and a peer resetting the connection. Whole
+ * are malformed frames, a peer dying in the middle of one, and a peer resetting the connection. The same peer
+ * checks the handshake's trust from outside: an untrusted peer gets this data path and no worker address, or is
+ * refused where it has this data path off; a shared secret is proved on the wire and a replayed proof is not. Whole
  * channels on the TCP data path run the conformance suite and the transport tests in a surefire
  * execution of their own ({@code -Dio.github.nettyucx.tcpDataPath=always}, see the module's pom).
  */
@@ -138,6 +143,149 @@ class TcpDataPathTest {
             assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
             assertEquals(-1, peer.readToEnd(), "the server did not close its side");
         }
+    }
+
+    /**
+     * The server's side of protocol 4 as the hand-written peer sees it: an intro with a fresh nonce and, without a
+     * secret, a proof of zeros; then, for a peer of this process's user (the kernel's socket table says so), a
+     * hello that trusts it. The data path is still the TCP one the peer insists on, and frames follow the hellos.
+     */
+    @Test
+    @Timeout(30)
+    void aPeerOfTheSameUserIsTrustedAndStillGetsTheTcpDataPathItInsistsOn() throws Exception {
+        try (RawPeer peer = new RawPeer(server)) {
+            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+            assertNotNull(channel, "no channel accepted");
+            assertArrayEquals(RawPeer.NO_PROOF, peer.serverIntro.proof, "a server without a secret proves nothing");
+            assertFalse(Arrays.equals(peer.trust.ownNonce(), peer.serverIntro.nonce), "the server echoed our nonce");
+            assertTrue((peer.serverHello.flags & FLAG_TRUSTS) != 0,
+                    "the server does not trust a peer of its own user (same-user, the default)");
+            assertTrue((peer.serverHello.flags & FLAG_ACCEPTS) != 0, "the server's hello refuses the TCP data path");
+            assertTrue(peer.serverHello.sameHost());
+            peer.sendData("over TCP");
+            assertEquals("over TCP", events.poll(10, TimeUnit.SECONDS));
+            assertTrue(channel.ucxLanes().get(10, TimeUnit.SECONDS).startsWith("TCP data path"));
+        }
+    }
+
+    /**
+     * A netty-ucx peer the server does not trust gets the TCP data path even where UCX would be chosen between
+     * trusted peers (it claims shared memory and RDMA, and does not insist): no worker address follows the server's
+     * hello (the first bytes after it are a data frame), and no UCX endpoint is created.
+     */
+    @Test
+    @Timeout(30)
+    void aPeerTheServerDoesNotTrustGetsTheTcpDataPathAndNoAddress() throws Exception {
+        Channel distrustful = bindRecordingServer(new ServerBootstrap().group(group)
+                .childOption(UcxChannelOption.TRUST, UcxTrust.none()));
+        try {
+            long endpointsBefore = Ucx.endpointsCreated();
+            try (RawPeer peer = new RawPeer(distrustful, UcxTrust.anyPeer())) {
+                peer.sendHello(FLAG_ACCEPTS | FLAG_SHARED_MEMORY | FLAG_NETWORK | FLAG_TRUSTS, RawPeer.NO_PROOF);
+                peer.readServerHello();
+                assertEquals(0, peer.serverHello.flags & FLAG_TRUSTS, "a server that trusts no one trusts us");
+                UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+                assertNotNull(channel, "no channel accepted");
+                channel.writeAndFlush(Unpooled.copiedBuffer("reply", StandardCharsets.US_ASCII)).sync();
+                assertEquals("reply", peer.readData(), "what follows the server's hello");
+                peer.sendData("data");
+                assertEquals("data", events.poll(10, TimeUnit.SECONDS));
+                assertTrue(channel.ucxLanes().get(10, TimeUnit.SECONDS).startsWith("TCP data path"));
+                peer.sendRecord('C', 1);
+                assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+            }
+            assertEquals(endpointsBefore, Ucx.endpointsCreated(), "UCX endpoints created for an untrusted peer");
+        } finally {
+            distrustful.close().sync();
+        }
+    }
+
+    /**
+     * An untrusted peer that has the TCP data path off is refused: the server answers with a hello that does not
+     * trust it (so that the peer can tell why), then closes the connection, without its worker address.
+     */
+    @Test
+    @Timeout(30)
+    void anUntrustedPeerWithoutTheTcpDataPathIsRefusedBeforeAnyAddress() throws Exception {
+        Channel distrustful = bindRecordingServer(new ServerBootstrap().group(group)
+                .childOption(UcxChannelOption.TRUST, UcxTrust.none()));
+        try {
+            long endpointsBefore = Ucx.endpointsCreated();
+            try (RawPeer peer = new RawPeer(distrustful, UcxTrust.anyPeer())) {
+                peer.sendHello(FLAG_SHARED_MEMORY | FLAG_TRUSTS, RawPeer.NO_PROOF);
+                // Its hello, so that the peer reaches the same verdict and can say why: no trust, no TCP data path.
+                UcxHandshake.Hello refusal = peer.readServerHello();
+                assertEquals(0, refusal.flags & FLAG_TRUSTS, "the refusing server claims to trust the peer");
+                assertEquals(UcxDataPathPolicy.Choice.NONE,
+                        UcxDataPathPolicy.choose(FLAG_SHARED_MEMORY | FLAG_TRUSTS, refusal.flags, true));
+                assertEndWithNothingMore(peer);
+                Channel channel = accepted.poll(10, TimeUnit.SECONDS);
+                assertNotNull(channel, "no channel accepted");
+                assertTrue(channel.closeFuture().await(10, TimeUnit.SECONDS), "the refused channel stays open");
+            }
+            assertEquals(endpointsBefore, Ucx.endpointsCreated(), "UCX endpoints created for a refused peer");
+        } finally {
+            distrustful.close().sync();
+        }
+    }
+
+    /**
+     * With a shared secret the server proves it knows the secret in its intro, and trusts a peer whose hello proves
+     * the same; it trusts neither a peer with another secret nor one that replays a proof from an earlier connection
+     * (those still get the TCP data path, which both accept).
+     */
+    @Test
+    @Timeout(30)
+    void aSharedSecretIsProvedOnTheWireAndAReplayedProofIsNot() throws Exception {
+        byte[] secret = "the secret of this test, 32 byte".getBytes(StandardCharsets.US_ASCII);
+        Channel secretive = bindRecordingServer(new ServerBootstrap().group(group)
+                .childOption(UcxChannelOption.TRUST, UcxTrust.sharedSecret(secret)));
+        try {
+            byte[] recordedProof;
+            try (RawPeer peer = new RawPeer(secretive, UcxTrust.sharedSecret(secret))) {
+                assertTrue(peer.trust.trusts(null, peer.serverIntro.proof, () -> -1),
+                        "the server's intro does not prove the secret");
+                recordedProof = peer.trust.proof();
+                peer.sendHello(RawPeer.FLAGS, recordedProof);
+                assertTrue((peer.readServerHello().flags & FLAG_TRUSTS) != 0, "a peer proving the secret");
+                assertDataArrives(peer, "proved");
+            }
+            byte[] otherSecret = "not the secret of this test, 32b".getBytes(StandardCharsets.US_ASCII);
+            try (RawPeer peer = new RawPeer(secretive, UcxTrust.sharedSecret(otherSecret))) {
+                assertFalse(peer.trust.trusts(null, peer.serverIntro.proof, () -> -1),
+                        "a server with another secret proves ours");
+                peer.sendHello(FLAG_ACCEPTS | FLAG_INSISTS, peer.trust.proof());
+                assertEquals(0, peer.readServerHello().flags & FLAG_TRUSTS, "a peer with another secret");
+                assertDataArrives(peer, "another secret");
+            }
+            try (RawPeer peer = new RawPeer(secretive, UcxTrust.none())) {
+                peer.sendHello(RawPeer.FLAGS, recordedProof);
+                assertEquals(0, peer.readServerHello().flags & FLAG_TRUSTS, "a proof replayed from another connection");
+                assertDataArrives(peer, "replayed");
+            }
+        } finally {
+            secretive.close().sync();
+        }
+    }
+
+    private void assertDataArrives(RawPeer peer, String text) throws Exception {
+        Channel channel = accepted.poll(10, TimeUnit.SECONDS);
+        assertNotNull(channel, "no channel accepted");
+        peer.sendData(text);
+        assertEquals(text, events.poll(10, TimeUnit.SECONDS));
+        peer.sendRecord('C', 1);
+        assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+    }
+
+    /** The server closes (or resets) the connection without sending anything more. */
+    private static void assertEndWithNothingMore(RawPeer peer) throws IOException {
+        int next;
+        try {
+            next = peer.in.read();
+        } catch (SocketException reset) {
+            return;
+        }
+        assertEquals(-1, next, "the server sent more than it should have before closing");
     }
 
     /**
@@ -444,38 +592,66 @@ class TcpDataPathTest {
         }
     }
 
-    /** A peer written by hand: a plain socket that exchanges hellos and then speaks frames. */
+    /**
+     * A peer written by hand: a plain socket that speaks protocol 4's handshake (docs/protocol.md) and then frames.
+     * By default it is a netty-ucx client without a secret that trusts the server and insists on the TCP data path.
+     */
     private static final class RawPeer implements AutoCloseable {
+        static final int FLAGS = FLAG_ACCEPTS | FLAG_INSISTS | FLAG_TRUSTS;
+        static final byte[] NO_PROOF = new byte[UcxHandshake.PROOF_BYTES];
+
         final Socket socket;
         final DataInputStream in;
         final DataOutputStream out;
+        /** This peer's side of the trust exchange: its nonce went out in its intro. */
+        final UcxTrustExchange trust;
+        UcxHandshake.Intro serverIntro;
+        UcxHandshake.Hello serverHello;
 
+        /** Connects, exchanges intros, sends the default hello with no proof and reads the server's hello. */
         RawPeer(Channel server) throws IOException {
+            this(server, UcxTrust.none());
+            sendHello(FLAGS, NO_PROOF);
+            readServerHello();
+        }
+
+        /**
+         * Connects, sends its intro (the magic first: the server answers a netty-ucx client only) and reads the
+         * server's; the hello is the caller's to send.
+         */
+        RawPeer(Channel server, UcxTrust rules) throws IOException {
             socket = new Socket();
             socket.connect(server.localAddress());
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(10_000);
             in = new DataInputStream(socket.getInputStream());
             out = new DataOutputStream(socket.getOutputStream());
-            // The magic first: the server answers a netty-ucx client only; the rest of our hello carries the
-            // server's own worker address, a valid one, never used on the TCP data path.
-            out.writeInt(UcxHandshake.MAGIC);
-            out.flush();
-            UcxHandshake.Hello hello = readHello();
-            ByteBuffer ours = UcxHandshake.encodeHello(FLAG_ACCEPTS | FLAG_INSISTS, 7, 4,
-                    UcxSocketChannelConfig.DEFAULT_RECV_UNIT, hello.workerAddress);
-            out.write(ours.array(), ours.position() + Integer.BYTES, ours.remaining() - Integer.BYTES);
-            out.flush();
+            trust = new UcxTrustExchange(rules, false);
+            write(UcxHandshake.encodeClientIntro(trust.ownNonce()));
+            byte[] intro = new byte[UcxHandshake.SERVER_INTRO_BYTES];
+            in.readFully(intro);
+            serverIntro = UcxHandshake.decodeIntro(ByteBuffer.wrap(intro), true, trust.ownNonce());
+            assertNotNull(serverIntro, "a whole server intro that decodes to nothing");
+            trust.peerNonce(serverIntro.nonce);
         }
 
-        private UcxHandshake.Hello readHello() throws IOException {
-            byte[] header = new byte[UcxHandshake.HELLO_HEADER_BYTES];
-            in.readFully(header);
-            int addressLength = ByteBuffer.wrap(header).getInt(header.length - 4);
-            byte[] address = new byte[addressLength];
-            in.readFully(address);
-            ByteBuffer whole = ByteBuffer.allocate(header.length + addressLength).put(header).put(address).flip();
-            return UcxHandshake.decodeHello(whole);
+        /** Our hello: {@code proof} first, no worker address (none goes out before the data path is chosen). */
+        void sendHello(int flags, byte[] proof) throws IOException {
+            write(UcxHandshake.encodeHello(flags, 7, 0, 4, UcxSocketChannelConfig.DEFAULT_RECV_UNIT, proof));
+        }
+
+        /** The server's hello: 40 bytes, no proof; on the TCP data path frames follow it, no address. */
+        UcxHandshake.Hello readServerHello() throws IOException {
+            byte[] hello = new byte[UcxHandshake.HELLO_BYTES];
+            in.readFully(hello);
+            serverHello = UcxHandshake.decodeHello(ByteBuffer.wrap(hello), false);
+            assertNotNull(serverHello, "a whole server hello that decodes to nothing");
+            return serverHello;
+        }
+
+        private void write(ByteBuffer bytes) throws IOException {
+            out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+            out.flush();
         }
 
         void sendData(String text) throws IOException {

@@ -1,0 +1,116 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+
+/**
+ * The client's half of the side-channel handshake (protocol v4, docs/protocol.md) done by hand on a blocking
+ * {@link Socket}, step by step, so that a test can break any step: our intro, the server's intro (56 bytes), our
+ * hello (64 bytes), the server's hello (32 bytes), and (only between peers that trust each other, for UCX) the
+ * address messages. No secret: proofs are 32 zero bytes.
+ */
+final class RawHandshake {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Socket socket;
+    private final byte[] nonce = newNonce();
+
+    RawHandshake(Socket socket) {
+        this.socket = socket;
+    }
+
+    static byte[] newNonce() {
+        byte[] nonce = new byte[UcxHandshake.NONCE_BYTES];
+        RANDOM.nextBytes(nonce);
+        return nonce;
+    }
+
+    /** The flags of a hello from a client that trusts the server: this process's, with TRUSTS. */
+    static int trustingFlags() {
+        return UcxDataPathPolicy.localFlags() | UcxDataPathPolicy.FLAG_TRUSTS;
+    }
+
+    /** A client's intro with a fresh nonce. */
+    static ByteBuffer clientIntro() {
+        return UcxHandshake.encodeClientIntro(newNonce());
+    }
+
+    /** A client's hello with a zero proof: connection id 1, and the window, unit and flags given. */
+    static ByteBuffer clientHello(int flags, int window, int unit) {
+        return UcxHandshake.encodeHello(flags, 1, 0, window, unit, new byte[UcxHandshake.PROOF_BYTES]);
+    }
+
+    /** A valid client hello of a client that trusts the server. */
+    static ByteBuffer validClientHello() {
+        return clientHello(trustingFlags(), 8, 65536);
+    }
+
+    /** Sends our intro and reads the server's. */
+    UcxHandshake.Intro intro() throws IOException {
+        write(UcxHandshake.encodeClientIntro(nonce));
+        return UcxHandshake.decodeIntro(ByteBuffer.wrap(readExactly(UcxHandshake.SERVER_INTRO_BYTES)), true, nonce);
+    }
+
+    /** Sends {@code hello} (a client's) and reads the server's hello. */
+    UcxHandshake.Hello hello(ByteBuffer hello) throws IOException {
+        write(hello);
+        return UcxHandshake.decodeHello(ByteBuffer.wrap(readExactly(UcxHandshake.HELLO_BYTES)), false);
+    }
+
+    /** The server's address message: its worker address. */
+    byte[] readAddress() throws IOException {
+        int length = ByteBuffer.wrap(readExactly(UcxHandshake.ADDRESS_HEADER_BYTES)).getInt();
+        if (length <= 0 || length > UcxHandshake.MAX_WORKER_ADDRESS) {
+            throw new IOException("bad address length from the server: " + length);
+        }
+        return readExactly(length);
+    }
+
+    /**
+     * Intros, a valid trusting hello, the server's hello and address: the server now waits for our address
+     * message. Fails unless the server chose UCX.
+     */
+    UcxHandshake.Hello upToOurAddress() throws IOException {
+        intro();
+        ByteBuffer ours = validClientHello();
+        int flags = ours.getShort(UcxHandshake.PROOF_BYTES) & 0xFFFF;
+        UcxHandshake.Hello hello = hello(ours);
+        UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(flags, hello.flags, hello.sameHost());
+        if (choice != UcxDataPathPolicy.Choice.UCX) {
+            throw new IOException("the server chose the " + choice + " data path, not UCX (flags " + hello.flags
+                    + ")");
+        }
+        return hello.withAddress(readAddress());
+    }
+
+    void write(ByteBuffer bytes) throws IOException {
+        byte[] array = new byte[bytes.remaining()];
+        bytes.get(array);
+        write(array, array.length);
+    }
+
+    /** Writes the first {@code length} bytes of {@code bytes}. */
+    void write(byte[] bytes, int length) throws IOException {
+        OutputStream out = socket.getOutputStream();
+        out.write(bytes, 0, length);
+        out.flush();
+    }
+
+    private byte[] readExactly(int length) throws IOException {
+        InputStream in = socket.getInputStream();
+        byte[] bytes = in.readNBytes(length);
+        if (bytes.length < length) {
+            throw new EOFException("the server ended the connection after " + bytes.length + " of " + length
+                    + " bytes");
+        }
+        return bytes;
+    }
+}

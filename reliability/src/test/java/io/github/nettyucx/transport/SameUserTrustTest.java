@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.channel.EventLoopGroup;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The default trust rule, same user (docs/security.md): the server trusts a peer on this host whose socket the
+ * kernel's socket table says belongs to the server's own user. A Python client ({@link HostileScript}) does the
+ * intro and a hello that claims to trust the server (FLAG_TRUSTS), once as this process's user (trusted: the
+ * server's hello says so and its address follows; the control) and once as user {@code nobody} (not trusted: no
+ * trust in the server's hello, no address, no endpoint). Switching users needs root and {@code setpriv} or
+ * {@code runuser}; without them that test is skipped with the reason, never passed.
+ */
+class SameUserTrustTest {
+    private static final int NOBODY = 65534;
+    private static EventLoopGroup group;
+    private static ProbedEchoServer server;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        HostileScript.assumePython();
+        group = TestTransport.UCX.newGroup(1);
+        server = new ProbedEchoServer(group, "-Dio.github.nettyucx.trust=same-user");
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        ProbedEchoServer.stop(server, group);
+    }
+
+    @Test
+    void aClientOfTheSameUserIsTrusted() throws Exception {
+        long endpointsBefore = server.endpoints();
+        String output;
+        try (HostileScript client = HostileScript.start(server.address(), "handshake")) {
+            output = client.awaitDone(20);
+        }
+        int flags = UntrustedPeerTest.serverFlags(output);
+        assertTrue((flags & UcxDataPathPolicy.FLAG_TRUSTS) != 0, "the server does not trust its own user:\n" + output);
+        assertTrue(output.contains("SERVER_ADDRESS "), "no address after the hello of a trusting server:\n" + output);
+        assertEquals(endpointsBefore, server.endpoints(), "an endpoint before the client sent its address");
+        assertServerUnharmed("a client of the same user that left before its address");
+    }
+
+    @Test
+    void aClientOfAnotherUserIsNotTrusted() throws Exception {
+        List<String> asNobody = asNobody();
+        long endpointsBefore = server.endpoints();
+        String output;
+        try (HostileScript client = HostileScript.startAs(asNobody, server.address(), "handshake",
+                "--address", "forged")) {
+            output = client.awaitDone(20);
+        }
+        UntrustedPeerTest.assertTcpDataPathWithoutAddress(output);
+        assertEquals(endpointsBefore, server.endpoints(), "ucp_ep_create was called for another user's client");
+        assertServerUnharmed("a client of another user");
+    }
+
+    private static void assertServerUnharmed(String after) throws Exception {
+        server.assertStillServing();
+        server.assertOnlyHealthyConnectionLeft("after " + after);
+    }
+
+    /** The command prefix that runs a program as nobody; skips the test (with the reason) where there is none. */
+    private static List<String> asNobody() throws Exception {
+        String uid = Files.readAllLines(Paths.get("/proc/self/status")).stream()
+                .filter(line -> line.startsWith("Uid:")).findFirst().orElse("Uid: -1").split("\\s+")[2];
+        Assumptions.assumeTrue(uid.equals("0"), "not root (euid " + uid + "): cannot run a client as another user, "
+                + "so the same-user rule is not tested here");
+        Path setpriv = Paths.get("/usr/bin/setpriv");
+        if (Files.isExecutable(setpriv)) {
+            return List.of(setpriv.toString(), "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups");
+        }
+        for (String runuser : new String[] {"/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"}) {
+            if (Files.isExecutable(Paths.get(runuser))) {
+                return List.of(runuser, "-u", "nobody", "--");
+            }
+        }
+        Assumptions.abort("neither setpriv nor runuser: cannot run a client as another user, so the same-user rule "
+                + "is not tested here");
+        return null;
+    }
+}

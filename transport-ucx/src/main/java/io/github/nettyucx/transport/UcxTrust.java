@@ -1,0 +1,296 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.util.NetUtil;
+import io.netty.util.internal.ObjectUtil;
+import io.netty.util.internal.SystemPropertyUtil;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Which peers a connection hands to UCX. A peer's UCP worker address reaches UCX (and ours reaches the peer) only
+ * when each side trusts the other; a netty-ucx peer that is not trusted gets the TCP data path (frames on the
+ * connection's own TCP socket, no UCX), or is refused where that path is off. A peer is trusted when any of the
+ * rules set here holds:
+ * <ul>
+ * <li>{@link #sameUser()}: the peer is a process of this host, in this network namespace, running as this
+ * process's user: the kernel's socket table says so for the peer's end of the TCP connection. The default;</li>
+ * <li>{@link #sharedSecret(byte[])}: the peer proves it knows the same secret, by a challenge and response on the
+ * TCP connection before any worker address is sent;</li>
+ * <li>{@link #networks(String...)}: the peer's address is in one of these networks (for fabrics isolated by
+ * design: anyone who can reach the port counts as trusted);</li>
+ * <li>{@link #anyPeer()}: every peer (the behaviour before trust rules; only for networks where every host
+ * is trusted).</li>
+ * </ul>
+ * Set it per channel with {@link UcxChannelOption#TRUST} (on a server as a child option), or for the process with
+ * {@code -Dio.github.nettyucx.trust}: {@code same-user}, {@code secret-file:PATH}, {@code secret:TEXT},
+ * {@code networks:CIDR[;CIDR...]}, {@code any} or {@code none}, several joined with {@code ,}. docs/security.md
+ * tells what each protects against.
+ */
+public final class UcxTrust {
+    private static final UcxTrust NONE = new UcxTrust(false, false, null, Collections.emptyList());
+    private static final UcxTrust SAME_USER = new UcxTrust(true, false, null, Collections.emptyList());
+    private static final UcxTrust ANY = new UcxTrust(false, true, null, Collections.emptyList());
+    /** A secret shorter than this is guessable. */
+    static final int MIN_SECRET_BYTES = 16;
+    private static volatile UcxTrust processDefault;
+
+    private final boolean sameUser;
+    private final boolean any;
+    private final byte[] secret;
+    private final List<Network> networks;
+
+    private UcxTrust(boolean sameUser, boolean any, byte[] secret, List<Network> networks) {
+        this.sameUser = sameUser;
+        this.any = any;
+        this.secret = secret;
+        this.networks = networks;
+    }
+
+    /** Trusts no peer: every netty-ucx peer gets the TCP data path. */
+    public static UcxTrust none() {
+        return NONE;
+    }
+
+    /** Trusts processes of this host and network namespace that run as this process's user. */
+    public static UcxTrust sameUser() {
+        return SAME_USER;
+    }
+
+    /** Trusts every peer that reaches the port. Use only where every host of the network is trusted. */
+    public static UcxTrust anyPeer() {
+        return ANY;
+    }
+
+    /**
+     * Trusts peers that know {@code secret} (at least 16 bytes; the same on both sides), proved by each side with
+     * an HMAC-SHA256 over both sides' random challenges. The secret itself never goes over the network.
+     */
+    public static UcxTrust sharedSecret(byte[] secret) {
+        ObjectUtil.checkNotNull(secret, "secret");
+        if (secret.length < MIN_SECRET_BYTES) {
+            throw new IllegalArgumentException("a shared secret needs at least " + MIN_SECRET_BYTES + " bytes, got "
+                    + secret.length + " (make one with: head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE)");
+        }
+        return new UcxTrust(false, false, secret.clone(), Collections.emptyList());
+    }
+
+    /**
+     * {@link #sharedSecret(byte[])} with the contents of {@code file} (trailing white space removed), which must
+     * not be readable by other users or the group (as ssh demands of a private key).
+     */
+    public static UcxTrust sharedSecretFile(Path file) throws IOException {
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+        // Whoever can write it can put in a secret they know; whoever can read it knows it.
+        for (PosixFilePermission open : Arrays.asList(PosixFilePermission.GROUP_READ,
+                PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE)) {
+            if (permissions.contains(open)) {
+                throw new IOException("the netty-ucx secret file " + file + " is open to others (" + open
+                        + "): chmod 600 " + file);
+            }
+        }
+        String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).strip();
+        return sharedSecret(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Trusts peers whose address (as this side's socket sees it) lies in one of {@code cidrs}, such as
+     * {@code 10.0.0.0/8} or {@code fd00::/8}; a plain address means that address only.
+     */
+    public static UcxTrust networks(String... cidrs) {
+        List<Network> parsed = new ArrayList<>();
+        for (String cidr : cidrs) {
+            parsed.add(Network.parse(cidr));
+        }
+        return new UcxTrust(false, false, null, Collections.unmodifiableList(parsed));
+    }
+
+    /** A peer is trusted when this or {@code other} trusts it. With two secrets, {@code other}'s is used. */
+    public UcxTrust or(UcxTrust other) {
+        List<Network> joined = new ArrayList<>(networks);
+        joined.addAll(other.networks);
+        return new UcxTrust(sameUser || other.sameUser, any || other.any,
+                other.secret != null ? other.secret : secret, Collections.unmodifiableList(joined));
+    }
+
+    /**
+     * The trust rules of {@code -Dio.github.nettyucx.trust} (see the class comment), {@link #sameUser()} when it is
+     * not set.
+     */
+    public static UcxTrust processDefault() {
+        UcxTrust trust = processDefault;
+        if (trust == null) {
+            String spec = SystemPropertyUtil.get("io.github.nettyucx.trust", "same-user");
+            try {
+                trust = parse(spec);
+            } catch (IOException e) {
+                throw new UncheckedIOException("-Dio.github.nettyucx.trust=" + spec + ": " + e.getMessage(), e);
+            }
+            processDefault = trust;
+        }
+        return trust;
+    }
+
+    /** Parses rules as {@code -Dio.github.nettyucx.trust} takes them. */
+    public static UcxTrust parse(String spec) throws IOException {
+        UcxTrust trust = NONE;
+        for (String rule : spec.split(",")) {
+            trust = trust.or(parseRule(rule.strip()));
+        }
+        return trust;
+    }
+
+    private static UcxTrust parseRule(String rule) throws IOException {
+        String lower = rule.toLowerCase(Locale.ROOT);
+        if ("same-user".equals(lower)) {
+            return SAME_USER;
+        }
+        if ("any".equals(lower)) {
+            return ANY;
+        }
+        if ("none".equals(lower) || lower.isEmpty()) {
+            return NONE;
+        }
+        if (lower.startsWith("secret-file:")) {
+            return sharedSecretFile(Paths.get(rule.substring("secret-file:".length())));
+        }
+        if (lower.startsWith("secret:")) {
+            return sharedSecret(rule.substring("secret:".length()).getBytes(StandardCharsets.UTF_8));
+        }
+        if (lower.startsWith("networks:")) {
+            return networks(rule.substring("networks:".length()).split(";"));
+        }
+        throw new IllegalArgumentException("unknown netty-ucx trust rule '" + rule + "' (expected same-user, "
+                + "secret-file:PATH, secret:TEXT, networks:CIDR[;CIDR...], any or none)");
+    }
+
+    boolean trustsSameUser() {
+        return sameUser;
+    }
+
+    boolean trustsAnyPeer() {
+        return any;
+    }
+
+    /** The shared secret, or null. */
+    byte[] secret() {
+        return secret;
+    }
+
+    boolean inTrustedNetwork(InetAddress address) {
+        for (Network network : networks) {
+            if (network.contains(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        List<String> rules = new ArrayList<>();
+        if (any) {
+            rules.add("any");
+        }
+        if (sameUser) {
+            rules.add("same-user");
+        }
+        if (secret != null) {
+            rules.add("shared secret");
+        }
+        for (Network network : networks) {
+            rules.add(network.toString());
+        }
+        return rules.isEmpty() ? "none" : String.join(", ", rules);
+    }
+
+    /** An address prefix. IPv4-mapped IPv6 addresses count as their IPv4 address. */
+    private static final class Network {
+        private final byte[] prefix;
+        private final int bits;
+
+        private Network(byte[] prefix, int bits) {
+            this.prefix = prefix;
+            this.bits = bits;
+        }
+
+        static Network parse(String cidr) {
+            String text = cidr.strip();
+            int slash = text.indexOf('/');
+            String host = slash < 0 ? text : text.substring(0, slash);
+            // Only literals: a host name would make trust depend on the resolver.
+            byte[] address = NetUtil.createByteArrayFromIpAddressString(host);
+            if (address == null) {
+                throw new IllegalArgumentException("not an IP network: '" + cidr + "' (write 10.0.0.0/8 or fd00::/8)");
+            }
+            int bits = slash < 0 ? address.length * 8 : Integer.parseInt(text.substring(slash + 1));
+            if (bits < 0 || bits > address.length * 8) {
+                throw new IllegalArgumentException("bad prefix length in '" + cidr + "'");
+            }
+            byte[] unmapped = unmapped(address);
+            if (unmapped.length != address.length) {
+                // Peers are compared in their IPv4 form, so an IPv4-mapped network is one too.
+                if (bits < 96) {
+                    throw new IllegalArgumentException("an IPv4-mapped network needs a prefix of at least 96 bits: '"
+                            + cidr + "'");
+                }
+                return new Network(unmapped, bits - 96);
+            }
+            return new Network(address, bits);
+        }
+
+        boolean contains(InetAddress address) {
+            byte[] bytes = unmapped(address.getAddress());
+            if (bytes.length != prefix.length) {
+                return false;
+            }
+            for (int bit = 0; bit < bits; bit++) {
+                int mask = 0x80 >>> (bit & 7);
+                if ((bytes[bit >>> 3] & mask) != (prefix[bit >>> 3] & mask)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static byte[] unmapped(byte[] address) {
+            if (address.length != 16) {
+                return address;
+            }
+            for (int i = 0; i < 10; i++) {
+                if (address[i] != 0) {
+                    return address;
+                }
+            }
+            if (address[10] != (byte) 0xFF || address[11] != (byte) 0xFF) {
+                return address;
+            }
+            return Arrays.copyOfRange(address, 12, 16);
+        }
+
+        @Override
+        public String toString() {
+            try {
+                return InetAddress.getByAddress(prefix).getHostAddress() + '/' + bits;
+            } catch (UnknownHostException e) {
+                return Arrays.toString(prefix) + '/' + bits;
+            }
+        }
+    }
+}
