@@ -145,14 +145,21 @@ final class ProbedEchoServer implements AutoCloseable {
      * test hook of {@link ReliabilityPeer}'s IDS command); fails when the server has no such active connection.
      */
     long connectionIdOf(int clientPort) throws IOException, InterruptedException {
-        child.send("IDS");
-        String ids = child.awaitValue(ReliabilityPeer.IDS);
-        for (String entry : ids.split(" ")) {
-            int equals = entry.indexOf('=');
-            if (equals > 0 && Integer.parseInt(entry.substring(0, equals)) == clientPort) {
-                return Long.parseLong(entry.substring(equals + 1));
+        // A client's connect completes on the server's address; the server's channel becomes active only when the
+        // client's address arrived, half a round trip later.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        String ids;
+        do {
+            child.send("IDS");
+            ids = child.awaitValue(ReliabilityPeer.IDS);
+            for (String entry : ids.split(" ")) {
+                int equals = entry.indexOf('=');
+                if (equals > 0 && Integer.parseInt(entry.substring(0, equals)) == clientPort) {
+                    return Long.parseLong(entry.substring(equals + 1));
+                }
             }
-        }
+            Thread.sleep(20);
+        } while (System.nanoTime() < deadline);
         throw new AssertionError("the server has no active connection from port " + clientPort + ": " + ids);
     }
 

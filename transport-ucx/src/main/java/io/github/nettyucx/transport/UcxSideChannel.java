@@ -35,7 +35,6 @@ final class UcxSideChannel implements UcxRecordLink {
     private int fd = -1;
     private boolean released;
     private boolean roomForAddressWanted;
-    private boolean grown;
 
     UcxSideChannel() {
         out.flip();
@@ -107,17 +106,11 @@ final class UcxSideChannel implements UcxRecordLink {
 
     /**
      * Makes room in the input for a worker address, which only a trusted peer sends: at the next
-     * {@link #consumed()}, so that the buffer being parsed stays as it is.
+     * {@link #consumed()}, so that the buffer being parsed stays as it is. What the socket holds beyond the old
+     * room is read at its next readiness (the loop's epoll set reports sockets as long as they have input).
      */
     void makeRoomForAddress() {
         roomForAddressWanted = true;
-    }
-
-    /** True once, after {@link #consumed()} made room for an address: the socket may have more to read at once. */
-    boolean takeGrown() {
-        boolean result = grown;
-        grown = false;
-        return result;
     }
 
     private void growInbound() {
@@ -129,7 +122,6 @@ final class UcxSideChannel implements UcxRecordLink {
         inMemory = moved(in, inMemory, needed);
         in = inMemory.buffer();
         inAddress = PlatformDependent.directBufferAddress(in);
-        grown = true;
     }
 
     @Override

@@ -748,11 +748,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 peerVanished(ioFailure);
                 return;
             }
-            if (side.takeGrown() && more) {
-                // Room for a trusted peer's worker address was made: the socket may hold more of it.
-                sideChannelReadable();
-                return;
-            }
             if (peerInputEnds) {
                 peerInputEnds();
                 if (!isOpen()) {
