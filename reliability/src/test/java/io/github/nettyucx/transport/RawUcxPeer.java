@@ -148,6 +148,19 @@ final class RawUcxPeer implements AutoCloseable {
      * trust this process, or the TCP data path was chosen): this peer speaks UCX only.
      */
     RawUcxPeer handshake() throws IOException {
+        return handshake(address -> address, true);
+    }
+
+    /** What this peer sends as its worker address, given its real one. */
+    interface AddressRewriter {
+        byte[] rewrite(byte[] address) throws IOException;
+    }
+
+    /**
+     * {@link #handshake()}, but sending {@code rewriter}'s version of this peer's worker address (a forged one),
+     * and creating the endpoint to the server only when {@code connectEndpoint} says so.
+     */
+    RawUcxPeer handshake(AddressRewriter rewriter, boolean connectEndpoint) throws IOException {
         byte[] nonce = RawHandshake.newNonce();
         writeSide(UcxHandshake.encodeClientIntro(nonce));
         read(buffer -> UcxHandshake.decodeIntro(buffer, true, nonce));
@@ -162,7 +175,10 @@ final class RawUcxPeer implements AutoCloseable {
         }
         byte[] address = read(UcxHandshake::decodeAddress);
         serverHello = hello.withAddress(address);
-        writeSide(UcxHandshake.encodeAddress(UcxNative.workerAddress(worker)));
+        writeSide(UcxHandshake.encodeAddress(rewriter.rewrite(UcxNative.workerAddress(worker))));
+        if (!connectEndpoint) {
+            return this;
+        }
         UcxNative.connConnect(main.conn, serverHello.workerAddress, serverHello.connectionId, serverHello.tagSecret,
                 true);
         progress(20);
