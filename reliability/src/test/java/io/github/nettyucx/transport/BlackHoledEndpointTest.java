@@ -45,7 +45,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is replaced by the port of a {@link WildcardBlackHole}. The server's {@code ucp_ep_create} then dials the black
  * hole: with the transport's default {@code UCX_TCP_CONN_NB=y} the connect is non-blocking and the loop goes on
  * echoing; with {@code UCX_TCP_CONN_NB=n} (the control) the loop hangs in {@code connect()} for the kernel's SYN
- * retries (minutes), which shows that the test can fail. The control server is killed afterwards.
+ * retries (minutes), which shows that the test can fail. The control server is killed afterwards. With the default,
+ * the connection whose endpoint never comes up is then failed by the server's connect timeout.
  */
 class BlackHoledEndpointTest {
     /** How long the healthy client keeps echoing once the forged address is sent. */
@@ -128,6 +129,12 @@ class BlackHoledEndpointTest {
                         } finally {
                             newcomer.close();
                         }
+                        // And the endpoint that never came up is bounded: the server's connect timeout (its child
+                        // CONNECT_TIMEOUT_MILLIS, but at least 10 s) fails that connection.
+                        assertTrue(attacker.awaitClosedByServer(20), "the connection whose endpoint never came up "
+                                + "is still open; server output:\n" + server.output());
+                        assertTrue(server.awaitOutput("the UCX endpoint to the peer did not come up", 5),
+                                "the server did not say why; its output:\n" + server.output());
                     }
                 }
                 return outcome;

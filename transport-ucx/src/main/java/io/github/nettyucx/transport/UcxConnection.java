@@ -363,7 +363,7 @@ final class UcxConnection {
     // ---- send ----
 
     /** True once UCX has finished setting up the endpoint; until then sends are contiguous copies. */
-    private boolean wiredUp() {
+    boolean wiredUp() {
         return PlatformDependent.getInt(state + 4L * UcxNative.STATE_WIRED_UP) != 0;
     }
 

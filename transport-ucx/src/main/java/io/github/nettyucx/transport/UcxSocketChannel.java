@@ -43,6 +43,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
     /** The id in a server's hello that refuses the client: any but 0 would do, no data path follows it. */
     private static final int REFUSED_CONNECTION_ID = -1;
+    /** The least time a UCX endpoint has to come up, whatever the connect timeout. */
+    private static final int MIN_ENDPOINT_SETUP_MILLIS = 10_000;
     /** A write reads the side channel itself when the loop has not polled sockets for this long. */
     private static final long STALE_SOCKET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's hello. */
@@ -285,6 +287,32 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
         connectDataPath(UcxDataPathPolicy.Choice.UCX, hello);
         session.boundPeerInFlight(connection.recvWindow());
+        scheduleEndpointDeadline();
+    }
+
+    /**
+     * UCX sets an endpoint up in the worker's progress (its tcp transport connects without blocking): one whose
+     * peer's address leads nowhere would otherwise wait for UCX's own error handling. The channel's connect timeout
+     * bounds it, though never below {@link #MIN_ENDPOINT_SETUP_MILLIS}, so that a short connect timeout (meant for
+     * TCP's connect) does not fail a healthy endpoint on a busy machine: one not wired up by then fails the
+     * connection.
+     */
+    private void scheduleEndpointDeadline() {
+        int connectTimeout = config.getConnectTimeoutMillis();
+        if (connectTimeout <= 0) {
+            return;
+        }
+        int timeoutMillis = Math.max(connectTimeout, MIN_ENDPOINT_SETUP_MILLIS);
+        UcxConnection endpointOf = connection;
+        eventLoop().schedule(() -> {
+            if (isOpen() && connection == endpointOf && endpointOf.isConnected() && !endpointOf.wiredUp()) {
+                PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", this,
+                        timeoutMillis);
+                ((UcxSocketUnsafe) unsafe()).peerVanished(new IOException("the UCX endpoint to the peer did not "
+                        + "come up within " + timeoutMillis + " ms (CONNECT_TIMEOUT_MILLIS, at least "
+                        + MIN_ENDPOINT_SETUP_MILLIS + "): UCX could not reach the worker address the peer gave"));
+            }
+        }, timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
     private void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
