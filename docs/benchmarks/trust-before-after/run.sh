@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Alternates the "before" (2d77002, protocol 3) and "after" (protocol 4) builds: SystemBenchmark --quick on ucx and
 # ucx-tcp, and ConnectBenchmark on nio, epoll, ucx. Output under $OUT.
+# /work/notes/cp-before and cp-after each hold a class path: that tree's benchmarks, transport, native and support
+# jars (built with mvn -Dmaven.test.skip=true -pl benchmarks -am package; "before" in a git worktree at 2d77002),
+# then benchmarks/target/runtime-classpath.txt without the netty-ucx entries. ConnectBenchmark is new, so the
+# "before" run uses the after tree's benchmarks jar with the before tree's transport jars.
 set -u
 OUT=${OUT:-/tmp/before-after}
 mkdir -p "$OUT"
