@@ -4,13 +4,10 @@
 package io.github.nettyucx.transport;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,11 +39,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with it, timing each round trip. The attacker is a {@link RawUcxPeer} of this JVM (same user: trusted) that does
  * the v4 handshake but sends a forged copy of its worker address, in which the port of each of its worker's UCX tcp
  * listeners (a tcp interface address is its port, big endian, packed verbatim into the worker address by UCX 1.13)
- * is replaced by the port of a {@link WildcardBlackHole}. The server's {@code ucp_ep_create} then dials the black
- * hole: with the transport's default {@code UCX_TCP_CONN_NB=y} the connect is non-blocking and the loop goes on
- * echoing; with {@code UCX_TCP_CONN_NB=n} (the control) the loop hangs in {@code connect()} for the kernel's SYN
- * retries (minutes), which shows that the test can fail. The control server is killed afterwards. With the default,
- * the connection whose endpoint never comes up is then failed by the server's connect timeout.
+ * is replaced by the port of a black hole on every address ({@link LoopbackBlackHole#onEveryAddress()}). The
+ * server's {@code ucp_ep_create} then dials the black hole: with the transport's default {@code UCX_TCP_CONN_NB=y}
+ * the connect is non-blocking and the loop goes on echoing; with {@code UCX_TCP_CONN_NB=n} (the control) the loop
+ * hangs in {@code connect()} for the kernel's SYN retries (minutes), which shows that the test can fail. The control
+ * server is killed afterwards. With the default, the connection whose endpoint never comes up is then failed by the
+ * server's connect timeout.
  */
 class BlackHoledEndpointTest {
     /** How long the healthy client keeps echoing once the forged address is sent. */
@@ -92,7 +90,7 @@ class BlackHoledEndpointTest {
 
     /** The server started, echoed, attacked; what the healthy client saw before and during the attack. */
     private static Outcome attack(String connNb) throws Exception {
-        try (WildcardBlackHole hole = new WildcardBlackHole()) {
+        try (LoopbackBlackHole hole = LoopbackBlackHole.onEveryAddress()) {
             ChildJvm.Builder builder = ChildJvm.builder(ReliabilityPeer.class)
                     .name("echo-server UCX_TCP_CONN_NB=" + (connNb == null ? "default" : connNb))
                     .env("UCX_TLS", "tcp")
@@ -326,24 +324,7 @@ class BlackHoledEndpointTest {
         Pinger(InetSocketAddress server) throws InterruptedException {
             channel = new Bootstrap().group(group).channel(UcxSocketChannel.class)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                    .handler(new SimpleChannelInboundHandler<ByteBuf>() {
-                        private final StringBuilder text = new StringBuilder();
-
-                        @Override
-                        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                            ctx.close();
-                        }
-
-                        @Override
-                        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
-                            text.append(msg.toString(StandardCharsets.US_ASCII));
-                            int end;
-                            while ((end = text.indexOf("\n")) >= 0) {
-                                echoes.add(text.substring(0, end));
-                                text.delete(0, end + 1);
-                            }
-                        }
-                    })
+                    .handler(new LineReceiver(echoes))
                     .connect(server).sync().channel();
         }
 

@@ -4,13 +4,10 @@
 package io.github.nettyucx.transport;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -64,24 +61,7 @@ final class ProbedEchoServer implements AutoCloseable {
         address = new InetSocketAddress("127.0.0.1", Integer.parseInt(child.awaitValue(ReliabilityPeer.PORT)));
         healthy = new Bootstrap().group(group).channel(UcxSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                .handler(new SimpleChannelInboundHandler<ByteBuf>() {
-                    private final StringBuilder text = new StringBuilder();
-
-                    @Override
-                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                        ctx.close(); // the server went away; assertStillServing reports it
-                    }
-
-                    @Override
-                    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
-                        text.append(msg.toString(StandardCharsets.US_ASCII));
-                        int end;
-                        while ((end = text.indexOf("\n")) >= 0) {
-                            echoes.add(text.substring(0, end));
-                            text.delete(0, end + 1);
-                        }
-                    }
-                })
+                .handler(new LineReceiver(echoes))
                 .connect(address).sync().channel();
         assertStillServing();
     }
@@ -173,18 +153,7 @@ final class ProbedEchoServer implements AutoCloseable {
         long endpointsBefore = Ucx.endpointsCreated();
         Bootstrap b = new Bootstrap().group(group).channel(UcxSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                .handler(new SimpleChannelInboundHandler<ByteBuf>() {
-                    private final StringBuilder text = new StringBuilder();
-
-                    @Override
-                    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
-                        text.append(msg.toString(StandardCharsets.US_ASCII));
-                        int end = text.indexOf("\n");
-                        if (end >= 0) {
-                            received.add(text.substring(0, end));
-                        }
-                    }
-                });
+                .handler(new LineReceiver(received));
         if (trust != null) {
             b.option(UcxChannelOption.TRUST, trust);
         }
