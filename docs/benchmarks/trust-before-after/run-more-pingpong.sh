@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A second series, UCX only: SystemBenchmark --quick, before and after alternating, runs 7..14.
+# More alternations, UCX only: SystemBenchmark --quick, before and after alternating, for the run numbers given
+# (the series here: run-more-pingpong.sh 7 8 9 10 11 12 13 14, then 15 ... 22). Class paths as in run.sh.
 set -u
 OUT=${OUT:-/tmp/before-after}
-for i in 7 8 9 10 11 12 13 14; do
+for i in "$@"; do
   if (( i % 2 )); then order="before after"; else order="after before"; fi
   for which in $order; do
     echo "== $(date +%T) system $which $i"
