@@ -141,8 +141,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
         if (session.isTcpConnected() && connection == null) {
             if (trust == null) {
-                trust = new UcxTrustExchange(config.trust(), true);
-                UcxNative.socketKeepAlive(fd, 10, 2, 3);
+                startTrustExchange();
             }
             interest(UcxIoOps.IN);
             scheduleAcceptedHandshakeTimeout();
@@ -203,6 +202,16 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     private void flushSideChannel() throws IOException {
         interest(side.flush() ? UcxIoOps.IN : UcxIoOps.IN_OUT);
+    }
+
+    /**
+     * The TCP connection is made (a client's connect, or an accepted socket's registration): this side's challenge,
+     * and the side channel's keepalive, which tells a vanished host from a quiet one.
+     */
+    private void startTrustExchange() {
+        trust = new UcxTrustExchange(config.trust(), isAccepted());
+        session.ownNonce(trust.ownNonce());
+        UcxNative.socketKeepAlive(fd, 10, 2, 3);
     }
 
     /** Creates the native connection (posting its receives): only once the peer is known to speak netty-ucx. */
@@ -620,9 +629,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             // The intro at once: a server takes a client that stays silent for long for plain TCP. The connection's
             // memory is set up only once the server answered as a netty-ucx server.
-            trust = new UcxTrustExchange(config.trust(), false);
-            session.ownNonce(trust.ownNonce());
-            UcxNative.socketKeepAlive(fd, 10, 2, 3);
+            startTrustExchange();
             side.queue(UcxHandshake.encodeClientIntro(trust.ownNonce()));
             flushSideChannel();
             if (config.isPlainTcpFallback()) {
