@@ -55,11 +55,11 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
     public static final ChannelOption<UcxTrust> TRUST = valueOf(UcxChannelOption.class, "TRUST");
     /**
      * For a server: how many accepted connections may be in their handshake at once (the peer not yet known as a
-     * trusted netty-ucx peer or a plain TCP client). One more is closed at once. Default 1024.
+     * trusted netty-ucx peer or a plain TCP client). One more is closed at once. Default 4096.
      */
     public static final ChannelOption<Integer> MAX_PENDING_HANDSHAKES = valueOf(UcxChannelOption.class,
             "MAX_PENDING_HANDSHAKES");
-    /** For a server: as {@link #MAX_PENDING_HANDSHAKES}, per remote IP address. Default 256. */
+    /** For a server: as {@link #MAX_PENDING_HANDSHAKES}, per remote IP address. Default 1024. */
     public static final ChannelOption<Integer> MAX_PENDING_HANDSHAKES_PER_ADDRESS = valueOf(UcxChannelOption.class,
             "MAX_PENDING_HANDSHAKES_PER_ADDRESS");
 

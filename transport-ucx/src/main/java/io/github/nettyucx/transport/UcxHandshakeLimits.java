@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class UcxHandshakeLimits {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshakeLimits.class);
-    static final int DEFAULT_MAX_PENDING = 1024;
-    static final int DEFAULT_MAX_PENDING_PER_ADDRESS = 256;
+    static final int DEFAULT_MAX_PENDING = 4096;
+    static final int DEFAULT_MAX_PENDING_PER_ADDRESS = 1024;
 
     private final PeerWarnings warnings = new PeerWarnings(logger);
     private final AtomicInteger pending = new AtomicInteger();

@@ -47,8 +47,8 @@ class UcxHandshakeLimitsTest {
     @Test
     void theDefaultsAreThoseDocumented() {
         UcxHandshakeLimits limits = new UcxHandshakeLimits();
-        assertEquals(1024, limits.maxPending());
-        assertEquals(256, limits.maxPendingPerAddress());
+        assertEquals(4096, limits.maxPending());
+        assertEquals(1024, limits.maxPendingPerAddress());
         assertEquals(0, limits.pending());
     }
 
