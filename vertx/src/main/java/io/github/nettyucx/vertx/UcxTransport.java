@@ -21,8 +21,7 @@ import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.util.internal.SystemPropertyUtil;
 import io.vertx.core.datagram.DatagramSocketOptions;
-import io.vertx.core.net.ClientOptionsBase;
-import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.TcpConfig;
 import io.vertx.core.transport.Transport;
 
 import java.net.NetworkInterface;
@@ -31,7 +30,7 @@ import java.net.SocketException;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Vert.x 5.0 on UCX: a Vert.x {@link io.vertx.core.spi.transport.Transport} whose event loops are
+ * Vert.x 5.1 and later on UCX: a Vert.x {@link io.vertx.core.spi.transport.Transport} whose event loops are
  * {@link UcxEventLoopGroup}s, whose TCP clients and servers are {@link UcxSocketChannel}s and
  * {@link UcxServerSocketChannel}s, and whose datagram channels (Vert.x's DNS resolver, {@code DatagramSocket}) are
  * {@link UcxDatagramChannel}s. Chosen per Vert.x instance:
@@ -55,12 +54,14 @@ import java.util.concurrent.ThreadFactory;
  * buffers of Netty's pooled and adaptive allocators, and keeps any other, never released, as an unpooled heap
  * buffer. Reads therefore come from the allocator Vert.x gives the channel, as on NIO.
  *
- * <p>Socket options are set as Vert.x sets them for NIO: {@code TCP_NODELAY}, {@code SO_KEEPALIVE},
- * {@code SO_SNDBUF}, {@code SO_RCVBUF}, {@code SO_REUSEADDR}, {@code SO_LINGER}, {@code IP_TOS}, the accept
- * backlog and the connect timeout. UCX channels accept and report them all; the backlog, the connect timeout and
- * {@code SO_LINGER} 0 (a reset) act on UCX connections, the others do not apply to UCX traffic (on a plain TCP
- * connection they are its socket's, as netty-ucx-transport sets them). The Linux options that Vert.x's epoll
- * transport adds ({@code tcpFastOpen}, {@code tcpQuickAck}, {@code tcpCork}, {@code tcpUserTimeout}, a server's
+ * <p>Socket options: Vert.x itself sets {@code SO_SNDBUF}, {@code SO_RCVBUF}, {@code SO_REUSEADDR},
+ * {@code IP_TOS}, the accept backlog and the connect timeout on every transport's bootstraps, and the
+ * {@code configure(TcpConfig, ...)} methods here add what it sets for NIO: {@code TCP_NODELAY},
+ * {@code SO_KEEPALIVE} and {@code SO_LINGER}, for client channels and for the channels a server accepts. UCX
+ * channels accept and report them all; the backlog, the connect timeout and {@code SO_LINGER} 0 (a reset) act on
+ * UCX connections, the others do not apply to UCX traffic (on a plain TCP connection they are its socket's, as
+ * netty-ucx-transport sets them). The Linux options that Vert.x's epoll transport adds ({@code tcpFastOpen},
+ * {@code tcpQuickAck}, {@code tcpCork}, {@code tcpUserTimeout}, the keepalive timers, a server's
  * {@code reusePort}) are ignored, and logged once when set. Datagram sockets take what Vert.x gives NIO's, with
  * {@code reusePort} as on epoll. Unix domain sockets are not supported: using one fails with an exception that
  * says so.
@@ -105,15 +106,10 @@ public final class UcxTransport implements io.vertx.core.spi.transport.Transport
     }
 
     /**
-     * A {@link UcxDatagramChannel} (plain UDP, on the UCX loops), for Vert.x's DNS resolver and its datagram
-     * sockets; dual stack where the host has IPv6.
+     * A {@link UcxDatagramChannel} (plain UDP, on the UCX loops) of {@code family}, for Vert.x's datagram sockets,
+     * which ask for IPv6 or IPv4 as their options say. Vert.x's SPI still names Netty's deprecated
+     * {@code InternetProtocolFamily}.
      */
-    @Override
-    public DatagramChannel datagramChannel() {
-        return new UcxDatagramChannel();
-    }
-
-    /** Vert.x 5.0's SPI still names Netty's deprecated {@code InternetProtocolFamily}. */
     @SuppressWarnings("deprecation")
     @Override
     public DatagramChannel datagramChannel(InternetProtocolFamily family) {
@@ -121,9 +117,18 @@ public final class UcxTransport implements io.vertx.core.spi.transport.Transport
     }
 
     /**
+     * Makes {@link UcxDatagramChannel}s, dual stack where the host has IPv6, for the channels Vert.x makes with a
+     * bootstrap rather than one by one: its DNS resolver's.
+     */
+    @Override
+    public ChannelFactory<? extends DatagramChannel> datagramChannelFactory() {
+        return UcxDatagramChannel::new;
+    }
+
+    /**
      * Makes {@link UcxSocketChannel}s, with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} and
      * {@link UcxChannelOption#RECEIVE_IN_PLACE} set here rather than in
-     * {@link #configure(ClientOptionsBase, int, boolean, Bootstrap)}: Vert.x's DNS resolver makes its TCP channels
+     * {@link #configure(TcpConfig, boolean, Bootstrap)}: Vert.x's DNS resolver makes its TCP channels
      * (for truncated answers) with this factory and no bootstrap options, and DNS servers speak plain TCP.
      */
     @Override
@@ -180,20 +185,23 @@ public final class UcxTransport implements io.vertx.core.spi.transport.Transport
         }
     }
 
+    /** What Vert.x sets for NIO's client channels; the options of epoll's that it names are logged as ignored. */
     @Override
-    public void configure(ClientOptionsBase options, int connectTimeout, boolean domainSocket, Bootstrap bootstrap) {
-        IgnoredTcpOption.logIgnored(options);
-        io.vertx.core.spi.transport.Transport.super.configure(options, connectTimeout, domainSocket, bootstrap);
+    public void configure(TcpConfig config, boolean domainSocket, Bootstrap bootstrap) {
+        IgnoredTcpOption.logIgnored(config, false);
+        io.vertx.core.spi.transport.Transport.super.configure(config, domainSocket, bootstrap);
     }
 
     /**
-     * Also turns off {@link UcxChannelOption#RECEIVE_IN_PLACE} for the accepted channels, as
-     * {@link #channelFactory(boolean)} does for clients: Vert.x releases only buffers of the allocators it knows.
+     * What Vert.x sets for the connections NIO's servers accept, and {@link UcxChannelOption#RECEIVE_IN_PLACE} off
+     * for them, as {@link #channelFactory(boolean)} does for clients: Vert.x releases only buffers of the
+     * allocators it knows. Vert.x calls this for every TCP server it binds (HTTP, {@code NetServer} and what is
+     * built on them), after it has set the options that it sets on all transports.
      */
     @Override
-    public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
-        IgnoredTcpOption.logIgnored(options);
-        io.vertx.core.spi.transport.Transport.super.configure(options, domainSocket, bootstrap);
+    public void configure(TcpConfig config, boolean domainSocket, ServerBootstrap bootstrap) {
+        IgnoredTcpOption.logIgnored(config, true);
+        io.vertx.core.spi.transport.Transport.super.configure(config, domainSocket, bootstrap);
         bootstrap.childOption(UcxChannelOption.RECEIVE_IN_PLACE, false);
     }
 

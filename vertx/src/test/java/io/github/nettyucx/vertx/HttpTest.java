@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.vertx;
 
+import io.netty.pkitesting.CertificateBuilder;
+import io.netty.pkitesting.X509Bundle;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -13,7 +15,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.SelfSignedCertificate;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,13 +61,18 @@ class HttpTest {
         serverVertx = VertxInstances.onUcx();
         clientVertx = VertxInstances.onUcx();
         server = Await.result(serverVertx.createHttpServer().requestHandler(HttpTest::handle).listen(0, "127.0.0.1"));
-        SelfSignedCertificate certificate = SelfSignedCertificate.create("localhost");
+        // Netty's test PKI rather than Vert.x's SelfSignedCertificate, which Vert.x 5.1 deprecates for removal.
+        X509Bundle certificate = new CertificateBuilder().subject("CN=localhost").addSanDnsName("localhost")
+                .setIsCertificateAuthority(true).buildSelfSigned();
         tlsServer = Await.result(serverVertx.createHttpServer(new HttpServerOptions().setSsl(true).setUseAlpn(true)
-                        .setKeyCertOptions(certificate.keyCertOptions()))
+                        .setKeyCertOptions(new PemKeyCertOptions()
+                                .setCertValue(Buffer.buffer(certificate.getCertificatePEM()))
+                                .setKeyValue(Buffer.buffer(certificate.getPrivateKeyPEM()))))
                 .requestHandler(HttpTest::handle).listen(0, "127.0.0.1"));
         client = clientVertx.createHttpClient();
         h2Client = clientVertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_2)
-                .setSsl(true).setUseAlpn(true).setTrustOptions(certificate.trustOptions()));
+                .setSsl(true).setUseAlpn(true).setTrustOptions(new PemTrustOptions()
+                        .addCertValue(Buffer.buffer(certificate.getCertificatePEM()))));
     }
 
     @AfterAll

@@ -15,16 +15,16 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.util.Version;
 import io.vertx.core.Vertx;
 import io.vertx.core.datagram.DatagramSocketOptions;
 import io.vertx.core.impl.transports.NioTransport;
 import io.vertx.core.internal.VertxInternal;
-import io.vertx.core.net.ClientOptionsBase;
 import io.vertx.core.net.NetClient;
-import io.vertx.core.net.NetClientOptions;
-import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.SocketAddress;
+import io.vertx.core.net.TcpConfig;
+import io.vertx.core.net.TcpOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +37,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -106,57 +107,64 @@ class UcxTransportTest {
         assertTrue(TRANSPORT.supportFileRegion());
     }
 
-    /** Every option Vert.x sets on NIO's client channels is set on ours, and our channel takes each one. */
+    /** Every option Vert.x's SPI sets on NIO's client channels is set on ours, and our channel takes each one. */
     @Test
-    void clientOptionsAreNiosAndUcxChannelsTakeThem() {
-        ClientOptionsBase options = new NetClientOptions().setTcpNoDelay(false).setTcpKeepAlive(true)
-                .setSendBufferSize(256 * 1024).setReceiveBufferSize(128 * 1024).setSoLinger(0)
-                .setTrafficClass(0x10).setReuseAddress(false).setTcpFastOpen(true).setTcpQuickAck(true)
-                .setTcpCork(true).setTcpUserTimeout(5000);
+    void clientConfigIsNiosAndUcxChannelsTakeIt() {
+        TcpConfig config = allOptions().setOption(TcpOption.FASTOPEN_CONNECT, true);
         Bootstrap ours = new Bootstrap();
-        TRANSPORT.configure(options, 7000, false, ours);
+        TRANSPORT.configure(config, false, ours);
         Bootstrap nio = new Bootstrap();
-        NioTransport.INSTANCE.configure(options, 7000, false, nio);
+        NioTransport.INSTANCE.configure(config, false, nio);
         assertEquals(nio.config().options().keySet(), ours.config().options().keySet());
+        assertFalse(ours.config().options().isEmpty(), "no option set");
         assertTakes(TRANSPORT.channelFactory(false).newChannel(), ours.config().options());
     }
 
-    /** The same for servers: the listener's options and those of the connections it accepts. */
+    /**
+     * The same for servers: the listener's options, and those of the connections it accepts, which also get
+     * {@code RECEIVE_IN_PLACE} off: Vert.x configures its servers through this method alone.
+     */
     @Test
-    void serverOptionsAreNiosAndUcxChannelsTakeThem() {
-        NetServerOptions options = new NetServerOptions().setTcpNoDelay(false).setTcpKeepAlive(true)
-                .setSendBufferSize(256 * 1024).setReceiveBufferSize(128 * 1024).setSoLinger(0)
-                .setTrafficClass(0x10).setReuseAddress(true).setAcceptBacklog(64).setReusePort(true)
-                .setTcpFastOpen(true).setTcpQuickAck(true).setTcpCork(true);
+    void serverConfigIsNiosAndTurnsReceiveInPlaceOffForAcceptedChannels() {
+        TcpConfig config = allOptions().setOption(TcpOption.FASTOPEN, 256).setSoReusePort(true);
         ServerBootstrap ours = new ServerBootstrap();
-        TRANSPORT.configure(options, false, ours);
+        TRANSPORT.configure(config, false, ours);
         ServerBootstrap nio = new ServerBootstrap();
-        NioTransport.INSTANCE.configure(options, false, nio);
+        NioTransport.INSTANCE.configure(config, false, nio);
         assertEquals(nio.config().options().keySet(), ours.config().options().keySet());
         Set<ChannelOption<?>> childOptions = new HashSet<>(nio.config().childOptions().keySet());
         childOptions.add(UcxChannelOption.RECEIVE_IN_PLACE);
         assertEquals(childOptions, ours.config().childOptions().keySet());
+        assertEquals(false, ours.config().childOptions().get(UcxChannelOption.RECEIVE_IN_PLACE));
         assertTakes(TRANSPORT.serverChannelFactory(false).newChannel(), ours.config().options());
         assertTakes(TRANSPORT.channelFactory(false).newChannel(), ours.config().childOptions());
     }
 
     @Test
     void theLinuxOptionsOfEpollAreNamedAsIgnored() {
-        ClientOptionsBase client = new NetClientOptions().setTcpFastOpen(true).setTcpQuickAck(true).setTcpCork(true)
-                .setTcpUserTimeout(5000).setReusePort(true);
-        assertEquals(EnumSet.of(IgnoredTcpOption.TCP_FAST_OPEN, IgnoredTcpOption.TCP_QUICK_ACK,
-                IgnoredTcpOption.TCP_CORK, IgnoredTcpOption.TCP_USER_TIMEOUT), IgnoredTcpOption.setIn(client));
-        assertEquals(EnumSet.of(IgnoredTcpOption.REUSE_PORT),
-                IgnoredTcpOption.setIn(new NetServerOptions().setReusePort(true)));
-        assertTrue(IgnoredTcpOption.setIn(new NetClientOptions()).isEmpty());
-        assertTrue(IgnoredTcpOption.setIn(new NetServerOptions()).isEmpty());
+        TcpConfig client = new TcpConfig().setOption(TcpOption.FASTOPEN_CONNECT, true)
+                .setOption(TcpOption.QUICKACK, true).setOption(TcpOption.CORK, true)
+                .setOption(TcpOption.USER_TIMEOUT, 5000).setOption(TcpOption.KEEPIDLE, 30)
+                .setOption(TcpOption.KEEPCNT, 4).setOption(TcpOption.KEEPINTVL, 5).setSoReusePort(true);
+        assertEquals(EnumSet.complementOf(EnumSet.of(IgnoredTcpOption.REUSE_PORT)),
+                IgnoredTcpOption.setIn(client, false), "a client's reusePort is not epoll's either");
+        assertEquals(EnumSet.allOf(IgnoredTcpOption.class), IgnoredTcpOption.setIn(client, true));
+        assertEquals(EnumSet.of(IgnoredTcpOption.TCP_FAST_OPEN),
+                IgnoredTcpOption.setIn(new TcpConfig().setOption(TcpOption.FASTOPEN, 256), true));
+        // What epoll leaves alone: options turned off, and keepalive timers of zero, the system's.
+        TcpConfig off = new TcpConfig().setOption(TcpOption.FASTOPEN_CONNECT, false)
+                .setOption(TcpOption.QUICKACK, false).setOption(TcpOption.CORK, false)
+                .setOption(TcpOption.USER_TIMEOUT, 0).setOption(TcpOption.KEEPIDLE, 0)
+                .setOption(TcpOption.KEEPCNT, 0).setOption(TcpOption.KEEPINTVL, 0);
+        assertTrue(IgnoredTcpOption.setIn(off, true).isEmpty());
+        assertTrue(IgnoredTcpOption.setIn(new TcpConfig(), true).isEmpty());
     }
 
     @Test
     void datagramChannelsAreUcxsWithVertxsOptions() throws Exception {
         EventLoopGroup group = new UcxEventLoopGroup(1);
         try {
-            DatagramChannel channel = TRANSPORT.datagramChannel();
+            DatagramChannel channel = TRANSPORT.datagramChannel(InternetProtocolFamily.IPv4);
             assertInstanceOf(UcxDatagramChannel.class, channel);
             group.register(channel).sync();
             TRANSPORT.configure(channel, new DatagramSocketOptions().setReusePort(true).setBroadcast(true)
@@ -189,6 +197,13 @@ class UcxTransportTest {
     private static void assertRefused(Throwable failure) {
         assertInstanceOf(UnsupportedOperationException.class, failure);
         assertTrue(failure.getMessage().contains("does not support Unix domain sockets"), failure.getMessage());
+    }
+
+    /** A configuration with every option that Vert.x's SPI sets on NIO's channels away from its default. */
+    private static TcpConfig allOptions() {
+        return new TcpConfig().setOption(TcpOption.NODELAY, false).setSoKeepAlive(true).setSoLinger(0)
+                .setOption(TcpOption.QUICKACK, true).setOption(TcpOption.CORK, true)
+                .setOption(TcpOption.USER_TIMEOUT, 5000);
     }
 
     @SuppressWarnings("unchecked")
