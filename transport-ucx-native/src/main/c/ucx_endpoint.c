@@ -680,6 +680,12 @@ static jobject java_direct_buffer(JNIEnv *env, jclass cls, jlong address, jint l
     return (*env)->NewDirectByteBuffer(env, (void *) (intptr_t) address, (jlong) length);
 }
 
+/* The address of a direct buffer's memory: what Unsafe would tell, where the JDK does not offer Unsafe. */
+static jlong java_buffer_address(JNIEnv *env, jclass cls, jobject buffer) {
+    (void) cls;
+    return (jlong) (intptr_t) (*env)->GetDirectBufferAddress(env, buffer);
+}
+
 static jlong java_connections_allocated(JNIEnv *env, jclass cls) {
     (void) env; (void) cls;
     return (jlong) __atomic_load_n(&allocated_connections, __ATOMIC_RELAXED);
@@ -694,6 +700,7 @@ static const JNINativeMethod methods[] = {
     {"endpointsCreated", "()J", (void *) java_endpoints_created},
     {"connectionsAllocated", "()J", (void *) java_connections_allocated},
     {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
+    {"bufferAddress", "(Ljava/nio/ByteBuffer;)J", (void *) java_buffer_address},
     {"connCreate", "(JIIIII[J)V", (void *) java_conn_create},
     {"connConnect", "(J[BIJZ)V", (void *) java_conn_connect},
     {"connSend", "(JIIII)I", (void *) java_conn_send},

@@ -388,9 +388,12 @@ static jint java_worker_closing_count(JNIEnv *env, jclass cls, jlong worker_ptr)
     return count_closing((nucx_worker *) (intptr_t) worker_ptr);
 }
 
-static jlong java_worker_ready_list(JNIEnv *env, jclass cls, jlong worker_ptr) {
-    (void) env; (void) cls;
-    return (jlong) (intptr_t) ((nucx_worker *) (intptr_t) worker_ptr)->ready;
+/* A view of the whole ready list, header and capacity included; it lives as long as the worker. */
+static jobject java_worker_ready_list(JNIEnv *env, jclass cls, jlong worker_ptr) {
+    (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    jlong words = (jlong) NUCX_READY_HEADER_WORDS + w->ready[NUCX_READY_CAPACITY];
+    return (*env)->NewDirectByteBuffer(env, w->ready, words * (jlong) sizeof(int32_t));
 }
 
 static const JNINativeMethod methods[] = {
@@ -403,7 +406,7 @@ static const JNINativeMethod methods[] = {
     {"workerEventFd", "(J)I", (void *) java_worker_event_fd},
     {"workerEpollCtl", "(JIII)V", (void *) java_epoll_ctl},
     {"workerAddress", "(J)[B", (void *) java_worker_address},
-    {"workerReadyList", "(J)J", (void *) java_worker_ready_list},
+    {"workerReadyList", "(J)Ljava/nio/ByteBuffer;", (void *) java_worker_ready_list},
     {"workerClosingCount", "(J)I", (void *) java_worker_closing_count},
 };
 

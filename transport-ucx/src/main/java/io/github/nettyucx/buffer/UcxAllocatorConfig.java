@@ -21,6 +21,8 @@ final class UcxAllocatorConfig {
      * gRPC messages while keeping at most one partly used slab per size class.
      */
     static final int SLAB_SIZE = 1 << 20;
+    /** The most slabs that one {@link java.nio.ByteBuffer} (which buffers read and write through) can span. */
+    static final long MAX_REGION_SIZE = Integer.MAX_VALUE / SLAB_SIZE * (long) SLAB_SIZE;
     static final long DEFAULT_REGION_SIZE = 4L << 20;
     static final int DEFAULT_THREAD_CACHE_BYTES = 256 << 10;
 
@@ -37,9 +39,9 @@ final class UcxAllocatorConfig {
      *                         turns the per-thread caches off
      */
     UcxAllocatorConfig(long regionSize, long maxMemory, int threadCacheBytes) {
-        if (regionSize <= 0 || regionSize > Integer.MAX_VALUE) {
+        if (regionSize <= 0 || regionSize > MAX_REGION_SIZE) {
             throw new IllegalArgumentException(REGION_SIZE_PROPERTY + " must be between 1 and "
-                    + Integer.MAX_VALUE + " bytes: " + regionSize);
+                    + MAX_REGION_SIZE + " bytes: " + regionSize);
         }
         if (maxMemory <= 0) {
             throw new IllegalArgumentException(MAX_MEMORY_PROPERTY + " must be positive: " + maxMemory);

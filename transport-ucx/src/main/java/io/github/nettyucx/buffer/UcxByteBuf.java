@@ -7,7 +7,6 @@ import io.netty.buffer.AbstractReferenceCountedByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.internal.ObjectUtil;
-import io.netty.util.internal.PlatformDependent;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,6 +44,10 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     private int blockSize;
     /** The cache of the thread that allocated the block; only that thread returns the block there. */
     private UcxThreadCache cache;
+    /** The region's view, which every accessor reads and writes through at {@link #base}. */
+    private ByteBuffer memory;
+    /** Where the block starts in {@link #memory}. */
+    private int base;
     private ByteBuffer tmpNioBuf;
     private UcxMemoryRegion tmpNioBufRegion;
 
@@ -71,6 +74,8 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
                 UcxThreadCache cache, int capacity) {
         this.region = region;
         this.address = address;
+        memory = region.memory();
+        base = (int) (address - region.address());
         this.block = block;
         this.sizeClass = sizeClass;
         this.blockSize = blockSize;
@@ -92,6 +97,7 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         UcxThreadCache oldCache = cache;
         UcxByteBufAllocator oldAllocator = allocator;
         region = null;
+        memory = null;
         tmpNioBuf = null;
         tmpNioBufRegion = null;
         cache = null;
@@ -131,14 +137,15 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
 
     private void moveToNewBlock(int newCapacity) {
         UcxMemoryRegion oldRegion = region;
-        long oldAddress = address;
         long oldBlock = block;
         int oldSizeClass = sizeClass;
         int oldBlockSize = blockSize;
         UcxThreadCache oldCache = cache;
         int oldLength = length;
+        ByteBuffer oldMemory = memory;
+        int oldBase = base;
         allocator.allocateBlock(this, newCapacity);
-        PlatformDependent.copyMemory(oldAddress, address, Math.min(oldLength, newCapacity));
+        memory.put(base, oldMemory, oldBase, Math.min(oldLength, newCapacity));
         allocator.free(oldRegion, oldBlock, oldSizeClass, oldBlockSize, oldCache);
     }
 
@@ -194,104 +201,113 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         return address;
     }
 
-    private long addr(int index) {
-        return address + index;
-    }
-
     @Override
     protected byte _getByte(int index) {
-        return PlatformDependent.getByte(addr(index));
+        return memory.get(base + index);
     }
 
     @Override
     protected short _getShort(int index) {
-        return UcxMemoryAccess.getShort(addr(index), true);
+        return memory.getShort(base + index);
     }
 
     @Override
     protected short _getShortLE(int index) {
-        return UcxMemoryAccess.getShort(addr(index), false);
+        return Short.reverseBytes(memory.getShort(base + index));
     }
 
     @Override
     protected int _getUnsignedMedium(int index) {
-        return UcxMemoryAccess.getUnsignedMedium(addr(index), true);
+        int at = base + index;
+        return (memory.get(at) & 0xff) << 16 | memory.getShort(at + 1) & 0xffff;
     }
 
     @Override
     protected int _getUnsignedMediumLE(int index) {
-        return UcxMemoryAccess.getUnsignedMedium(addr(index), false);
+        int at = base + index;
+        return memory.get(at) & 0xff | (Short.reverseBytes(memory.getShort(at + 1)) & 0xffff) << 8;
     }
 
     @Override
     protected int _getInt(int index) {
-        return UcxMemoryAccess.getInt(addr(index), true);
+        return memory.getInt(base + index);
     }
 
     @Override
     protected int _getIntLE(int index) {
-        return UcxMemoryAccess.getInt(addr(index), false);
+        return Integer.reverseBytes(memory.getInt(base + index));
     }
 
     @Override
     protected long _getLong(int index) {
-        return UcxMemoryAccess.getLong(addr(index), true);
+        return memory.getLong(base + index);
     }
 
     @Override
     protected long _getLongLE(int index) {
-        return UcxMemoryAccess.getLong(addr(index), false);
+        return Long.reverseBytes(memory.getLong(base + index));
     }
 
     @Override
     protected void _setByte(int index, int value) {
-        PlatformDependent.putByte(addr(index), (byte) value);
+        memory.put(base + index, (byte) value);
     }
 
     @Override
     protected void _setShort(int index, int value) {
-        UcxMemoryAccess.setShort(addr(index), value, true);
+        memory.putShort(base + index, (short) value);
     }
 
     @Override
     protected void _setShortLE(int index, int value) {
-        UcxMemoryAccess.setShort(addr(index), value, false);
+        memory.putShort(base + index, Short.reverseBytes((short) value));
     }
 
     @Override
     protected void _setMedium(int index, int value) {
-        UcxMemoryAccess.setMedium(addr(index), value, true);
+        int at = base + index;
+        memory.put(at, (byte) (value >>> 16));
+        memory.putShort(at + 1, (short) value);
     }
 
     @Override
     protected void _setMediumLE(int index, int value) {
-        UcxMemoryAccess.setMedium(addr(index), value, false);
+        int at = base + index;
+        memory.put(at, (byte) value);
+        memory.putShort(at + 1, Short.reverseBytes((short) (value >>> 8)));
     }
 
     @Override
     protected void _setInt(int index, int value) {
-        UcxMemoryAccess.setInt(addr(index), value, true);
+        memory.putInt(base + index, value);
     }
 
     @Override
     protected void _setIntLE(int index, int value) {
-        UcxMemoryAccess.setInt(addr(index), value, false);
+        memory.putInt(base + index, Integer.reverseBytes(value));
     }
 
     @Override
     protected void _setLong(int index, long value) {
-        UcxMemoryAccess.setLong(addr(index), value, true);
+        memory.putLong(base + index, value);
     }
 
     @Override
     protected void _setLongLE(int index, long value) {
-        UcxMemoryAccess.setLong(addr(index), value, false);
+        memory.putLong(base + index, Long.reverseBytes(value));
     }
 
     @Override
     public ByteBuf setZero(int index, int length) {
         checkIndex(index, length);
-        PlatformDependent.setMemory(addr(index), length, (byte) 0);
+        int at = base + index;
+        int end = at + length;
+        for (; at <= end - Long.BYTES; at += Long.BYTES) {
+            memory.putLong(at, 0);
+        }
+        for (; at < end; at++) {
+            memory.put(at, (byte) 0);
+        }
         return this;
     }
 
@@ -301,12 +317,13 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         if (length == 0) {
             return this;
         }
-        if (dst.hasMemoryAddress()) {
-            PlatformDependent.copyMemory(addr(index), dst.memoryAddress() + dstIndex, length);
+        if (dst instanceof UcxByteBuf) {
+            UcxByteBuf to = (UcxByteBuf) dst;
+            to.memory.put(to.base + dstIndex, memory, base + index, length);
         } else if (dst.hasArray()) {
-            PlatformDependent.copyMemory(addr(index), dst.array(), dst.arrayOffset() + dstIndex, length);
+            memory.get(base + index, dst.array(), dst.arrayOffset() + dstIndex, length);
         } else {
-            dst.setBytes(dstIndex, this, index, length);
+            dst.setBytes(dstIndex, view(index, length));
         }
         return this;
     }
@@ -314,9 +331,7 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     @Override
     public ByteBuf getBytes(int index, byte[] dst, int dstIndex, int length) {
         checkDstIndex(index, length, dstIndex, ObjectUtil.checkNotNull(dst, "dst").length);
-        if (length != 0) {
-            PlatformDependent.copyMemory(addr(index), dst, dstIndex, length);
-        }
+        memory.get(base + index, dst, dstIndex, length);
         return this;
     }
 
@@ -324,21 +339,12 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     public ByteBuf getBytes(int index, ByteBuffer dst) {
         int bytes = dst.remaining();
         checkIndex(index, bytes);
-        if (bytes == 0) {
-            return this;
-        }
         if (dst.isReadOnly()) {
             throw new ReadOnlyBufferException();
         }
-        if (dst.isDirect()) {
-            PlatformDependent.copyMemory(addr(index), PlatformDependent.directBufferAddress(dst) + dst.position(), bytes);
-        } else if (dst.hasArray()) {
-            PlatformDependent.copyMemory(addr(index), dst.array(), dst.arrayOffset() + dst.position(), bytes);
-        } else {
-            dst.put(view(index, bytes));
-            return this;
-        }
-        dst.position(dst.position() + bytes);
+        int position = dst.position();
+        dst.put(position, memory, base + index, bytes);
+        dst.position(position + bytes);
         return this;
     }
 
@@ -351,7 +357,7 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         byte[] chunk = new byte[Math.min(length, 8192)];
         for (int done = 0; done < length; ) {
             int n = Math.min(chunk.length, length - done);
-            PlatformDependent.copyMemory(addr(index + done), chunk, 0, n);
+            memory.get(base + index + done, chunk, 0, n);
             out.write(chunk, 0, n);
             done += n;
         }
@@ -376,12 +382,13 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         if (length == 0) {
             return this;
         }
-        if (src.hasMemoryAddress()) {
-            PlatformDependent.copyMemory(src.memoryAddress() + srcIndex, addr(index), length);
+        if (src instanceof UcxByteBuf) {
+            UcxByteBuf from = (UcxByteBuf) src;
+            memory.put(base + index, from.memory, from.base + srcIndex, length);
         } else if (src.hasArray()) {
-            PlatformDependent.copyMemory(src.array(), src.arrayOffset() + srcIndex, addr(index), length);
+            memory.put(base + index, src.array(), src.arrayOffset() + srcIndex, length);
         } else {
-            src.getBytes(srcIndex, this, index, length);
+            src.getBytes(srcIndex, view(index, length));
         }
         return this;
     }
@@ -389,9 +396,7 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     @Override
     public ByteBuf setBytes(int index, byte[] src, int srcIndex, int length) {
         checkSrcIndex(index, length, srcIndex, ObjectUtil.checkNotNull(src, "src").length);
-        if (length != 0) {
-            PlatformDependent.copyMemory(src, srcIndex, addr(index), length);
-        }
+        memory.put(base + index, src, srcIndex, length);
         return this;
     }
 
@@ -399,18 +404,9 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     public ByteBuf setBytes(int index, ByteBuffer src) {
         int bytes = src.remaining();
         checkIndex(index, bytes);
-        if (bytes == 0) {
-            return this;
-        }
-        if (src.isDirect()) {
-            PlatformDependent.copyMemory(PlatformDependent.directBufferAddress(src) + src.position(), addr(index), bytes);
-        } else if (src.hasArray()) {
-            PlatformDependent.copyMemory(src.array(), src.arrayOffset() + src.position(), addr(index), bytes);
-        } else {
-            view(index, bytes).put(src);
-            return this;
-        }
-        src.position(src.position() + bytes);
+        int position = src.position();
+        memory.put(base + index, src, position, bytes);
+        src.position(position + bytes);
         return this;
     }
 
@@ -420,7 +416,7 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         byte[] chunk = new byte[length];
         int read = in.read(chunk);
         if (read > 0) {
-            PlatformDependent.copyMemory(chunk, 0, addr(index), read);
+            memory.put(base + index, chunk, 0, read);
         }
         return read;
     }
@@ -490,6 +486,6 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     }
 
     private int regionOffset(int index) {
-        return (int) (address - region.address()) + index;
+        return base + index;
     }
 }

@@ -7,7 +7,7 @@ import io.github.nettyucx.transport.Ucx;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
-import io.netty.buffer.UnpooledUnsafeHeapByteBuf;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -102,6 +102,26 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
     @Override
     public boolean isDirectBufferPooled() {
         return true;
+    }
+
+    /*
+     * buffer() is direct, as asked of the super constructor, also where Netty would fall back to heap buffers because
+     * the JDK's cleaner is out of its reach (no Unsafe on JDK 17): this allocator frees its memory itself.
+     */
+
+    @Override
+    public ByteBuf buffer() {
+        return directBuffer();
+    }
+
+    @Override
+    public ByteBuf buffer(int initialCapacity) {
+        return directBuffer(initialCapacity);
+    }
+
+    @Override
+    public ByteBuf buffer(int initialCapacity, int maxCapacity) {
+        return directBuffer(initialCapacity, maxCapacity);
     }
 
     @Override
@@ -286,7 +306,7 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
     }
 
     /** Netty's heap buffer, counted in {@link #heapBytes}. */
-    private final class CountedHeapByteBuf extends UnpooledUnsafeHeapByteBuf {
+    private final class CountedHeapByteBuf extends UnpooledHeapByteBuf {
         CountedHeapByteBuf(int initialCapacity, int maxCapacity) {
             super(UcxByteBufAllocator.this, initialCapacity, maxCapacity);
         }

@@ -77,6 +77,14 @@ final class UcxMemoryRegion {
         return start >= address && bytes >= 0 && start - address <= length - bytes;
     }
 
+    /**
+     * The view of the whole region that every buffer in it reads and writes through, with absolute indexes only,
+     * so that it can be shared; big-endian.
+     */
+    ByteBuffer memory() {
+        return view;
+    }
+
     /** A new view of the whole region, positioned at 0 (callers set position and limit). */
     ByteBuffer newView() {
         return view.duplicate();

@@ -87,10 +87,6 @@ public final class Ucx {
         if (!"linux".equals(PlatformDependent.normalizedOs())) {
             return new UnsupportedOperationException("the UCX transport runs on Linux only");
         }
-        if (!PlatformDependent.hasUnsafe()) {
-            return new UnsupportedOperationException(
-                    "the UCX transport needs sun.misc.Unsafe: " + PlatformDependent.getUnsafeUnavailabilityCause());
-        }
         try {
             // Loads the library, registers the natives and reads the constants it shares with Java.
             UcxNative.ensureLoaded();

@@ -5,7 +5,6 @@ package io.github.nettyucx.transport;
 
 import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FileRegion;
@@ -13,6 +12,7 @@ import io.netty.util.internal.PlatformDependent;
 import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +54,8 @@ final class UcxConnection {
 
     private final UcxWorker worker;
     private final long conn;
-    private final long state;
+    /** The native state block (ucx_native.h): header words, then one word per receive and per send slot. */
+    private final ByteBuffer state;
     private final int id;
     /** The rest of the tags of the messages this connection receives, told to the peer in our hello. */
     private final long tagSecret;
@@ -67,13 +68,14 @@ final class UcxConnection {
     /** Per receive slot: the buffer its receive is posted into. */
     private final ByteBuf[] recvBufs;
     private final long sendAreaAddress;
-    private final long sendIovAddress;
+    /** The send slots' bytes, which copies into a message go to. */
+    private final ByteBuffer sendArea;
+    /** The send slots' I/O vectors: {@link UcxNative#MAX_IOV} entries per slot. */
+    private final ByteBuffer sendIovs;
     /** Per send slot: the buffers its send reads in place, retained until the send completes. */
     private final ByteBuf[][] heldBySlot;
     private final int[] heldCount;
     private int slotsHoldingBuffers;
-    /** A view of the send area, only for buffers without an address or array (composite buffers). */
-    private final ByteBuf sendArea;
     private final SendGatherer gatherer = new SendGatherer();
     /** What FileRegions write into; created with the connection's first region. */
     private UcxSlotChannel slotChannel;
@@ -92,7 +94,8 @@ final class UcxConnection {
     private UcxConnection(UcxWorker worker, long[] created, ByteBuf[] recvBufs, int recvUnit, int sendSlots) {
         this.worker = worker;
         this.conn = created[UcxNative.CREATED_CONN];
-        this.state = created[UcxNative.CREATED_STATE];
+        this.state = UcxBytes.words(created[UcxNative.CREATED_STATE],
+                4 * (UcxNative.STATE_HEADER_WORDS + recvBufs.length + sendSlots));
         this.id = (int) created[UcxNative.CREATED_ID];
         this.tagSecret = created[UcxNative.CREATED_TAG_SECRET];
         this.recvBufs = recvBufs;
@@ -103,10 +106,11 @@ final class UcxConnection {
         this.sendUnit = recvUnit;
         this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
         this.sendAreaAddress = created[UcxNative.CREATED_SEND_AREA];
-        this.sendIovAddress = created[UcxNative.CREATED_SEND_IOVS];
+        this.sendArea = UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride);
+        this.sendIovs = UcxBytes.words(created[UcxNative.CREATED_SEND_IOVS],
+                sendSlots * UcxNative.MAX_IOV * UcxNative.IOV_ENTRY_BYTES);
         this.heldBySlot = new ByteBuf[sendSlots][UcxNative.MAX_IOV - 1];
         this.heldCount = new int[sendSlots];
-        this.sendArea = Unpooled.wrappedBuffer(UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride));
         for (int slot = 0; slot < recvWindow; slot++) {
             postRecv(slot, slot);
         }
@@ -210,7 +214,7 @@ final class UcxConnection {
 
     /** Side-channel input (records, or the peer's end) that the native side took off the socket waits. */
     boolean sideInputReady() {
-        return PlatformDependent.getInt(state + 4L * UcxNative.STATE_SIDE_INPUT) != 0;
+        return state.getInt(4 * UcxNative.STATE_SIDE_INPUT) != 0;
     }
 
     boolean isConnected() {
@@ -229,20 +233,20 @@ final class UcxConnection {
 
     /** Re-enables completion notifications; call before looking at the state. */
     void clearNotified() {
-        PlatformDependent.putInt(state + 4L * UcxNative.STATE_NOTIFIED, 0);
+        state.putInt(4 * UcxNative.STATE_NOTIFIED, 0);
     }
 
     /** The ucs_status_t the endpoint failed with, or 0. */
     int endpointError() {
-        return PlatformDependent.getInt(state + 4L * UcxNative.STATE_ERROR);
+        return state.getInt(4 * UcxNative.STATE_ERROR);
     }
 
     private int recvState(int slot) {
-        return PlatformDependent.getInt(state + 4L * (UcxNative.STATE_HEADER_WORDS + slot));
+        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + slot));
     }
 
     private int sendState(int slot) {
-        return PlatformDependent.getInt(state + 4L * (UcxNative.STATE_HEADER_WORDS + recvWindow + slot));
+        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + recvWindow + slot));
     }
 
     // ---- receive ----
@@ -318,28 +322,14 @@ final class UcxConnection {
     /** Appends {@code n} bytes at {@code offset} of {@code src} to {@code dst}, without allocating. */
     private static void copyOut(ByteBuf src, int offset, ByteBuf dst, int n) {
         int writerIndex = dst.writerIndex();
-        long from = src.memoryAddress() + offset;
-        if (dst.hasMemoryAddress()) {
-            PlatformDependent.copyMemory(from, dst.memoryAddress() + writerIndex, n);
-            dst.writerIndex(writerIndex + n);
-        } else if (dst.hasArray()) {
-            PlatformDependent.copyMemory(from, dst.array(), dst.arrayOffset() + writerIndex, n);
-            dst.writerIndex(writerIndex + n);
-        } else {
-            dst.writeBytes(src, offset, n);
-        }
+        ByteBuffer from = src.internalNioBuffer(offset, n);
+        UcxBytes.copy(from, from.position(), dst, writerIndex, n);
+        dst.writerIndex(writerIndex + n);
     }
 
     /** Copies {@code n} readable bytes of {@code src} to {@code offset} of the send area, without allocating. */
     private void copyIn(ByteBuf src, int offset, int n) {
-        int readerIndex = src.readerIndex();
-        if (src.hasMemoryAddress()) {
-            PlatformDependent.copyMemory(src.memoryAddress() + readerIndex, sendAreaAddress + offset, n);
-        } else if (src.hasArray()) {
-            PlatformDependent.copyMemory(src.array(), src.arrayOffset() + readerIndex, sendAreaAddress + offset, n);
-        } else {
-            src.getBytes(readerIndex, sendArea, offset, n);
-        }
+        UcxBytes.copy(src, src.readerIndex(), sendArea, offset, n);
     }
 
     private void consumeSlot() {
@@ -364,12 +354,12 @@ final class UcxConnection {
 
     /** True once UCX has finished setting up the endpoint; until then sends are contiguous copies. */
     boolean wiredUp() {
-        return PlatformDependent.getInt(state + 4L * UcxNative.STATE_WIRED_UP) != 0;
+        return state.getInt(4 * UcxNative.STATE_WIRED_UP) != 0;
     }
 
     /** Credits the peer has returned so far, counted natively from the headers and control messages. */
     int creditsReceived() {
-        return PlatformDependent.getInt(state + 4L * UcxNative.STATE_CREDITS);
+        return state.getInt(4 * UcxNative.STATE_CREDITS);
     }
 
     /** True when the next send slot is free (and the connection is up); throws when its last send failed. */
@@ -686,19 +676,19 @@ final class UcxConnection {
             filled += n;
         }
 
-        private long entryAddress(int entry) {
-            return sendIovAddress + ((long) slot * UcxNative.MAX_IOV + entry) * UcxNative.IOV_ENTRY_BYTES;
+        private int entryOffset(int entry) {
+            return (slot * UcxNative.MAX_IOV + entry) * UcxNative.IOV_ENTRY_BYTES;
         }
 
         private void addEntry(long address, int length) {
-            long entry = entryAddress(iovCount++);
-            PlatformDependent.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
-            PlatformDependent.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
+            int entry = entryOffset(iovCount++);
+            sendIovs.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
+            sendIovs.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
         }
 
         private void growLastEntry(int n) {
-            long lengthAddress = entryAddress(iovCount - 1) + UcxNative.IOV_LENGTH_OFFSET;
-            PlatformDependent.putLong(lengthAddress, PlatformDependent.getLong(lengthAddress) + n);
+            int length = entryOffset(iovCount - 1) + UcxNative.IOV_LENGTH_OFFSET;
+            sendIovs.putLong(length, sendIovs.getLong(length) + n);
         }
     }
 }

@@ -156,7 +156,8 @@ final class UcxNative {
 
     static native byte[] workerAddress(long worker) throws IOException;
 
-    static native long workerReadyList(long worker);
+    /** The worker's ready list (ucx_native.h), header and entries, as 32-bit words in the machine's order. */
+    static native ByteBuffer workerReadyList(long worker);
 
     /** Connections closed by Java that the worker has not freed yet (they still flush or wait for their peer). */
     static native int workerClosingCount(long worker);
@@ -172,7 +173,11 @@ final class UcxNative {
     /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
     static native long connectionsAllocated();
 
+    /** A view of native memory that Java does not own; it is big-endian until its order is set. */
     static native ByteBuffer directBuffer(long address, int length);
+
+    /** The address of a direct buffer's memory, as {@code GetDirectBufferAddress} tells it: Unsafe is not needed. */
+    static native long bufferAddress(ByteBuffer buffer);
 
     static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
                                   int sendSlotBytes, long[] out) throws IOException;

@@ -8,7 +8,6 @@ import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FileRegion;
-import io.netty.util.internal.PlatformDependent;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -170,12 +169,8 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
 
     private void copyFromScratch(ByteBuf dst, int n) {
         int writerIndex = dst.writerIndex();
-        if (dst.hasArray()) {
-            PlatformDependent.copyMemory(gather.scratchAddress(), dst.array(), dst.arrayOffset() + writerIndex, n);
-            dst.writerIndex(writerIndex + n);
-        } else {
-            dst.writeBytes(gather.scratch(n));
-        }
+        gather.copyFromScratch(dst, writerIndex, n);
+        dst.writerIndex(writerIndex + n);
     }
 
     @Override
@@ -345,8 +340,7 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
             while (src.hasRemaining()) {
                 int n;
                 if (src.isDirect()) {
-                    n = UcxNative.socketWrite(fd, PlatformDependent.directBufferAddress(src) + src.position(),
-                            src.remaining());
+                    n = UcxNative.socketWrite(fd, UcxBytes.address(src) + src.position(), src.remaining());
                 } else {
                     int chunk = Math.min(src.remaining(), gather.scratchBytes());
                     int limit = src.limit();

@@ -5,9 +5,9 @@ package io.github.nettyucx.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.util.internal.PlatformDependent;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Lays out the flushed buffers of a plain TCP channel as one I/O vector for {@link UcxNative#socketWritev}: a
@@ -23,10 +23,11 @@ final class UcxPlainGather implements ChannelOutboundBuffer.MessageProcessor {
     private static final long MAX_BYTES = 4L << 20;
     private static final int SCRATCH_BYTES = 64 * 1024;
 
-    private final ByteBuffer iov = ByteBuffer.allocateDirect(MAX_ENTRIES * UcxNative.IOV_ENTRY_BYTES);
-    private final long iovAddress = PlatformDependent.directBufferAddress(iov);
+    private final ByteBuffer iov = ByteBuffer.allocateDirect(MAX_ENTRIES * UcxNative.IOV_ENTRY_BYTES)
+            .order(ByteOrder.nativeOrder());
+    private final long iovAddress = UcxBytes.address(iov);
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_BYTES);
-    private final long scratchAddress = PlatformDependent.directBufferAddress(scratch);
+    private final long scratchAddress = UcxBytes.address(scratch);
     private int entries;
     private long bytes;
     private int scratchUsed;
@@ -65,6 +66,11 @@ final class UcxPlainGather implements ChannelOutboundBuffer.MessageProcessor {
         return scratch;
     }
 
+    /** Copies the first {@code n} bytes of the scratch area to {@code dst} at {@code dstIndex}. */
+    void copyFromScratch(ByteBuf dst, int dstIndex, int n) {
+        UcxBytes.copy(scratch.clear(), 0, dst, dstIndex, n);
+    }
+
     @Override
     public boolean processMessage(Object msg) {
         if (!(msg instanceof ByteBuf)) {
@@ -82,8 +88,8 @@ final class UcxPlainGather implements ChannelOutboundBuffer.MessageProcessor {
             return copy(buf.array(), buf.arrayOffset() + buf.readerIndex(), readable);
         }
         for (ByteBuffer part : buf.nioBuffers(buf.readerIndex(), readable)) {
-            boolean more = part.isDirect() ? add(PlatformDependent.directBufferAddress(part) + part.position(),
-                    part.remaining()) : copy(part);
+            boolean more = part.isDirect()
+                    ? add(UcxBytes.address(part) + part.position(), part.remaining()) : copy(part);
             if (!more) {
                 return false;
             }
@@ -98,7 +104,8 @@ final class UcxPlainGather implements ChannelOutboundBuffer.MessageProcessor {
             return false;
         }
         long target = scratchAddress + scratchUsed;
-        PlatformDependent.copyMemory(array, offset, target, n);
+        // Absolute copies are bounded by the limit, which the last user of scratch() may have left short.
+        scratch.clear().put(scratchUsed, array, offset, n);
         scratchUsed += n;
         // Copied only in part: what follows must wait for the rest.
         return add(target, n) && n == length;
@@ -126,9 +133,9 @@ final class UcxPlainGather implements ChannelOutboundBuffer.MessageProcessor {
         if (entries == MAX_ENTRIES || bytes >= MAX_BYTES) {
             return false;
         }
-        long entry = iovAddress + (long) entries * UcxNative.IOV_ENTRY_BYTES;
-        PlatformDependent.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
-        PlatformDependent.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
+        int entry = entries * UcxNative.IOV_ENTRY_BYTES;
+        iov.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
+        iov.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
         entries++;
         bytes += length;
         return entries < MAX_ENTRIES && bytes < MAX_BYTES;

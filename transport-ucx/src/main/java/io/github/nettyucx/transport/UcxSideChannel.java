@@ -27,10 +27,10 @@ final class UcxSideChannel implements UcxRecordLink {
 
     private CleanableDirectBuffer outMemory = PlatformDependent.allocateDirect(INITIAL_BYTES);
     private ByteBuffer out = outMemory.buffer();
-    private long outAddress = PlatformDependent.directBufferAddress(out);
+    private long outAddress = UcxBytes.address(out);
     private CleanableDirectBuffer inMemory = PlatformDependent.allocateDirect(INITIAL_BYTES);
     private ByteBuffer in = inMemory.buffer();
-    private long inAddress = PlatformDependent.directBufferAddress(in);
+    private long inAddress = UcxBytes.address(in);
 
     private int fd = -1;
     private boolean released;
@@ -89,7 +89,7 @@ final class UcxSideChannel implements UcxRecordLink {
         }
         outMemory = moved(out, outMemory, needed);
         out = outMemory.buffer();
-        outAddress = PlatformDependent.directBufferAddress(out);
+        outAddress = UcxBytes.address(out);
     }
 
     /**
@@ -121,7 +121,7 @@ final class UcxSideChannel implements UcxRecordLink {
         }
         inMemory = moved(in, inMemory, needed);
         in = inMemory.buffer();
-        inAddress = PlatformDependent.directBufferAddress(in);
+        inAddress = UcxBytes.address(in);
     }
 
     @Override

@@ -6,12 +6,12 @@ package io.github.nettyucx.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
-import io.netty.util.internal.PlatformDependent;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -33,10 +33,12 @@ final class UcxWorker {
     private static final Queue<Object> LEFT_WITH_LEAKED_WORKERS = new ConcurrentLinkedQueue<>();
 
     private final long address;
-    private final long readyList;
+    /** The connections with completions, as ucx_native.h lays them out: header words, then indexes. */
+    private final ByteBuffer readyList;
     private final int eventFd;
-    private final ByteBuffer events = ByteBuffer.allocateDirect(MAX_EVENTS * UcxNative.EVENT_WORDS * 4);
-    private final long eventsAddress = PlatformDependent.directBufferAddress(events);
+    private final ByteBuffer events = ByteBuffer.allocateDirect(MAX_EVENTS * UcxNative.EVENT_WORDS * 4)
+            .order(ByteOrder.nativeOrder());
+    private final long eventsAddress = UcxBytes.address(events);
     private final UcxIoHandler.Registration[] connections;
     private int nextFreeIndex;
     private final int[] freeIndexes;
@@ -53,7 +55,7 @@ final class UcxWorker {
 
     UcxWorker(int maxConnections) throws IOException {
         address = UcxNative.workerCreate(maxConnections);
-        readyList = UcxNative.workerReadyList(address);
+        readyList = UcxNative.workerReadyList(address).order(ByteOrder.nativeOrder());
         eventFd = UcxNative.workerEventFd(address);
         connections = new UcxIoHandler.Registration[maxConnections];
         freeIndexes = new int[maxConnections];
@@ -107,27 +109,27 @@ final class UcxWorker {
      * peer keeps sending, and the list never holds more than its capacity (ucx_native.h).
      */
     int dispatchCompletions(UcxIoEvent event) {
-        if (PlatformDependent.getInt(readyWord(UcxNative.READY_OVERFLOWED)) != 0) {
+        if (readyList.getInt(readyWord(UcxNative.READY_OVERFLOWED)) != 0) {
             return dispatchAllAfterOverflow(event);
         }
-        int listed = PlatformDependent.getInt(readyWord(UcxNative.READY_COUNT));
+        int listed = readyList.getInt(readyWord(UcxNative.READY_COUNT));
         int handled = 0;
         for (int i = 0; i < listed; i++) {
-            handled += dispatch(PlatformDependent.getInt(readyEntry(i)), event);
+            handled += dispatch(readyList.getInt(readyEntry(i)), event);
         }
-        int listedAgain = PlatformDependent.getInt(readyWord(UcxNative.READY_COUNT)) - listed;
-        if (listedAgain > 0) {
-            PlatformDependent.copyMemory(readyEntry(listed), readyEntry(0), 4L * listedAgain);
+        int listedAgain = readyList.getInt(readyWord(UcxNative.READY_COUNT)) - listed;
+        for (int i = 0; i < listedAgain; i++) {
+            readyList.putInt(readyEntry(i), readyList.getInt(readyEntry(listed + i)));
         }
-        PlatformDependent.putInt(readyWord(UcxNative.READY_COUNT), listedAgain);
+        readyList.putInt(readyWord(UcxNative.READY_COUNT), listedAgain);
         return handled;
     }
 
-    private long readyWord(int word) {
-        return readyList + 4L * word;
+    private static int readyWord(int word) {
+        return 4 * word;
     }
 
-    private long readyEntry(int i) {
+    private static int readyEntry(int i) {
         return readyWord(UcxNative.READY_HEADER_WORDS + i);
     }
 
@@ -148,8 +150,8 @@ final class UcxWorker {
         readyListOverflows++;
         logger.warn("The UCX worker's ready list overflowed (a bug in netty-ucx, please report it); "
                 + "every connection of the event loop is dispatched instead");
-        PlatformDependent.putInt(readyWord(UcxNative.READY_OVERFLOWED), 0);
-        PlatformDependent.putInt(readyWord(UcxNative.READY_COUNT), 0);
+        readyList.putInt(readyWord(UcxNative.READY_OVERFLOWED), 0);
+        readyList.putInt(readyWord(UcxNative.READY_COUNT), 0);
         int handled = 0;
         for (int index = 0; index < nextFreeIndex; index++) {
             handled += dispatch(index, event);
@@ -175,9 +177,9 @@ final class UcxWorker {
         int count = UcxNative.workerWait(address, eventsAddress, MAX_EVENTS, timeoutNanos);
         lastSocketPollNanos = System.nanoTime();
         for (int i = 0; i < count; i++) {
-            long event = eventsAddress + 4L * UcxNative.EVENT_WORDS * i;
-            int fd = PlatformDependent.getInt(event + 4L * UcxNative.EVENT_FD);
-            int ops = PlatformDependent.getInt(event + 4L * UcxNative.EVENT_EVENTS);
+            int event = 4 * UcxNative.EVENT_WORDS * i;
+            int fd = events.getInt(event + 4 * UcxNative.EVENT_FD);
+            int ops = events.getInt(event + 4 * UcxNative.EVENT_EVENTS);
             handler.dispatchSocket(fd, ops);
         }
         return count;
