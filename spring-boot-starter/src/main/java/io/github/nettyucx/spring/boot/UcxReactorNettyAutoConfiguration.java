@@ -36,7 +36,9 @@ import java.time.Duration;
  * <p>The loops and client connections take the settings of {@link UcxProperties} ({@code netty.ucx.*}) through the
  * loop resources; WebFlux's server takes them through a {@link NettyServerCustomizer}, which sets the options of its
  * listening channel and of the connections it accepts (an application's own {@code ReactorResourceFactory} keeps its
- * own loops and clients; only the server settings then apply).
+ * own loops and clients; only the server settings then apply). Where UCX cannot run, the start fails with
+ * {@link UcxUnavailableException}, which {@link UcxUnavailableFailureAnalyzer} explains. The Netty on the class path is
+ * compared with the Netty the transport was built with, and a different release line is logged as a warning.
  */
 @AutoConfiguration(beforeName = {
         "org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration",
@@ -64,10 +66,9 @@ public final class UcxReactorNettyAutoConfiguration {
     ReactorResourceFactory reactorResourceFactory(ReactorNettyProperties properties, UcxSettings settings) {
         Throwable cause = Ucx.unavailabilityCause();
         if (cause != null) {
-            throw new IllegalStateException(ENABLED_PROPERTY + "=true, but the UCX transport cannot run here: " + cause
-                    + ". Install UCX (libucp, 1.13 or later) where the application runs, or set " + ENABLED_PROPERTY
-                    + "=false to run Reactor Netty on its own transport.", cause);
+            throw new UcxUnavailableException(cause);
         }
+        NettyVersionCheck.warnOnMismatch(logger);
         ReactorResourceFactory factory = new ReactorResourceFactory();
         factory.setUseGlobalResources(false);
         factory.setLoopResourcesSupplier(() -> settings.configureLoops(UcxLoopResources.create(THREAD_PREFIX)));
