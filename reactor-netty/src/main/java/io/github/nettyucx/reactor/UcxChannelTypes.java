@@ -9,12 +9,14 @@ import io.github.nettyucx.transport.UcxIoHandle;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 
+import java.util.Map;
 import java.util.function.Supplier;
 
 /** The UCX channel that stands for each channel type Reactor Netty asks for, and whether a group runs UCX loops. */
@@ -58,12 +60,19 @@ final class UcxChannelTypes {
      * {@link UcxChannelOption#PLAIN_TCP_FALLBACK}: the loop resources do not know which servers a client will
      * reach, and most HTTP servers (and DNS over TCP) do not speak netty-ucx. The bootstrap's own options are
      * applied after this, so a client's {@code .option(UcxChannelOption.PLAIN_TCP_FALLBACK, false)} still wins.
+     * {@code clientOptions} (those of {@link UcxLoopResources#withClientOption}) follow it, so they may turn it off.
      * A {@link UcxDatagramChannel} (Netty's DNS resolver asks for one) is a UDP socket on the UCX loop.
      */
-    static <C extends Channel> C newChannel(Class<C> type) {
+    @SuppressWarnings("unchecked")
+    static <C extends Channel> C newChannel(Class<C> type, Map<ChannelOption<?>, Object> clientOptions) {
         if (type == SocketChannel.class) {
             UcxSocketChannel channel = new UcxSocketChannel();
             channel.config().setOption(UcxChannelOption.PLAIN_TCP_FALLBACK, true);
+            for (Map.Entry<ChannelOption<?>, Object> e : clientOptions.entrySet()) {
+                if (!channel.config().setOption((ChannelOption<Object>) e.getKey(), e.getValue())) {
+                    throw new IllegalArgumentException("a UCX client channel has no option " + e.getKey());
+                }
+            }
             return type.cast(channel);
         }
         if (type == ServerSocketChannel.class) {

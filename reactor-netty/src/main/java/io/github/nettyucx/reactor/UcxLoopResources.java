@@ -5,7 +5,9 @@ package io.github.nettyucx.reactor;
 
 import io.github.nettyucx.transport.Ucx;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
+import io.github.nettyucx.transport.UcxIoHandlerConfig;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -16,7 +18,10 @@ import reactor.netty.resources.LoopResources;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,6 +55,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * channels fall back to plain TCP ({@code UcxChannelOption.PLAIN_TCP_FALLBACK}) for servers that do not speak
  * netty-ucx, so that an {@code HttpClient} on these loops reaches any HTTP server; a client can turn that off with
  * {@code .option(UcxChannelOption.PLAIN_TCP_FALLBACK, false)}.
+ *
+ * <p>{@link #withIoHandlerConfig} and {@link #withClientOption} give copies whose UCX loops wait as configured and
+ * whose client channels start with further options (the Spring Boot starter builds its resources so).
  */
 public final class UcxLoopResources implements LoopResources {
     private final String prefix;
@@ -57,6 +65,10 @@ public final class UcxLoopResources implements LoopResources {
     private final int workerCount;
     private final boolean daemon;
     private final boolean colocate;
+    /** The UCX loops' settings. */
+    private final UcxIoHandlerConfig ioHandlerConfig;
+    /** Set on every UCX client channel before the bootstrap's own options, in this order. */
+    private final Map<ChannelOption<?>, Object> clientOptions;
     /** Numbers the threads of all the groups, as Reactor Netty's own resources do. */
     private final AtomicLong threadCounter = new AtomicLong();
 
@@ -64,12 +76,15 @@ public final class UcxLoopResources implements LoopResources {
     private final TransportGroups nio;
     private boolean disposed;
 
-    private UcxLoopResources(String prefix, int selectCount, int workerCount, boolean daemon, boolean colocate) {
+    private UcxLoopResources(String prefix, int selectCount, int workerCount, boolean daemon, boolean colocate,
+                             UcxIoHandlerConfig ioHandlerConfig, Map<ChannelOption<?>, Object> clientOptions) {
         this.prefix = prefix;
         this.selectCount = selectCount;
         this.workerCount = workerCount;
         this.daemon = daemon;
         this.colocate = colocate;
+        this.ioHandlerConfig = ioHandlerConfig;
+        this.clientOptions = clientOptions;
         ucx = new TransportGroups("ucx", selectCount, workerCount, colocate, this::newUcxGroup);
         nio = new TransportGroups("nio", selectCount, workerCount, colocate, this::newNioGroup);
     }
@@ -106,7 +121,36 @@ public final class UcxLoopResources implements LoopResources {
             throw new IllegalArgumentException("selectCount must be positive, or -1 for the worker loops to accept, "
                     + "was " + selectCount);
         }
-        return new UcxLoopResources(prefix, selectCount, workerCount, daemon, colocate);
+        return new UcxLoopResources(prefix, selectCount, workerCount, daemon, colocate, new UcxIoHandlerConfig(),
+                Collections.emptyMap());
+    }
+
+    /**
+     * A copy of these resources (with groups of its own, made at their first use) whose UCX loops run with
+     * {@code config}: wait strategy, spin, connections per loop. Without it they run with the process's defaults.
+     */
+    public UcxLoopResources withIoHandlerConfig(UcxIoHandlerConfig config) {
+        ObjectUtil.checkNotNull(config, "config");
+        return new UcxLoopResources(prefix, selectCount, workerCount, daemon, colocate, config, clientOptions);
+    }
+
+    /**
+     * A copy of these resources whose UCX client channels get {@code option} set to {@code value} when they are
+     * made, as {@code PLAIN_TCP_FALLBACK} is: a client's own {@code .option(...)} still wins, being applied later.
+     * The value is checked by the channel, when a client is made.
+     */
+    public <T> UcxLoopResources withClientOption(ChannelOption<T> option, T value) {
+        ObjectUtil.checkNotNull(option, "option");
+        ObjectUtil.checkNotNull(value, "value");
+        Map<ChannelOption<?>, Object> options = new LinkedHashMap<>(clientOptions);
+        options.put(option, value);
+        return new UcxLoopResources(prefix, selectCount, workerCount, daemon, colocate, ioHandlerConfig,
+                Collections.unmodifiableMap(options));
+    }
+
+    /** The settings the UCX loops of these resources are made with. */
+    public UcxIoHandlerConfig ioHandlerConfig() {
+        return ioHandlerConfig;
     }
 
     private static int checkWorkers(int workerCount) {
@@ -134,7 +178,7 @@ public final class UcxLoopResources implements LoopResources {
     @Override
     public <C extends Channel> C onChannel(Class<C> channelType, EventLoopGroup group) {
         if (UcxChannelTypes.isUcx(group)) {
-            return UcxChannelTypes.newChannel(channelType);
+            return UcxChannelTypes.newChannel(channelType, clientOptions);
         }
         return LoopResources.super.onChannel(channelType, group);
     }
@@ -188,7 +232,8 @@ public final class UcxLoopResources implements LoopResources {
     @Override
     public String toString() {
         return "UcxLoopResources{prefix=" + prefix + ", selectCount=" + selectCount + ", workerCount=" + workerCount
-                + ", daemon=" + daemon + ", colocate=" + colocate + '}';
+                + ", daemon=" + daemon + ", colocate=" + colocate + ", " + ioHandlerConfig
+                + (clientOptions.isEmpty() ? "" : ", clientOptions=" + clientOptions) + '}';
     }
 
     /** The groups of the transport asked for. Called with the monitor held. */
@@ -202,7 +247,7 @@ public final class UcxLoopResources implements LoopResources {
 
     private EventLoopGroup newUcxGroup(int loops, String kind) {
         Ucx.ensureAvailability();
-        return new UcxEventLoopGroup(loops, threadFactory(kind));
+        return new UcxEventLoopGroup(loops, threadFactory(kind), ioHandlerConfig);
     }
 
     /** As Reactor Netty's own resources make their NIO groups. */

@@ -6,8 +6,10 @@ package io.github.nettyucx.reactor;
 import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxDatagramChannel;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
+import io.github.nettyucx.transport.UcxIoHandlerConfig;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
+import io.github.nettyucx.transport.WaitStrategy;
 import io.netty.channel.Channel;
 import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoopGroup;
@@ -155,6 +157,36 @@ class UcxLoopResourcesTest {
                 () -> loops.onChannel(DomainSocketChannel.class, loops.onServer(true)));
         assertTrue(e.getMessage().contains("UCX has no channel for " + DomainSocketChannel.class.getName()),
                 e.getMessage());
+    }
+
+    /**
+     * The loops are made with the resources' {@link UcxIoHandlerConfig}, and client channels start with their client
+     * options, which come after the plain TCP fallback the resources turn on and so may turn it off.
+     */
+    @Test
+    void loopSettingsAndClientOptions() throws Exception {
+        UcxIoHandlerConfig config = new UcxIoHandlerConfig()
+                .waitStrategy(WaitStrategy.SPIN_THEN_SLEEP, 7, TimeUnit.MICROSECONDS).maxConnectionsPerLoop(1000);
+        UcxLoopResources plain = UcxLoopResources.create("unit", 1, true);
+        UcxLoopResources loops = track(plain.withIoHandlerConfig(config)
+                .withClientOption(UcxChannelOption.UCX_RECV_WINDOW, 3)
+                .withClientOption(UcxChannelOption.PLAIN_TCP_FALLBACK, false));
+        assertEquals(new UcxIoHandlerConfig().toString(), plain.ioHandlerConfig().toString(),
+                "without settings the process's defaults");
+        assertSame(config, loops.ioHandlerConfig());
+        EventLoopGroup server = loops.onServer(true);
+        assertSame(config, ((UcxEventLoopGroup) server).ioHandlerConfig());
+
+        SocketChannel client = loops.onChannel(SocketChannel.class, loops.onClient(true));
+        assertEquals(3, client.config().getOption(UcxChannelOption.UCX_RECV_WINDOW));
+        assertFalse(client.config().getOption(UcxChannelOption.PLAIN_TCP_FALLBACK));
+        server.register(client).sync();
+        client.close().sync();
+
+        UcxLoopResources invalid = track(UcxLoopResources.create("unit", 1, true)
+                .withClientOption(UcxChannelOption.UCX_RECV_WINDOW, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> invalid.onChannel(SocketChannel.class, invalid.onClient(true)));
     }
 
     /** Netty's DNS resolver asks the loop resources for a datagram channel on the client's loops. */

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadFactory;
  * replacement for {@code NioEventLoopGroup}, with the same constructors.
  */
 public final class UcxEventLoopGroup extends MultiThreadIoEventLoopGroup {
+    private final UcxIoHandlerConfig config;
 
     /** As many loops as Netty's default (twice the cores, or {@code io.netty.eventLoopThreads}). */
     public UcxEventLoopGroup() {
@@ -29,15 +30,26 @@ public final class UcxEventLoopGroup extends MultiThreadIoEventLoopGroup {
     }
 
     public UcxEventLoopGroup(int nThreads, ThreadFactory threadFactory) {
-        super(nThreads, threadFactory, UcxIoHandler.newFactory());
+        this(nThreads, threadFactory, new UcxIoHandlerConfig());
     }
 
     public UcxEventLoopGroup(int nThreads, Executor executor) {
-        super(nThreads, executor, UcxIoHandler.newFactory());
+        this(nThreads, executor, new UcxIoHandlerConfig());
     }
 
     public UcxEventLoopGroup(int nThreads, UcxIoHandlerConfig config) {
-        super(nThreads, (ThreadFactory) null, UcxIoHandler.newFactory(config));
+        this(nThreads, (ThreadFactory) null, config);
+    }
+
+    /** A group whose loops run on threads of {@code threadFactory} (null: Netty's default) with {@code config}. */
+    public UcxEventLoopGroup(int nThreads, ThreadFactory threadFactory, UcxIoHandlerConfig config) {
+        super(nThreads, threadFactory, UcxIoHandler.newFactory(config));
+        this.config = config;
+    }
+
+    private UcxEventLoopGroup(int nThreads, Executor executor, UcxIoHandlerConfig config) {
+        super(nThreads, executor, UcxIoHandler.newFactory(config));
+        this.config = config;
     }
 
     /**
@@ -50,5 +62,14 @@ public final class UcxEventLoopGroup extends MultiThreadIoEventLoopGroup {
     public UcxEventLoopGroup(int nThreads, Executor executor, EventExecutorChooserFactory chooserFactory,
                              UcxIoHandlerConfig config) {
         super(nThreads, executor, chooserFactory, UcxIoHandler.newFactory(config));
+        this.config = config;
+    }
+
+    /**
+     * The settings every loop of this group was made with, so that a framework that builds the group from its own
+     * configuration (the Spring Boot starter) can be checked against what it was asked for.
+     */
+    public UcxIoHandlerConfig ioHandlerConfig() {
+        return config;
     }
 }

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.boot.reactor.netty.autoconfigure.ReactorNettyProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.client.ReactorResourceFactory;
@@ -31,13 +32,20 @@ import java.time.Duration;
  * is absent or false, and when the application defines its own {@code ReactorResourceFactory}. The factory does not
  * use Reactor Netty's global resources: it makes its own loops and connection pool when the context starts and
  * disposes of them when it stops, after {@code spring.reactor.netty.shutdown-quiet-period} as Boot's own does.
+ *
+ * <p>The loops and client connections take the settings of {@link UcxProperties} ({@code netty.ucx.*}) through the
+ * loop resources; WebFlux's server takes them through a {@link NettyServerCustomizer}, which sets the options of its
+ * listening channel and of the connections it accepts (an application's own {@code ReactorResourceFactory} keeps its
+ * own loops and clients; only the server settings then apply). Where UCX cannot run, the start fails with
+ * {@link UcxUnavailableException}, which {@link UcxUnavailableFailureAnalyzer} explains. The Netty on the class path is
+ * compared with the Netty the transport was built with, and a different release line is logged as a warning.
  */
 @AutoConfiguration(beforeName = {
         "org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration",
         "org.springframework.boot.http.client.autoconfigure.reactive.ReactiveHttpClientAutoConfiguration" })
 @ConditionalOnClass({ ReactorResourceFactory.class, HttpResources.class, UcxLoopResources.class })
 @ConditionalOnProperty(name = UcxReactorNettyAutoConfiguration.ENABLED_PROPERTY, havingValue = "true")
-@EnableConfigurationProperties(ReactorNettyProperties.class)
+@EnableConfigurationProperties({ ReactorNettyProperties.class, UcxProperties.class })
 public final class UcxReactorNettyAutoConfiguration {
     /** The property that turns this on. */
     public static final String ENABLED_PROPERTY = "netty.ucx.enabled";
@@ -47,18 +55,23 @@ public final class UcxReactorNettyAutoConfiguration {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(
             UcxReactorNettyAutoConfiguration.class);
 
+    /** The settings, checked once: a value the transport refuses fails the start here, naming its property. */
+    @Bean
+    UcxSettings ucxSettings(UcxProperties properties) {
+        return new UcxSettings(properties);
+    }
+
     @Bean
     @ConditionalOnMissingBean
-    ReactorResourceFactory reactorResourceFactory(ReactorNettyProperties properties) {
+    ReactorResourceFactory reactorResourceFactory(ReactorNettyProperties properties, UcxSettings settings) {
         Throwable cause = Ucx.unavailabilityCause();
         if (cause != null) {
-            throw new IllegalStateException(ENABLED_PROPERTY + "=true, but the UCX transport cannot run here: " + cause
-                    + ". Install UCX (libucp, 1.13 or later) where the application runs, or set " + ENABLED_PROPERTY
-                    + "=false to run Reactor Netty on its own transport.", cause);
+            throw new UcxUnavailableException(cause);
         }
+        NettyVersionCheck.warnOnMismatch(logger);
         ReactorResourceFactory factory = new ReactorResourceFactory();
         factory.setUseGlobalResources(false);
-        factory.setLoopResourcesSupplier(() -> UcxLoopResources.create(THREAD_PREFIX));
+        factory.setLoopResourcesSupplier(() -> settings.configureLoops(UcxLoopResources.create(THREAD_PREFIX)));
         Duration quietPeriod = properties.getShutdownQuietPeriod();
         if (quietPeriod != null) {
             factory.setShutdownQuietPeriod(quietPeriod);
@@ -66,5 +79,11 @@ public final class UcxReactorNettyAutoConfiguration {
         logger.info("Reactor Netty runs on UCX: WebFlux's server and the WebClients of Boot's WebClient.Builder use "
                 + "UcxLoopResources ({}=true)", ENABLED_PROPERTY);
         return factory;
+    }
+
+    /** WebFlux's server: its listening channel's options and its connections' ({@code netty.ucx.*}). */
+    @Bean
+    NettyServerCustomizer ucxNettyServerCustomizer(UcxSettings settings) {
+        return settings::configureServer;
     }
 }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -22,14 +23,22 @@ final class ChildJvm implements AutoCloseable {
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final StringBuffer output = new StringBuffer();
+    private final Thread reader;
 
     ChildJvm(Class<?> mainClass, String... args) throws IOException {
+        this(Map.of(), mainClass, args);
+    }
+
+    /** A JVM whose environment is this one's with {@code environment} added. */
+    ChildJvm(Map<String, String> environment, Class<?> mainClass, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
-        process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        Thread reader = new Thread(this::read, "child-jvm-output");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        process = builder.start();
+        reader = new Thread(this::read, "child-jvm-output");
         reader.setDaemon(true);
         reader.start();
     }
@@ -52,6 +61,15 @@ final class ChildJvm implements AutoCloseable {
 
     String output() {
         return output.toString();
+    }
+
+    /** The JVM's exit status, waiting up to {@code seconds} for it to end; all of its output has been read then. */
+    int awaitExit(long seconds) throws InterruptedException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("the JVM did not exit within " + seconds + " s:\n" + output);
+        }
+        reader.join(TimeUnit.SECONDS.toMillis(seconds));
+        return process.exitValue();
     }
 
     /** Asks the JVM to stop (its shutdown hooks run, Spring closes its context) and waits, then forces it. */

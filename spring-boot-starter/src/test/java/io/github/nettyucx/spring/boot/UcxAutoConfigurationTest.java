@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.reactive.ReactiveHttpClientAutoConfiguration;
 import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -70,8 +71,22 @@ class UcxAutoConfigurationTest {
 
     @Test
     void falsePropertyBacksOff() {
-        runner.withPropertyValues("netty.ucx.enabled=false")
-                .run(context -> assertBootsFactory(context.getBean(ReactorResourceFactory.class)));
+        runner.withPropertyValues("netty.ucx.enabled=false", "netty.ucx.receive-window=4").run(context -> {
+            assertBootsFactory(context.getBean(ReactorResourceFactory.class));
+            assertEquals(0, context.getBeanNamesForType(NettyServerCustomizer.class).length,
+                    "no setting of the starter's reaches Boot's server");
+        });
+    }
+
+    /** The server's settings reach Boot's Netty server through a customizer of the starter's. */
+    @Test
+    void enabledCustomizesBootsServer() {
+        UcxChecks.requireUcx();
+        runner.withPropertyValues("netty.ucx.enabled=true").run(context -> {
+            assertNull(context.getStartupFailure());
+            assertEquals(1, context.getBeanNamesForType(NettyServerCustomizer.class).length);
+            assertEquals(1, context.getBeanNamesForType(UcxProperties.class).length);
+        });
     }
 
     @Test
