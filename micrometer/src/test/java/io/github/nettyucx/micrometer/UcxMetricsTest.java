@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The meters of {@link UcxMetrics} in a Micrometer registry, moved by real connections: an echo over UCX whose
  * receiver reads nothing for a while (so the sender runs out of credits), a connect to a server that answers in
- * another protocol, and one to a server that says nothing.
+ * another protocol, one to a server that says nothing, and clients a server has no room for.
  */
 class UcxMetricsTest {
     private static final int WINDOW = 2;
@@ -200,6 +200,30 @@ class UcxMetricsTest {
             connect.channel().closeFuture().await(10, TimeUnit.SECONDS);
         }
         assertEquals(before + 1, counter(UcxMetrics.SETUP_FAILURES, "reason", "timeout"));
+    }
+
+    @Test
+    void aServerFullOfHandshakesCountsARefusal() throws Exception {
+        double before = counter(UcxMetrics.SETUP_FAILURES, "reason", "refused");
+        Channel server = new ServerBootstrap().group(group).channel(UcxServerSocketChannel.class)
+                .option(UcxChannelOption.MAX_PENDING_HANDSHAKES, 1)
+                .childOption(UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS, 0)
+                .childHandler(new ChannelInboundHandlerAdapter())
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+        // The first client says nothing and so holds the one handshake; the second is turned away.
+        try (Socket first = new Socket(); Socket second = new Socket()) {
+            first.connect(server.localAddress(), 10_000);
+            second.connect(server.localAddress(), 10_000);
+            second.setSoTimeout(10_000);
+            try {
+                assertEquals(-1, second.getInputStream().read(), "the second client was not closed");
+            } catch (IOException reset) {
+                // closed as a reset: turned away all the same
+            }
+        } finally {
+            server.close().sync();
+        }
+        assertEquals(before + 1, counter(UcxMetrics.SETUP_FAILURES, "reason", "refused"));
     }
 
     private double counter(String name, String tag, String value) {
