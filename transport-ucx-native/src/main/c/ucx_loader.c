@@ -56,7 +56,8 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
         nucx_register_probe(env, cls) != 0 ||
         nucx_register_stream(env, cls) != 0 ||
         nucx_register_plain(env, cls) != 0 ||
-        nucx_register_file_region(env, cls) != 0) {
+        nucx_register_file_region(env, cls) != 0 ||
+        nucx_register_log(env, cls) != 0) {
         return JNI_ERR;
     }
     (*env)->DeleteLocalRef(env, cls);
@@ -69,5 +70,6 @@ JNIEXPORT void JNI_OnUnload(JavaVM *vm, void *reserved) {
     if ((*vm)->GetEnv(vm, (void **) &env, JNI_VERSION_1_8) == JNI_OK) {
         nucx_errors_destroy(env);
         nucx_file_region_destroy(env);
+        nucx_log_destroy(env);
     }
 }

@@ -319,6 +319,10 @@ NUCX_HIDDEN int nucx_register_file_region(JNIEnv *env, jclass cls);
 NUCX_HIDDEN int nucx_register_plain(JNIEnv *env, jclass cls);
 NUCX_HIDDEN void nucx_file_region_destroy(JNIEnv *env);
 
+/* ucx_log.c */
+NUCX_HIDDEN int nucx_register_log(JNIEnv *env, jclass cls);
+NUCX_HIDDEN void nucx_log_destroy(JNIEnv *env);
+
 /* ucx_probe.c */
 NUCX_HIDDEN void nucx_probe_free(nucx_worker *w);
 

@@ -148,6 +148,15 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
     }
 
     /**
+     * The memory of the buffers UCX channels post their receives into: a pool of its own, apart from
+     * {@link #DEFAULT}, whose buffers carry large received messages up the pipeline. Like {@link #DEFAULT}, its
+     * first use loads the UCX native library.
+     */
+    public static UcxByteBufAllocatorMetric receiveBuffersMetric() {
+        return RECEIVE.metric();
+    }
+
+    /**
      * The {@code ucp_mem_h} of the registered region holding {@code buf}'s memory, or 0 when the
      * memory is not from a registered region of this allocator (a heap or composite buffer, another
      * allocator's buffer, or a region whose registration failed). For the data path: a send or

@@ -30,6 +30,7 @@ abstract class AbstractUcxDataPath implements UcxDataPath {
     public final boolean write(ChannelOutboundBuffer in) throws Exception {
         while (!in.isEmpty()) {
             if (!canSend() && !makeRoom()) {
+                countStall();
                 return false;
             }
             if (!connection.sendNext(in, sendCapacity, inPlaceMinBytes)) {
@@ -45,6 +46,18 @@ abstract class AbstractUcxDataPath implements UcxDataPath {
     @Override
     public final boolean canSend() throws IOException {
         return connection.isConnected() && peerCredits() > 0 && connection.sendSlotFree();
+    }
+
+    /** Counts why the flush stops, when it stops for the peer or the slots (a closed connection is neither). */
+    private void countStall() {
+        if (!connection.isConnected()) {
+            return;
+        }
+        if (peerCredits() <= 0) {
+            UcxTransportMetrics.creditStall();
+        } else {
+            UcxTransportMetrics.sendSlotStall();
+        }
     }
 
     /** Messages the peer can take now. */

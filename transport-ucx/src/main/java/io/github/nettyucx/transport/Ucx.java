@@ -97,6 +97,8 @@ public final class Ucx {
         if (badSetting != null) {
             return new IllegalStateException(badSetting);
         }
+        // Before the context exists, so that what UCX says while creating it reaches the application's log.
+        UcxNativeLog.install();
         try {
             UcxNative.contextInit();
         } catch (Throwable t) {

@@ -23,6 +23,8 @@ final class UcxConnectAttempt {
     private ChannelPromise promise;
     private Future<?> timeout;
     private InetSocketAddress target;
+    /** The client's attempt failed for its timeout. */
+    private boolean timedOut;
 
     /** A client's connect is in flight. */
     boolean isPending() {
@@ -47,12 +49,20 @@ final class UcxConnectAttempt {
         }
         promise = connectPromise;
         this.target = target;
+        timedOut = false;
         if (timeoutMillis > 0) {
             timeout = loop.schedule(() -> {
                 ChannelPromise pending = promise;
-                if (pending != null && !pending.isDone() && pending.tryFailure(new ConnectTimeoutException(
+                if (pending == null || pending.isDone()) {
+                    return;
+                }
+                // Before the failure: its listeners may close the channel (Bootstrap's do), which asks why.
+                timedOut = true;
+                if (pending.tryFailure(new ConnectTimeoutException(
                         "connection timed out after " + timeoutMillis + " ms: " + target + stage.get()))) {
                     close.run();
+                } else {
+                    timedOut = false;
                 }
             }, timeoutMillis, TimeUnit.MILLISECONDS);
         }
@@ -73,6 +83,11 @@ final class UcxConnectAttempt {
         if (timeoutMillis > 0) {
             timeout = loop.schedule(onTimeout, timeoutMillis, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** True when the client's connect failed because it timed out. */
+    boolean timedOut() {
+        return timedOut;
     }
 
     /** Ends the attempt: cancels its timeout and returns the client's promise, if one is pending. */

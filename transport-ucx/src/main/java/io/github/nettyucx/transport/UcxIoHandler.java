@@ -365,6 +365,7 @@ public final class UcxIoHandler implements IoHandler {
                 if (sharedMemoryProbe.inFlight() && (timeout < 0 || timeout > UcxSharedMemoryProbe.CHECK_NANOS)) {
                     timeout = UcxSharedMemoryProbe.CHECK_NANOS;
                 }
+                UcxTransportMetrics.loopSlept();
                 events = worker.waitAndDispatch(timeout, this);
                 ioStartNanos = worker.socketsPolledAt();
             }

@@ -350,4 +350,14 @@ final class UcxNative {
 
     /** Returns 0, a negative ucs_status_t of ucp_mem_unmap, or a positive errno of munmap. */
     static native int memoryUnmap(long address, long length, long memh);
+
+    // ucx_log.c (UCX's log lines to Netty's logger: UcxNativeLog)
+    /** Routes UCX's log lines to the static methods of {@code receiver}; false when one of them is missing. */
+    static native boolean logInstall(Class<?> receiver);
+
+    /** Sends UCX's log lines to UCX's own output again (the JVM is shutting down). */
+    static native void logStop();
+
+    /** Logs {@code message} as a UCX warning, through UCX's own dispatch. */
+    static native void logUcxWarning(String message);
 }

@@ -166,8 +166,9 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
          */
         private UcxSocketChannel newChild(int child) throws IOException {
             Runnable handshakeSlot;
+            InetSocketAddress remote;
             try {
-                InetSocketAddress remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(child));
+                remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(child));
                 handshakeSlot = remote == null ? null : config.handshakeLimits.tryAcquire(remote.getAddress());
             } catch (Throwable t) {
                 UcxNative.socketClose(child);
@@ -175,6 +176,8 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
             }
             if (handshakeSlot == null) {
                 UcxNative.socketClose(child);
+                UcxConnectionSetup.refused(localAddress(), remote,
+                        "the server has as many handshakes pending as it allows");
                 return null;
             }
             try {

@@ -70,6 +70,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private int ourFlags;
     /** Gives back the server's count of handshakes in progress ({@link UcxHandshakeLimits}); null when not held. */
     private Runnable handshakeSlot;
+    /** The flags of the peer's hello, once it came ({@link #peerHelloSeen}): whether it trusts this side. */
+    private int peerFlags;
+    private boolean peerHelloSeen;
+    /** What the metrics and the flight recorder see of this connection's setup. */
+    private final UcxConnectionSetup setup = new UcxConnectionSetup();
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -89,6 +94,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         side.attach(fd);
         this.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
         this.remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
+        setup.start();
     }
 
     @Override
@@ -195,6 +201,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             if (isOpen() && !active) {
                 PEER_WARNINGS.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms",
                         this, timeoutMillis);
+                setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
+                        "no netty-ucx handshake within " + timeoutMillis + " ms");
                 unsafe().close(unsafe().voidPromise());
             }
         });
@@ -255,8 +263,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             boolean trusted = trust.trusts(remote, hello.proof, this::peerUid);
             ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
         }
+        peerFlags = hello.flags;
+        peerHelloSeen = true;
         UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(ourFlags, hello.flags, hello.sameHost());
         if (choice == UcxDataPathPolicy.Choice.NONE) {
+            setup.failing(UcxTransportMetrics.SetupFailure.UNTRUSTED, null);
             if (isAccepted()) {
                 // Our hello all the same (with no connection behind its id), so that the client reaches the same
                 // verdict and says why, instead of seeing a connection reset.
@@ -317,6 +328,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             if (isOpen() && connection == endpointOf && endpointOf.isConnected() && !endpointOf.wiredUp()) {
                 PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", this,
                         timeoutMillis);
+                setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
+                        "the UCX endpoint did not come up within " + timeoutMillis + " ms");
                 ((UcxSocketUnsafe) unsafe()).peerVanished(new IOException("the UCX endpoint to the peer did not "
                         + "come up within " + timeoutMillis + " ms (CONNECT_TIMEOUT_MILLIS, at least "
                         + MIN_ENDPOINT_SETUP_MILLIS + "): UCX could not reach the worker address the peer gave"));
@@ -342,6 +355,39 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 + ((ourFlags & UcxDataPathPolicy.FLAG_ACCEPTS) == 0 ? "this side" : "the peer")
                 + " has the TCP data path off (-Dio.github.nettyucx.tcpDataPath=never); set UcxChannelOption.TRUST "
                 + "or -Dio.github.nettyucx.trust on both sides (docs/security.md)";
+    }
+
+    /** How this connection's bytes travel: called once its data path is up. */
+    private UcxTransportMetrics.DataPath dataPathKind() {
+        if (plain != null) {
+            return UcxTransportMetrics.DataPath.PLAIN_TCP;
+        }
+        return dataPath instanceof UcxStreamDataPath ? UcxTransportMetrics.DataPath.TCP_DATA_PATH
+                : UcxTransportMetrics.DataPath.UCX;
+    }
+
+    /** Whether each side trusts the other with UCX, from the two hellos; null before the peer's came. */
+    private String trustVerdict() {
+        if (!peerHelloSeen) {
+            return null;
+        }
+        boolean weTrust = (ourFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
+        boolean peerTrusts = (peerFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
+        if (weTrust) {
+            return peerTrusts ? "mutual" : "this side only";
+        }
+        return peerTrusts ? "peer only" : "none";
+    }
+
+    /**
+     * The channel closes: a setup still pending has failed, for the reason noted where it failed, or because the
+     * connect timed out, or else because this side closed it.
+     */
+    private void setupEnded() {
+        if (setup.isPending()) {
+            setup.failed(attempt.timedOut() ? UcxTransportMetrics.SetupFailure.TIMEOUT
+                    : UcxTransportMetrics.SetupFailure.CLOSED, isAccepted(), local, remote, trustVerdict());
+        }
     }
 
     /** The handshake ended (or never will): the server's count of handshakes in progress goes down. */
@@ -424,6 +470,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     @Override
     protected void doClose() throws Exception {
         handshakeDone();
+        setupEnded();
         config.plainSocket().detach();
         active = false;
         open = false;
@@ -577,6 +624,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             try {
                 InetSocketAddress target = SocketAddresses.checkInet(remoteAddress);
+                setup.start();
                 attempt.start(promise, target, eventLoop(), config.getConnectTimeoutMillis(), this::connectStage,
                         () -> close(voidPromise()));
                 plainAttempt = config.isPlainTcpFallback() && UcxPlainTcpServers.isPlain(target);
@@ -690,6 +738,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             records = side;
             restartClientSession();
             plainAttempt = true;
+            peerHelloSeen = false;
+            setup.startingOver();
             try {
                 startConnect(target, localRequested);
             } catch (Throwable t) {
@@ -708,6 +758,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void failConnect(Throwable cause) {
+            setup.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
             ChannelPromise promise = attempt.take();
             if (promise != null) {
                 promise.tryFailure(cause);
@@ -821,6 +872,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         /** The data path is up: complete the connect, or activate the accepted channel. */
         private void activate() {
             handshakeDone();
+            setup.opened(dataPathKind(), isAccepted(), local, remote, trustVerdict());
             if (attempt.isPending()) {
                 fulfillConnect();
             } else {
@@ -861,6 +913,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             PEER_WARNINGS.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}",
                     UcxSocketChannel.this, e.getMessage());
+            setup.failing(UcxTransportMetrics.SetupFailure.PROTOCOL, e.getMessage());
             session.peerLost();
             if (attempt.isPending()) {
                 failConnect(new ConnectException("handshake with " + attempt.target() + " failed: "
@@ -878,6 +931,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 fallBackToPlain(cause.getMessage());
                 return;
             }
+            setup.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
             UcxIoHandler.Registration registration = registration();
             if (session.peerLost() && dataPath != null && dataPath.peerSharesMemoryQueue() && registration != null) {
                 registration.sameHostPeerVanished();

@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.github.nettyucx.transport.UcxTransportMetrics.DataPath;
+import io.github.nettyucx.transport.UcxTransportMetrics.SetupFailure;
+
+import java.net.SocketAddress;
+
+/**
+ * One channel's connection setup, from connect or accept until the channel is active or closed: what
+ * {@link UcxTransportMetrics} counts of it and the {@link UcxConnectionSetupEvent} it records. Each setup is counted
+ * once, as opened or as failed, with the first reason noted for a failure. Used on the channel's event loop only.
+ *
+ * <p>The event is held as an {@code Object} and only touched where the JVM has {@code jdk.jfr}, so that the
+ * channels load and run in runtimes without that module.
+ */
+final class UcxConnectionSetup {
+    private static final boolean JFR = jfrPresent();
+
+    private boolean pending;
+    /** A {@link UcxConnectionSetupEvent} whose duration runs, or null (no JFR, or no recording wanted it). */
+    private Object event;
+    private SetupFailure failure;
+    private String failureMessage;
+
+    /** The setup starts now: a client's connect, or a server's accept. */
+    void start() {
+        pending = true;
+        failure = null;
+        failureMessage = null;
+        event = JFR ? UcxConnectionSetupEvent.started() : null;
+    }
+
+    /** True between {@link #start()} and the setup's end. */
+    boolean isPending() {
+        return pending;
+    }
+
+    /** Notes why the setup is failing, unless a reason was noted already (the first says most). */
+    void failing(SetupFailure reason, String message) {
+        if (pending && failure == null) {
+            failure = reason;
+            failureMessage = message;
+        }
+    }
+
+    /** The setup goes on another way (a client that falls back to plain TCP): what failed before does not count. */
+    void startingOver() {
+        failure = null;
+        failureMessage = null;
+    }
+
+    /** The channel became active over {@code path}. */
+    void opened(DataPath path, boolean accepted, SocketAddress local, SocketAddress remote, String trust) {
+        if (!pending) {
+            return;
+        }
+        pending = false;
+        UcxTransportMetrics.connectionOpened(path);
+        finishEvent(path.label(), null, null, accepted, local, remote, trust);
+    }
+
+    /** The channel closed before it became active: the reason noted, or {@code otherwise}. */
+    void failed(SetupFailure otherwise, boolean accepted, SocketAddress local, SocketAddress remote, String trust) {
+        if (!pending) {
+            return;
+        }
+        pending = false;
+        SetupFailure reason = failure != null ? failure : otherwise;
+        UcxTransportMetrics.setupFailed(reason);
+        finishEvent(null, reason.name(), failureMessage, accepted, local, remote, trust);
+    }
+
+    /** A server turned a connection away before making a channel of it: counted, and recorded without duration. */
+    static void refused(SocketAddress local, SocketAddress remote, String message) {
+        UcxConnectionSetup setup = new UcxConnectionSetup();
+        setup.start();
+        setup.failing(SetupFailure.REFUSED, message);
+        setup.failed(SetupFailure.REFUSED, true, local, remote, null);
+    }
+
+    private void finishEvent(String dataPath, String reason, String message, boolean accepted, SocketAddress local,
+                             SocketAddress remote, String trust) {
+        Object running = event;
+        event = null;
+        if (running != null) {
+            ((UcxConnectionSetupEvent) running).finish(dataPath, reason, message, accepted,
+                    local == null ? null : local.toString(), remote == null ? null : remote.toString(), trust);
+        }
+    }
+
+    private static boolean jfrPresent() {
+        try {
+            Class.forName("jdk.jfr.Event", false, UcxConnectionSetup.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+}
