@@ -483,7 +483,8 @@ final class UcxConnection {
     private UcxSlotChannel slotChannel() {
         UcxSlotChannel channel = slotChannel;
         if (channel == null) {
-            channel = new UcxSlotChannel(UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride));
+            // Its own view: it moves position and limit, which sendArea's absolute copies must not see.
+            channel = new UcxSlotChannel(sendArea.duplicate());
             slotChannel = channel;
         }
         return channel;
