@@ -24,7 +24,6 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
 
@@ -37,9 +36,8 @@ import java.nio.channels.NotYetConnectedException;
  */
 abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements DuplexChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(AbstractUcxStreamChannel.class);
-    /** Replaced only when a client's connect starts over as plain TCP ({@link #restartClientSession()}). */
+    /** Set by the subclass; replaced only when a client's connect starts over as plain TCP. */
     UcxSession session;
-    private final UcxSession.Listener sessionEvents = new SessionEvents();
     /** Created with our hello, before the peer's (its window is what the hello advertises). */
     UcxConnection connection;
     /** Set when the peer's hello arrives (or the peer turns out to be plain TCP); null before. */
@@ -66,49 +64,8 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     /** Resumes, from the loop's next tasks, a write a FileRegion without bytes to give held back. */
     final Runnable retryWriteLater = () -> eventLoop().execute(retryWrite);
 
-    AbstractUcxStreamChannel(Channel parent, int fd, boolean tcpConnected) {
+    AbstractUcxStreamChannel(Channel parent, int fd) {
         super(parent, fd);
-        session = tcpConnected ? UcxSession.accepted(sessionEvents) : new UcxSession(sessionEvents, false);
-    }
-
-    /** A client's connect starts over (as plain TCP): a new session, before its TCP connect. */
-    final void restartClientSession() {
-        session = new UcxSession(sessionEvents, false);
-    }
-
-    /** An accepted client speaks something else ({@code firstBytes}): make the connection plain TCP. */
-    abstract void plainClient(ByteBuffer firstBytes) throws IOException;
-
-    /** The peer's intro arrived (see {@link UcxSession.Listener}). */
-    abstract void introReceived(UcxHandshake.Intro intro) throws IOException;
-
-    /** The peer's hello arrived: choose the data path; true when it is UCX and the peer's address comes next. */
-    abstract boolean helloReceived(UcxHandshake.Hello hello) throws IOException;
-
-    /** The peer's worker address arrived: connect over UCX. */
-    abstract void addressReceived(UcxHandshake.Hello hello) throws IOException;
-
-    /** The session's events, kept off the channel's public methods. */
-    private final class SessionEvents implements UcxSession.Listener {
-        @Override
-        public void plainClient(ByteBuffer firstBytes) throws IOException {
-            AbstractUcxStreamChannel.this.plainClient(firstBytes);
-        }
-
-        @Override
-        public void introReceived(UcxHandshake.Intro intro) throws IOException {
-            AbstractUcxStreamChannel.this.introReceived(intro);
-        }
-
-        @Override
-        public boolean helloReceived(UcxHandshake.Hello hello) throws IOException {
-            return AbstractUcxStreamChannel.this.helloReceived(hello);
-        }
-
-        @Override
-        public void addressReceived(UcxHandshake.Hello hello) throws IOException {
-            AbstractUcxStreamChannel.this.addressReceived(hello);
-        }
     }
 
     /** Called before a write looks at the session: a chance to pick up a close record the loop has not seen. */
@@ -252,7 +209,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             throw new NotYetConnectedException();
         }
         if (input != null && fd >= 0 && session.canAnnounceShutdown()
-                && !records.sendRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, messagesSent())) {
+                && !records.sendShutdownOutput(messagesSent())) {
             interest(UcxIoOps.IN_OUT);
         }
         outputShutdown = true;

@@ -74,15 +74,9 @@ final class UcxConnectAttempt {
         });
     }
 
-    /**
-     * An accepted channel's peer must finish its hello within {@code timeoutMillis} (none when not
-     * positive): otherwise {@code onTimeout} runs, since a client that stops halfway would hold a socket
-     * and a UCX connection forever.
-     */
-    void acceptedDeadline(EventLoop loop, int timeoutMillis, Runnable onTimeout) {
-        if (timeoutMillis > 0) {
-            timeout = loop.schedule(onTimeout, timeoutMillis, TimeUnit.MILLISECONDS);
-        }
+    /** An accepted channel's peer must finish its handshake before {@code deadline} runs: it is cancelled then. */
+    void acceptedDeadline(Future<?> deadline) {
+        timeout = deadline;
     }
 
     /** True when the client's connect failed because it timed out. */

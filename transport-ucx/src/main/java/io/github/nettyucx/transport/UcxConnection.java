@@ -44,7 +44,7 @@ import java.util.List;
  * file: the message goes with the slot's bytes and then the file's, which sendfile(2) sends from the file to the
  * socket ({@link #sendFromFile}).
  */
-final class UcxConnection {
+final class UcxConnection implements UcxConnector.Endpoint {
     /**
      * Payload bytes from which a received message is handed up in the buffer it arrived in rather
      * than copied (below it, a right-sized copy wastes less memory than a whole slot buffer).
@@ -172,19 +172,23 @@ final class UcxConnection {
                 UcxMemoryRegistration.memoryHandleOf(buffer));
     }
 
-    long tagSecret() {
+    @Override
+    public long tagSecret() {
         return tagSecret;
     }
 
-    int id() {
+    @Override
+    public int id() {
         return id;
     }
 
-    int recvWindow() {
+    @Override
+    public int recvWindow() {
         return recvWindow;
     }
 
-    int recvUnit() {
+    @Override
+    public int recvUnit() {
         return recvUnit;
     }
 
@@ -217,7 +221,8 @@ final class UcxConnection {
         return state.getInt(4 * UcxNative.STATE_SIDE_INPUT) != 0;
     }
 
-    boolean isConnected() {
+    @Override
+    public boolean isConnected() {
         return connected && !closed;
     }
 
@@ -353,7 +358,8 @@ final class UcxConnection {
     // ---- send ----
 
     /** True once UCX has finished setting up the endpoint; until then sends are contiguous copies. */
-    boolean wiredUp() {
+    @Override
+    public boolean wiredUp() {
         return state.getInt(4 * UcxNative.STATE_WIRED_UP) != 0;
     }
 

@@ -292,15 +292,19 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
         return this;
     }
 
-    /** Output shut down: the write half of the socket is shut. A reset: the close that follows resets. */
+    /** Plain TCP has no records: the write half of the socket is shut. */
     @Override
-    public boolean sendRecord(byte type, int messagesSent) throws IOException {
-        if (type == UcxHandshake.RECORD_SHUTDOWN_OUTPUT) {
-            UcxNative.socketShutdownWrite(fd);
-        } else if (type == UcxHandshake.RECORD_RESET) {
+    public boolean sendShutdownOutput(int messagesSent) throws IOException {
+        UcxNative.socketShutdownWrite(fd);
+        return true;
+    }
+
+    /** Plain TCP has no records: a reset is the socket's own close with {@code SO_LINGER} 0. */
+    @Override
+    public void sendClose(int messagesSent, boolean reset) throws IOException {
+        if (reset) {
             UcxNative.socketResetOnClose(fd);
         }
-        return true;
     }
 
     /** The peer's end arrives as the end of the input ({@link #read}), not as a record. */

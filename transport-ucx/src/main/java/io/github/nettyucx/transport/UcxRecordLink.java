@@ -13,10 +13,16 @@ import java.io.IOException;
  */
 interface UcxRecordLink {
     /**
-     * Sends a record of {@code type} saying that {@code messagesSent} messages precede it. Returns false
-     * when part of it waits for the socket to take it (the channel then watches for writability).
+     * Tells the peer that this side shut its output down after {@code messagesSent} messages. Returns false when
+     * part of it waits for the socket to take it (the channel then watches for writability).
      */
-    boolean sendRecord(byte type, int messagesSent) throws IOException;
+    boolean sendShutdownOutput(int messagesSent) throws IOException;
+
+    /**
+     * Tells the peer that this side closed after {@code messagesSent} messages, with a reset when {@code reset}
+     * ({@code SO_LINGER} 0). Best effort: the socket closes next.
+     */
+    void sendClose(int messagesSent, boolean reset) throws IOException;
 
     /** Moves what arrived into the side channel's input; returns false once the peer's end is reached. */
     boolean receiveRecords() throws IOException;

@@ -125,9 +125,16 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     @Override
-    public boolean sendRecord(byte type, int messagesSent) throws IOException {
-        queue(UcxHandshake.encodeRecord(type, messagesSent));
+    public boolean sendShutdownOutput(int messagesSent) throws IOException {
+        queue(UcxHandshake.encodeRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, messagesSent));
         return flush();
+    }
+
+    @Override
+    public void sendClose(int messagesSent, boolean reset) throws IOException {
+        queue(UcxHandshake.encodeRecord(reset ? UcxHandshake.RECORD_RESET : UcxHandshake.RECORD_CLOSE,
+                messagesSent));
+        flush();
     }
 
     @Override

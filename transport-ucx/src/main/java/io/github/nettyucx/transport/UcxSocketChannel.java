@@ -10,7 +10,6 @@ import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
-import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -25,7 +24,6 @@ import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ConnectionPendingException;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,44 +39,28 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSocketChannel.class);
     private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
-    /** The id in a server's hello that refuses the client: any but 0 would do, no data path follows it. */
-    private static final int REFUSED_CONNECTION_ID = -1;
-    /** The least time a UCX endpoint has to come up, whatever the connect timeout. */
-    private static final int MIN_ENDPOINT_SETUP_MILLIS = 10_000;
     /** A write reads the side channel itself when the loop has not polled sockets for this long. */
     private static final long STALE_SOCKET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's hello. */
-    private static final int FALLBACK_HELLO_MILLIS = Math.max(1,
-            SystemPropertyUtil.getInt("io.github.nettyucx.plainTcpFallback.helloMillis", 1000));
 
     private final UcxSocketChannelConfig config = new UcxSocketChannelConfig(this);
     private final UcxSideChannel side = new UcxSideChannel();
     /** Set while side-channel input is parsed: handlers called from there must not read it again. */
     private boolean parsingSideChannel;
-    private final UcxConnectAttempt attempt = new UcxConnectAttempt();
+    /** Sets the connection up: the handshake, the choice of the data path, a client's fallback to plain TCP. */
+    private final UcxConnector connector;
+    /** A client's connect promise and deadline (the connector's). */
+    private final UcxConnectAttempt attempt;
     /** The local address asked for (connect's, or bind's before it): a connect that starts over binds it again. */
     private InetSocketAddress localRequested;
-    /** This connect goes plain TCP: the server is known not to speak netty-ucx. */
-    private boolean plainAttempt;
-    /** Tells a fallback deadline of an earlier attempt from the current one's. */
-    private int fallbackGeneration;
     /** The data path of a plain TCP connection, also its input; null for a UCX one. */
     private UcxPlainDataPath plain;
-    /** Whether this side and the peer trust each other with UCX: created when the TCP connection is made. */
-    private UcxTrustExchange trust;
-    /** The flags of our hello (with {@link UcxDataPathPolicy#FLAG_TRUSTS} when we trust the peer). */
-    private int ourFlags;
-    /** Gives back the server's count of handshakes in progress ({@link UcxHandshakeLimits}); null when not held. */
-    private Runnable handshakeSlot;
-    /** The flags of the peer's hello, once it came ({@link #peerHelloSeen}): whether it trusts this side. */
-    private int peerFlags;
-    private boolean peerHelloSeen;
-    /** What the metrics and the flight recorder see of this connection's setup. */
-    private final UcxConnectionSetup setup = new UcxConnectionSetup();
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
-        super(null, -1, false);
+        super(null, -1);
+        connector = new UcxConnector(new ConnectorHost(), config, false, null);
+        attempt = connector.attempt();
+        session = connector.session();
         records = side;
     }
 
@@ -88,13 +70,14 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * handler writes in {@code channelActive} can leave at once, as on an accepted TCP socket.
      */
     UcxSocketChannel(UcxServerSocketChannel parent, int fd, Runnable handshakeSlot) {
-        super(parent, fd, true);
-        this.handshakeSlot = handshakeSlot;
+        super(parent, fd);
+        connector = new UcxConnector(new ConnectorHost(), config, true, handshakeSlot);
+        attempt = connector.attempt();
+        session = connector.session();
         records = side;
         side.attach(fd);
         this.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
         this.remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
-        setup.start();
     }
 
     @Override
@@ -146,30 +129,9 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             return;
         }
         if (session.isTcpConnected() && connection == null) {
-            if (trust == null) {
-                startTrustExchange();
-            }
             interest(UcxIoOps.IN);
-            scheduleAcceptedHandshakeTimeout();
-            int waitMillis = config.clientBytesWaitMillis();
-            if (waitMillis > 0) {
-                eventLoop().schedule(((UcxSocketUnsafe) unsafe())::clientStayedSilent, waitMillis,
-                        TimeUnit.MILLISECONDS);
-            }
+            connector.acceptedRegistered();
         }
-    }
-
-    /**
-     * The client does not speak netty-ucx: the connection becomes plain TCP, starting with the bytes that told us
-     * so. Nothing was written to the client.
-     */
-    @Override
-    void plainClient(ByteBuffer firstBytes) throws IOException {
-        if (logger.isDebugEnabled()) {
-            logger.debug("{} is plain TCP: its first bytes are 0x{}, not a netty-ucx hello", this,
-                    UcxHandshake.magicSeen(firstBytes));
-        }
-        startPlain();
     }
 
     /**
@@ -189,152 +151,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         config.plainSocket().attach(fd, ipv6, config);
     }
 
-    private UcxConnection newConnection(UcxIoHandler.Registration registration) throws IOException {
-        return UcxConnection.create(registration.worker(), registration.bindConnection(), config.recvWindow(),
-                config.recvUnit(), config.sendSlots());
-    }
-
-    /** An accepted channel's peer has the connect timeout to finish its hello. */
-    private void scheduleAcceptedHandshakeTimeout() {
-        int timeoutMillis = config.getConnectTimeoutMillis();
-        attempt.acceptedDeadline(eventLoop(), timeoutMillis, () -> {
-            if (isOpen() && !active) {
-                PEER_WARNINGS.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms",
-                        this, timeoutMillis);
-                setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
-                        "no netty-ucx handshake within " + timeoutMillis + " ms");
-                unsafe().close(unsafe().voidPromise());
-            }
-        });
-    }
-
     private void flushSideChannel() throws IOException {
         interest(side.flush() ? UcxIoOps.IN : UcxIoOps.IN_OUT);
-    }
-
-    /**
-     * The TCP connection is made (a client's connect, or an accepted socket's registration): this side's challenge,
-     * and the side channel's keepalive, which tells a vanished host from a quiet one.
-     */
-    private void startTrustExchange() {
-        trust = new UcxTrustExchange(config.trust(), isAccepted());
-        session.ownNonce(trust.ownNonce());
-        UcxNative.socketKeepAlive(fd, 10, 2, 3);
-    }
-
-    /** Creates the native connection (posting its receives): only once the peer is known to speak netty-ucx. */
-    private void createConnection() throws IOException {
-        connection = newConnection(registration());
-        input = connectionInput;
-    }
-
-    /**
-     * A server answers the client's challenge with its own and its proof; a client checks the server's proof (or
-     * the other rules of its {@link UcxTrust}), creates its connection and sends its hello, which tells whether it
-     * trusts the server. No worker address goes out here.
-     */
-    @Override
-    void introReceived(UcxHandshake.Intro intro) throws IOException {
-        trust.peerNonce(intro.nonce);
-        if (isAccepted()) {
-            side.queue(UcxHandshake.encodeServerIntro(trust.ownNonce(), trust.proof()));
-            flushSideChannel();
-            return;
-        }
-        boolean trusted = trust.trusts(remote, intro.proof, this::peerUid);
-        ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
-        createConnection();
-        side.queue(UcxHandshake.encodeHello(ourFlags, connection.id(), connection.tagSecret(),
-                connection.recvWindow(), connection.recvUnit(), trust.proof()));
-        flushSideChannel();
-        if (trusted) {
-            side.makeRoomForAddress();
-        }
-    }
-
-    /**
-     * The data path both sides choose from the two hellos. A server decides here whether it trusts the client and
-     * answers with its hello; both send their worker address only when the choice is UCX, which needs the trust of
-     * both.
-     */
-    @Override
-    boolean helloReceived(UcxHandshake.Hello hello) throws IOException {
-        if (isAccepted()) {
-            boolean trusted = trust.trusts(remote, hello.proof, this::peerUid);
-            ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
-        }
-        peerFlags = hello.flags;
-        peerHelloSeen = true;
-        UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(ourFlags, hello.flags, hello.sameHost());
-        if (choice == UcxDataPathPolicy.Choice.NONE) {
-            setup.failing(UcxTransportMetrics.SetupFailure.UNTRUSTED, null);
-            if (isAccepted()) {
-                // Our hello all the same (with no connection behind its id), so that the client reaches the same
-                // verdict and says why, instead of seeing a connection reset.
-                side.queue(UcxHandshake.encodeHello(ourFlags, REFUSED_CONNECTION_ID, 0, config.recvWindow(),
-                        config.recvUnit(), null));
-                side.flush();
-            }
-            throw new ProtocolException(untrustedWithoutTcpDataPath(hello));
-        }
-        if (isAccepted()) {
-            createConnection();
-            side.queue(UcxHandshake.encodeHello(ourFlags, connection.id(), connection.tagSecret(),
-                    connection.recvWindow(), connection.recvUnit(), null));
-        }
-        if (choice == UcxDataPathPolicy.Choice.UCX) {
-            side.queue(UcxHandshake.encodeAddress(registration().worker().workerAddress()));
-            side.makeRoomForAddress();
-            flushSideChannel();
-            return true;
-        }
-        flushSideChannel();
-        if ((ourFlags & hello.flags & UcxDataPathPolicy.FLAG_TRUSTS) == 0) {
-            logger.debug("{}: the peers do not both trust each other ({} trusts by: {}); TCP data path", this,
-                    isAccepted() ? "the server" : "the client", trust.rules());
-        }
-        connectDataPath(choice, hello);
-        return false;
-    }
-
-    @Override
-    void addressReceived(UcxHandshake.Hello hello) throws IOException {
-        byte[] ownAddress = registration().worker().workerAddress();
-        UcxHandshake.checkWorkerAddress(hello.workerAddress, ownAddress);
-        if (hello.connectionId == connection.id() && Arrays.equals(hello.workerAddress, ownAddress)) {
-            // A peer that sends our own hello back, taken for a peer, would connect us to ourselves.
-            throw new ProtocolException("not a netty-ucx peer (it sent our own hello back)");
-        }
-        connectDataPath(UcxDataPathPolicy.Choice.UCX, hello);
-        session.boundPeerInFlight(connection.recvWindow());
-        scheduleEndpointDeadline();
-    }
-
-    /**
-     * UCX sets an endpoint up in the worker's progress (its tcp transport connects without blocking): one whose
-     * peer's address leads nowhere would otherwise wait for UCX's own error handling. The channel's connect timeout
-     * bounds it, though never below {@link #MIN_ENDPOINT_SETUP_MILLIS}, so that a short connect timeout (meant for
-     * TCP's connect) does not fail a healthy endpoint on a busy machine: one not wired up by then fails the
-     * connection.
-     */
-    private void scheduleEndpointDeadline() {
-        int connectTimeout = config.getConnectTimeoutMillis();
-        if (connectTimeout <= 0) {
-            return;
-        }
-        int timeoutMillis = Math.max(connectTimeout, MIN_ENDPOINT_SETUP_MILLIS);
-        UcxConnection endpointOf = connection;
-        eventLoop().schedule(() -> {
-            if (isOpen() && connection == endpointOf && endpointOf.isConnected() && !endpointOf.wiredUp()) {
-                PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", this,
-                        timeoutMillis);
-                setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
-                        "the UCX endpoint did not come up within " + timeoutMillis + " ms");
-                ((UcxSocketUnsafe) unsafe()).peerVanished(new IOException("the UCX endpoint to the peer did not "
-                        + "come up within " + timeoutMillis + " ms (CONNECT_TIMEOUT_MILLIS, at least "
-                        + MIN_ENDPOINT_SETUP_MILLIS + "): UCX could not reach the worker address the peer gave"));
-            }
-        }, timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
     private void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
@@ -348,15 +166,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
     }
 
-    private String untrustedWithoutTcpDataPath(UcxHandshake.Hello hello) {
-        boolean weTrust = (ourFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
-        return (weTrust ? "the peer does not trust this side" : "this side does not trust the peer (trusted: "
-                + trust.rules() + ")") + " with UCX, and "
-                + ((ourFlags & UcxDataPathPolicy.FLAG_ACCEPTS) == 0 ? "this side" : "the peer")
-                + " has the TCP data path off (-Dio.github.nettyucx.tcpDataPath=never); set UcxChannelOption.TRUST "
-                + "or -Dio.github.nettyucx.trust on both sides (docs/security.md)";
-    }
-
     /** How this connection's bytes travel: called once its data path is up. */
     private UcxTransportMetrics.DataPath dataPathKind() {
         if (plain != null) {
@@ -366,46 +175,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 : UcxTransportMetrics.DataPath.UCX;
     }
 
-    /** Whether each side trusts the other with UCX, from the two hellos; null before the peer's came. */
-    private String trustVerdict() {
-        if (!peerHelloSeen) {
-            return null;
-        }
-        boolean weTrust = (ourFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
-        boolean peerTrusts = (peerFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
-        if (weTrust) {
-            return peerTrusts ? "mutual" : "this side only";
-        }
-        return peerTrusts ? "peer only" : "none";
-    }
-
-    /**
-     * The channel closes: a setup still pending has failed, for the reason noted where it failed, or because the
-     * connect timed out, or else because this side closed it.
-     */
-    private void setupEnded() {
-        if (setup.isPending()) {
-            setup.failed(attempt.timedOut() ? UcxTransportMetrics.SetupFailure.TIMEOUT
-                    : UcxTransportMetrics.SetupFailure.CLOSED, isAccepted(), local, remote, trustVerdict());
-        }
-    }
-
-    /** The handshake ended (or never will): the server's count of handshakes in progress goes down. */
-    private void handshakeDone() {
-        Runnable slot = handshakeSlot;
-        if (slot != null) {
-            handshakeSlot = null;
-            slot.run();
-        }
-    }
-
     private boolean isAccepted() {
-        return parent() != null;
-    }
-
-    /** Who owns the peer's end of the TCP connection, from the kernel's socket table: -1 when not this host's. */
-    private int peerUid() {
-        return fd < 0 ? -1 : UcxNative.socketPeerUid(fd);
+        return connector.isAccepted();
     }
 
     @Override
@@ -469,8 +240,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     @Override
     protected void doClose() throws Exception {
-        handshakeDone();
-        setupEnded();
+        connector.closed(local, remote);
         config.plainSocket().detach();
         active = false;
         open = false;
@@ -539,9 +309,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     /** Tells the peer how many messages precede our end, and whether it is a reset (SO_LINGER 0); best effort. */
     private void sendCloseRecord() {
-        byte type = config.getSoLinger() == 0 ? UcxHandshake.RECORD_RESET : UcxHandshake.RECORD_CLOSE;
         try {
-            records.sendRecord(type, messagesSent());
+            records.sendClose(messagesSent(), config.getSoLinger() == 0);
         } catch (IOException e) {
             logger.debug("Could not send the close record to {}", remote, e);
         }
@@ -624,27 +393,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             try {
                 InetSocketAddress target = SocketAddresses.checkInet(remoteAddress);
-                setup.start();
-                attempt.start(promise, target, eventLoop(), config.getConnectTimeoutMillis(), this::connectStage,
-                        () -> close(voidPromise()));
-                plainAttempt = config.isPlainTcpFallback() && UcxPlainTcpServers.isPlain(target);
+                connector.connecting(promise, target, eventLoop(), () -> close(voidPromise()));
                 startConnect(target, localAddress);
             } catch (Throwable t) {
                 failConnect(annotateConnectException(t, remoteAddress));
             }
-        }
-
-        /**
-         * Where a connect that timed out stood, for its message: a server that accepted the TCP connection but never
-         * answered with a hello most likely does not speak netty-ucx (an HTTP server waits for a whole request line).
-         */
-        private String connectStage() {
-            if (!session.isTcpConnected()) {
-                return "";
-            }
-            return config.isPlainTcpFallback() ? " (connected; no netty-ucx hello came)"
-                    : " (connected, but no netty-ucx hello came: the server may not speak netty-ucx; to reach such "
-                    + "servers set UcxChannelOption.PLAIN_TCP_FALLBACK)";
         }
 
         private void startConnect(InetSocketAddress target, SocketAddress localAddress) throws IOException {
@@ -666,33 +419,17 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void tcpConnected() throws IOException {
-            session.tcpConnected();
             side.attach(fd);
             local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
             InetSocketAddress actual = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
             remote = actual != null ? actual : attempt.target();
-            if (plainAttempt) {
+            if (!connector.tcpConnected()) {
                 plainServer();
-                return;
-            }
-            // The intro at once: a server takes a client that stays silent for long for plain TCP. The connection's
-            // memory is set up only once the server answered as a netty-ucx server.
-            startTrustExchange();
-            side.queue(UcxHandshake.encodeClientIntro(trust.ownNonce()));
-            flushSideChannel();
-            if (config.isPlainTcpFallback()) {
-                int generation = ++fallbackGeneration;
-                eventLoop().schedule(() -> {
-                    if (generation == fallbackGeneration && attempt.isPending() && !session.isEstablished()) {
-                        fallBackToPlain("no netty-ucx hello within " + FALLBACK_HELLO_MILLIS + " ms");
-                    }
-                }, FALLBACK_HELLO_MILLIS, TimeUnit.MILLISECONDS);
             }
         }
 
         /** The server does not speak netty-ucx: the connection is plain TCP on this socket, nothing was sent. */
         private void plainServer() throws IOException {
-            session.plainServer();
             side.inbound();
             try {
                 startPlain();
@@ -702,22 +439,14 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             activate();
         }
 
-        /** True when a failed handshake may start over as plain TCP instead of failing the connect. */
-        private boolean mayFallBack() {
-            return config.isPlainTcpFallback() && attempt.isPending() && !plainAttempt && !session.isEstablished()
-                    && isOpen();
-        }
-
         /**
          * The server did not answer our hello as a netty-ucx server ({@code why}): remember it, drop this
          * connection (what it sent in answer is not the application's) and connect again as plain TCP. Nothing
          * of the application's was written: the pipeline is not active yet.
          */
         private void fallBackToPlain(String why) {
-            InetSocketAddress target = attempt.target();
-            logger.debug("{}: {} does not speak netty-ucx ({}); connecting again as plain TCP",
-                    UcxSocketChannel.this, target, why);
-            UcxPlainTcpServers.remember(target);
+            InetSocketAddress target = connector.startOverAsPlain(why);
+            session = connector.session();
             UcxIoHandler.Registration registration = registration();
             registration.removeFromEpoll();
             if (connection != null) {
@@ -736,10 +465,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             input = null;
             side.reset();
             records = side;
-            restartClientSession();
-            plainAttempt = true;
-            peerHelloSeen = false;
-            setup.startingOver();
             try {
                 startConnect(target, localRequested);
             } catch (Throwable t) {
@@ -758,7 +483,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void failConnect(Throwable cause) {
-            setup.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
+            connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
             ChannelPromise promise = attempt.take();
             if (promise != null) {
                 promise.tryFailure(cause);
@@ -871,8 +596,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         /** The data path is up: complete the connect, or activate the accepted channel. */
         private void activate() {
-            handshakeDone();
-            setup.opened(dataPathKind(), isAccepted(), local, remote, trustVerdict());
+            connector.opened(dataPathKind(), local, remote);
             if (attempt.isPending()) {
                 fulfillConnect();
             } else {
@@ -907,18 +631,16 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void protocolError(ProtocolException e) {
-            if (mayFallBack()) {
+            if (connector.mayFallBack()) {
                 fallBackToPlain(e.getMessage());
                 return;
             }
             PEER_WARNINGS.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}",
                     UcxSocketChannel.this, e.getMessage());
-            setup.failing(UcxTransportMetrics.SetupFailure.PROTOCOL, e.getMessage());
+            connector.failing(UcxTransportMetrics.SetupFailure.PROTOCOL, e.getMessage());
             session.peerLost();
             if (attempt.isPending()) {
-                failConnect(new ConnectException("handshake with " + attempt.target() + " failed: "
-                        + e.getMessage() + (config.isPlainTcpFallback() ? ""
-                        : " (to reach servers that do not speak netty-ucx, set UcxChannelOption.PLAIN_TCP_FALLBACK)")));
+                failConnect(connector.handshakeFailed(e));
             } else {
                 pipeline().fireExceptionCaught(e);
                 close(voidPromise());
@@ -927,11 +649,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         @Override
         void peerVanished(IOException cause) {
-            if (mayFallBack()) {
+            if (connector.mayFallBack()) {
                 fallBackToPlain(cause.getMessage());
                 return;
             }
-            setup.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
+            connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
             UcxIoHandler.Registration registration = registration();
             if (session.peerLost() && dataPath != null && dataPath.peerSharesMemoryQueue() && registration != null) {
                 registration.sameHostPeerVanished();
@@ -956,6 +678,103 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             session.peerLost();
             peerVanished(cause);
             return true;
+        }
+    }
+
+    /** The channel as its connector sees it: the side channel, the native connection and the loop. */
+    private final class ConnectorHost implements UcxConnector.Host {
+        @Override
+        public void send(ByteBuffer bytes) throws IOException {
+            side.queue(bytes);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            flushSideChannel();
+        }
+
+        @Override
+        public void expectAddress() {
+            side.makeRoomForAddress();
+        }
+
+        @Override
+        public InetSocketAddress remoteAddress() {
+            return remote;
+        }
+
+        @Override
+        public int peerUid() {
+            return fd < 0 ? -1 : UcxNative.socketPeerUid(fd);
+        }
+
+        @Override
+        public void keepAlive() {
+            UcxNative.socketKeepAlive(fd, 10, 2, 3);
+        }
+
+        @Override
+        public UcxConnector.Endpoint newEndpoint() throws IOException {
+            UcxIoHandler.Registration registration = registration();
+            connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
+                    config.recvWindow(), config.recvUnit(), config.sendSlots());
+            input = connectionInput;
+            return connection;
+        }
+
+        @Override
+        public byte[] workerAddress() throws IOException {
+            return registration().worker().workerAddress();
+        }
+
+        @Override
+        public void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
+            UcxSocketChannel.this.connectDataPath(choice, hello);
+        }
+
+        @Override
+        public void startPlain() throws IOException {
+            UcxSocketChannel.this.startPlain();
+        }
+
+        @Override
+        public Future<?> schedule(Runnable task, long millis) {
+            return eventLoop().schedule(task, millis, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return UcxSocketChannel.this.isOpen();
+        }
+
+        @Override
+        public boolean isActive() {
+            return active;
+        }
+
+        @Override
+        public void abort(IOException cause) {
+            ((UcxSocketUnsafe) unsafe()).peerVanished(cause);
+        }
+
+        @Override
+        public void close() {
+            unsafe().close(unsafe().voidPromise());
+        }
+
+        @Override
+        public void fallBack(String why) {
+            ((UcxSocketUnsafe) unsafe()).fallBackToPlain(why);
+        }
+
+        @Override
+        public void clientSilent() {
+            ((UcxSocketUnsafe) unsafe()).clientStayedSilent();
+        }
+
+        @Override
+        public String toString() {
+            return UcxSocketChannel.this.toString();
         }
     }
 }

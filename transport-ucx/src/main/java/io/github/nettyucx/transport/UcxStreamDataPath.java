@@ -72,12 +72,22 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
     }
 
     @Override
-    public boolean sendRecord(byte type, int messagesSent) throws IOException {
+    public boolean sendShutdownOutput(int messagesSent) throws IOException {
+        send(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, messagesSent);
+        return true;
+    }
+
+    @Override
+    public void sendClose(int messagesSent, boolean reset) throws IOException {
+        send(reset ? UcxHandshake.RECORD_RESET : UcxHandshake.RECORD_CLOSE, messagesSent);
+    }
+
+    /** Frames the record between the messages on the socket. */
+    private void send(byte type, int messagesSent) throws IOException {
         int rc = UcxNative.connStreamRecord(conn, type, messagesSent);
         if (rc != 0) {
             throw new IOException("could not send the side-channel record: " + UcxNative.statusString(rc));
         }
-        return true;
     }
 
     @Override

@@ -1,0 +1,463 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import io.netty.util.internal.SystemPropertyUtil;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ProtocolException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * Sets one connection up, from its TCP connection to its data path: the trust exchange, the intros, the hellos
+ * and the worker addresses, the choice of the data path, a client's fallback to plain TCP and an accepted
+ * client that turns out to be plain TCP, with the deadlines of each step and what the metrics and the flight
+ * recorder see of it. The {@link UcxSession} it owns parses the side channel and tells it what arrived; the
+ * sockets, the native connection and the pipeline stay with the channel, which it reaches through {@link Host}
+ * only, so that it runs without an event loop in tests. Used on the event loop only.
+ * <p>
+ * What goes out when, for a client: its intro (a challenge) as soon as TCP connects; its hello, which says
+ * whether it trusts the server, once the server's intro proved (or failed to prove) the server; its worker
+ * address only when both hellos chose UCX. A server answers the intro with its own, and the hello with its
+ * hello. No worker address leaves before both sides trust each other.
+ */
+final class UcxConnector implements UcxSession.Listener {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxConnector.class);
+    private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
+    /** The id in a server's hello that refuses the client: any but 0 would do, no data path follows it. */
+    private static final int REFUSED_CONNECTION_ID = -1;
+    /** The least time a UCX endpoint has to come up, whatever the connect timeout. */
+    static final int MIN_ENDPOINT_SETUP_MILLIS = 10_000;
+    /** How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's hello. */
+    private static final int FALLBACK_HELLO_MILLIS = Math.max(1,
+            SystemPropertyUtil.getInt("io.github.nettyucx.plainTcpFallback.helloMillis", 1000));
+
+    /** What the connector needs of its channel: the side channel's socket, the native connection, the loop. */
+    interface Host {
+        /** Queues handshake bytes on the side channel. */
+        void send(ByteBuffer bytes) throws IOException;
+
+        /** Writes what is queued on the side channel (or waits for the socket to take it). */
+        void flush() throws IOException;
+
+        /** The peer's worker address comes next: the side channel's input must be able to hold it. */
+        void expectAddress();
+
+        /** The peer's address, as TCP sees it. */
+        InetSocketAddress remoteAddress();
+
+        /** Who owns the peer's end of the TCP connection, from the kernel's socket table; -1 if not this host's. */
+        int peerUid();
+
+        /** Makes the side channel's socket report a vanished host (TCP keepalive). */
+        void keepAlive();
+
+        /** Creates the native connection (its receives posted), whose id and window go into our hello. */
+        Endpoint newEndpoint() throws IOException;
+
+        /** This loop's worker address. */
+        byte[] workerAddress() throws IOException;
+
+        /** Connects the data path both hellos chose. */
+        void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException;
+
+        /** Makes the connection plain TCP on its socket, starting with the side channel's unparsed input. */
+        void startPlain() throws IOException;
+
+        /** Runs {@code task} on the loop after {@code millis}. */
+        Future<?> schedule(Runnable task, long millis);
+
+        boolean isOpen();
+
+        boolean isActive();
+
+        /** The handshake cannot finish: fail the connect, or report {@code cause} and close. */
+        void abort(IOException cause);
+
+        /** Close without a word: an accepted peer that did not finish its handshake in time. */
+        void close();
+
+        /** The client's fallback deadline passed with no netty-ucx hello: connect again as plain TCP. */
+        void fallBack(String why);
+
+        /** An accepted client stayed silent for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS}. */
+        void clientSilent();
+    }
+
+    /** What our hello tells of the native connection, and whether its endpoint came up. */
+    interface Endpoint {
+        int id();
+
+        long tagSecret();
+
+        int recvWindow();
+
+        int recvUnit();
+
+        /** True while the endpoint is connected (not closed). */
+        boolean isConnected();
+
+        /** True once UCX wired the endpoint up. */
+        boolean wiredUp();
+    }
+
+    private final Host host;
+    private final UcxSocketChannelConfig config;
+    private final boolean accepted;
+    private final UcxConnectAttempt attempt = new UcxConnectAttempt();
+    /** What the metrics and the flight recorder see of this connection's setup. */
+    private final UcxConnectionSetup setup = new UcxConnectionSetup();
+    /** Replaced only when a client's connect starts over as plain TCP. */
+    private UcxSession session;
+    /** Whether this side and the peer trust each other with UCX: created when the TCP connection is made. */
+    private UcxTrustExchange trust;
+    /** The native connection, once created. */
+    private Endpoint endpoint;
+    /** The flags of our hello (with {@link UcxDataPathPolicy#FLAG_TRUSTS} when we trust the peer). */
+    private int ourFlags;
+    /** The flags of the peer's hello, once it came ({@link #peerHelloSeen}): whether it trusts this side. */
+    private int peerFlags;
+    private boolean peerHelloSeen;
+    /** Gives back the server's count of handshakes in progress ({@link UcxHandshakeLimits}); null when not held. */
+    private Runnable handshakeSlot;
+    /** This connect goes plain TCP: the server is known not to speak netty-ucx. */
+    private boolean plainAttempt;
+    /** Tells a fallback deadline of an earlier attempt from the current one's. */
+    private int fallbackGeneration;
+
+    /** A client's connector ({@code handshakeSlot} null), or an accepted one's, holding a server's handshake slot. */
+    UcxConnector(Host host, UcxSocketChannelConfig config, boolean accepted, Runnable handshakeSlot) {
+        this.host = host;
+        this.config = config;
+        this.accepted = accepted;
+        this.handshakeSlot = handshakeSlot;
+        session = accepted ? UcxSession.accepted(this) : new UcxSession(this, false);
+        if (accepted) {
+            setup.start();
+        }
+    }
+
+    UcxSession session() {
+        return session;
+    }
+
+    /** A client's connect promise and its deadline. */
+    UcxConnectAttempt attempt() {
+        return attempt;
+    }
+
+    boolean isAccepted() {
+        return accepted;
+    }
+
+    // ---- a client's connect ----
+
+    /** A client's connect to {@code target} starts: {@code close} runs if it times out or is cancelled. */
+    void connecting(ChannelPromise promise, InetSocketAddress target, EventLoop loop, Runnable close) {
+        setup.start();
+        attempt.start(promise, target, loop, config.getConnectTimeoutMillis(), this::connectStage, close);
+        plainAttempt = config.isPlainTcpFallback() && UcxPlainTcpServers.isPlain(target);
+    }
+
+    /**
+     * Where a connect that timed out stood, for its message: a server that accepted the TCP connection but never
+     * answered with a hello most likely does not speak netty-ucx (an HTTP server waits for a whole request line).
+     */
+    private String connectStage() {
+        if (!session.isTcpConnected()) {
+            return "";
+        }
+        return config.isPlainTcpFallback() ? " (connected; no netty-ucx hello came)"
+                : " (connected, but no netty-ucx hello came: the server may not speak netty-ucx; to reach such "
+                + "servers set UcxChannelOption.PLAIN_TCP_FALLBACK)";
+    }
+
+    /**
+     * The client's TCP connection is made. Returns false when this connect is plain TCP (the server is known not
+     * to speak netty-ucx): nothing is sent. Otherwise our intro goes out at once, since a server takes a client
+     * that stays silent for long for plain TCP; the connection's memory is set up only once the server answered
+     * as a netty-ucx server.
+     */
+    boolean tcpConnected() throws IOException {
+        session.tcpConnected();
+        if (plainAttempt) {
+            session.plainServer();
+            return false;
+        }
+        startTrustExchange();
+        host.send(UcxHandshake.encodeClientIntro(trust.ownNonce()));
+        host.flush();
+        if (config.isPlainTcpFallback()) {
+            int generation = ++fallbackGeneration;
+            host.schedule(() -> {
+                if (generation == fallbackGeneration && attempt.isPending() && !session.isEstablished()) {
+                    host.fallBack("no netty-ucx hello within " + FALLBACK_HELLO_MILLIS + " ms");
+                }
+            }, FALLBACK_HELLO_MILLIS);
+        }
+        return true;
+    }
+
+    /** True when a failed handshake may start over as plain TCP instead of failing the connect. */
+    boolean mayFallBack() {
+        return config.isPlainTcpFallback() && attempt.isPending() && !plainAttempt && !session.isEstablished()
+                && host.isOpen();
+    }
+
+    /**
+     * The server did not answer as a netty-ucx server ({@code why}): it is remembered, and the connect starts over
+     * as plain TCP with a new session (the channel drops the connection and its socket). Returns the target.
+     */
+    InetSocketAddress startOverAsPlain(String why) {
+        InetSocketAddress target = attempt.target();
+        logger.debug("{} does not speak netty-ucx ({}); connecting again as plain TCP", target, why);
+        UcxPlainTcpServers.remember(target);
+        session = new UcxSession(this, false);
+        endpoint = null;
+        plainAttempt = true;
+        peerHelloSeen = false;
+        setup.startingOver();
+        return target;
+    }
+
+    /** Why a client's handshake failed, as its connect failure. */
+    ConnectException handshakeFailed(ProtocolException e) {
+        return new ConnectException("handshake with " + attempt.target() + " failed: " + e.getMessage()
+                + (config.isPlainTcpFallback() ? ""
+                : " (to reach servers that do not speak netty-ucx, set UcxChannelOption.PLAIN_TCP_FALLBACK)"));
+    }
+
+    // ---- an accepted connection ----
+
+    /**
+     * An accepted channel is registered: its challenge is ready, its peer has the connect timeout to finish the
+     * handshake, and a client that sends nothing for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} is plain
+     * TCP. Nothing is sent before the client's first bytes tell what it speaks.
+     */
+    void acceptedRegistered() {
+        if (trust == null) {
+            startTrustExchange();
+        }
+        int timeoutMillis = config.getConnectTimeoutMillis();
+        if (timeoutMillis > 0) {
+            // A client that stops halfway would otherwise hold a socket and a UCX connection forever.
+            attempt.acceptedDeadline(host.schedule(() -> {
+                if (host.isOpen() && !host.isActive()) {
+                    PEER_WARNINGS.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms",
+                            host, timeoutMillis);
+                    setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
+                            "no netty-ucx handshake within " + timeoutMillis + " ms");
+                    host.close();
+                }
+            }, timeoutMillis));
+        }
+        int waitMillis = config.clientBytesWaitMillis();
+        if (waitMillis > 0) {
+            host.schedule(host::clientSilent, waitMillis);
+        }
+    }
+
+    /** The client does not speak netty-ucx: plain TCP, starting with the bytes that told us so; nothing was sent. */
+    @Override
+    public void plainClient(ByteBuffer firstBytes) throws IOException {
+        if (logger.isDebugEnabled()) {
+            logger.debug("{} is plain TCP: its first bytes are 0x{}, not a netty-ucx hello", host,
+                    UcxHandshake.magicSeen(firstBytes));
+        }
+        host.startPlain();
+    }
+
+    // ---- the handshake ----
+
+    /** This side's challenge, and the side channel's keepalive, which tells a vanished host from a quiet one. */
+    private void startTrustExchange() {
+        trust = new UcxTrustExchange(config.trust(), accepted);
+        session.ownNonce(trust.ownNonce());
+        host.keepAlive();
+    }
+
+    /**
+     * A server answers the client's challenge with its own and its proof; a client checks the server's proof (or
+     * the other rules of its {@link UcxTrust}), creates its connection and sends its hello, which tells whether it
+     * trusts the server. No worker address goes out here.
+     */
+    @Override
+    public void introReceived(UcxHandshake.Intro intro) throws IOException {
+        trust.peerNonce(intro.nonce);
+        if (accepted) {
+            host.send(UcxHandshake.encodeServerIntro(trust.ownNonce(), trust.proof()));
+            host.flush();
+            return;
+        }
+        boolean trusted = trust.trusts(host.remoteAddress(), intro.proof, host::peerUid);
+        ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
+        endpoint = host.newEndpoint();
+        host.send(ourHello(trust.proof()));
+        host.flush();
+        if (trusted) {
+            host.expectAddress();
+        }
+    }
+
+    private ByteBuffer ourHello(byte[] proof) {
+        return UcxHandshake.encodeHello(ourFlags, endpoint.id(), endpoint.tagSecret(), endpoint.recvWindow(),
+                endpoint.recvUnit(), proof);
+    }
+
+    /**
+     * The data path both sides choose from the two hellos. A server decides here whether it trusts the client and
+     * answers with its hello; both send their worker address only when the choice is UCX, which needs the trust of
+     * both.
+     */
+    @Override
+    public boolean helloReceived(UcxHandshake.Hello hello) throws IOException {
+        if (accepted) {
+            boolean trusted = trust.trusts(host.remoteAddress(), hello.proof, host::peerUid);
+            ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
+        }
+        peerFlags = hello.flags;
+        peerHelloSeen = true;
+        UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(ourFlags, hello.flags, hello.sameHost());
+        if (choice == UcxDataPathPolicy.Choice.NONE) {
+            throw refused();
+        }
+        if (accepted) {
+            endpoint = host.newEndpoint();
+            host.send(ourHello(null));
+        }
+        if (choice == UcxDataPathPolicy.Choice.UCX) {
+            host.send(UcxHandshake.encodeAddress(host.workerAddress()));
+            host.expectAddress();
+            host.flush();
+            return true;
+        }
+        host.flush();
+        if ((ourFlags & hello.flags & UcxDataPathPolicy.FLAG_TRUSTS) == 0) {
+            logger.debug("{}: the peers do not both trust each other ({} trusts by: {}); TCP data path", host,
+                    accepted ? "the server" : "the client", trust.rules());
+        }
+        host.connectDataPath(choice, hello);
+        return false;
+    }
+
+    /**
+     * No data path both sides accept: a server sends its hello all the same (with no connection behind its id), so
+     * that the client reaches the same verdict and says why, instead of seeing a connection reset.
+     */
+    private ProtocolException refused() throws IOException {
+        setup.failing(UcxTransportMetrics.SetupFailure.UNTRUSTED, null);
+        if (accepted) {
+            host.send(UcxHandshake.encodeHello(ourFlags, REFUSED_CONNECTION_ID, 0, config.recvWindow(),
+                    config.recvUnit(), null));
+            host.flush();
+        }
+        return new ProtocolException(untrustedWithoutTcpDataPath());
+    }
+
+    private String untrustedWithoutTcpDataPath() {
+        boolean weTrust = (ourFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
+        return (weTrust ? "the peer does not trust this side" : "this side does not trust the peer (trusted: "
+                + trust.rules() + ")") + " with UCX, and "
+                + ((ourFlags & UcxDataPathPolicy.FLAG_ACCEPTS) == 0 ? "this side" : "the peer")
+                + " has the TCP data path off (-Dio.github.nettyucx.tcpDataPath=never); set UcxChannelOption.TRUST "
+                + "or -Dio.github.nettyucx.trust on both sides (docs/security.md)";
+    }
+
+    /** The peer's worker address arrived: connect over UCX, within a deadline. */
+    @Override
+    public void addressReceived(UcxHandshake.Hello hello) throws IOException {
+        byte[] ownAddress = host.workerAddress();
+        UcxHandshake.checkWorkerAddress(hello.workerAddress, ownAddress);
+        if (hello.connectionId == endpoint.id() && Arrays.equals(hello.workerAddress, ownAddress)) {
+            // A peer that sends our own hello back, taken for a peer, would connect us to ourselves.
+            throw new ProtocolException("not a netty-ucx peer (it sent our own hello back)");
+        }
+        host.connectDataPath(UcxDataPathPolicy.Choice.UCX, hello);
+        session.boundPeerInFlight(endpoint.recvWindow());
+        scheduleEndpointDeadline();
+    }
+
+    /**
+     * UCX sets an endpoint up in the worker's progress (its tcp transport connects without blocking): one whose
+     * peer's address leads nowhere would otherwise wait for UCX's own error handling. The channel's connect timeout
+     * bounds it, though never below {@link #MIN_ENDPOINT_SETUP_MILLIS}, so that a short connect timeout (meant for
+     * TCP's connect) does not fail a healthy endpoint on a busy machine: one not wired up by then fails the
+     * connection.
+     */
+    private void scheduleEndpointDeadline() {
+        int connectTimeout = config.getConnectTimeoutMillis();
+        if (connectTimeout <= 0) {
+            return;
+        }
+        int timeoutMillis = Math.max(connectTimeout, MIN_ENDPOINT_SETUP_MILLIS);
+        Endpoint endpointOf = endpoint;
+        host.schedule(() -> {
+            if (host.isOpen() && endpoint == endpointOf && endpointOf.isConnected() && !endpointOf.wiredUp()) {
+                PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", host,
+                        timeoutMillis);
+                setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
+                        "the UCX endpoint did not come up within " + timeoutMillis + " ms");
+                host.abort(new IOException("the UCX endpoint to the peer did not come up within " + timeoutMillis
+                        + " ms (CONNECT_TIMEOUT_MILLIS, at least " + MIN_ENDPOINT_SETUP_MILLIS + "): UCX could not "
+                        + "reach the worker address the peer gave"));
+            }
+        }, timeoutMillis);
+    }
+
+    // ---- the outcome ----
+
+    /** The data path is up ({@code path}): the handshake is done. */
+    void opened(UcxTransportMetrics.DataPath path, SocketAddress local, SocketAddress remote) {
+        handshakeDone();
+        setup.opened(path, accepted, local, remote, trustVerdict());
+    }
+
+    /** The setup is failing for {@code reason}; the close that follows reports it. */
+    void failing(UcxTransportMetrics.SetupFailure reason, String message) {
+        setup.failing(reason, message);
+    }
+
+    /**
+     * The channel closes: a setup still pending has failed, for the reason noted where it failed, or because the
+     * connect timed out, or else because this side closed it.
+     */
+    void closed(SocketAddress local, SocketAddress remote) {
+        handshakeDone();
+        if (setup.isPending()) {
+            setup.failed(attempt.timedOut() ? UcxTransportMetrics.SetupFailure.TIMEOUT
+                    : UcxTransportMetrics.SetupFailure.CLOSED, accepted, local, remote, trustVerdict());
+        }
+    }
+
+    /** The handshake ended (or never will): the server's count of handshakes in progress goes down. */
+    private void handshakeDone() {
+        Runnable slot = handshakeSlot;
+        if (slot != null) {
+            handshakeSlot = null;
+            slot.run();
+        }
+    }
+
+    /** Whether each side trusts the other with UCX, from the two hellos; null before the peer's came. */
+    String trustVerdict() {
+        if (!peerHelloSeen) {
+            return null;
+        }
+        boolean weTrust = (ourFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
+        boolean peerTrusts = (peerFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
+        if (weTrust) {
+            return peerTrusts ? "mutual" : "this side only";
+        }
+        return peerTrusts ? "peer only" : "none";
+    }
+}

@@ -1,0 +1,402 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.transport;
+
+import io.netty.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ProtocolException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link UcxConnector}, a client's and a server's back to back with no event loop, no socket and no native
+ * connection: what each sends when, which data path both choose for each pairing of trust rules, that no worker
+ * address leaves before both sides trust each other, and the deadlines of the handshake.
+ */
+class UcxConnectorTest {
+    private static final byte[] SECRET = "a shared secret of 32 bytes, ok!".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OTHER_SECRET = "another secret of 32 bytes, ok!!".getBytes(StandardCharsets.US_ASCII);
+    /** A peer in no network of these tests (TEST-NET-1), not on this host. */
+    private static final InetSocketAddress STRANGER = new InetSocketAddress(testNet(7), 40000);
+
+    private final List<UcxSocketChannel> channels = new ArrayList<>();
+
+    @AfterEach
+    void releaseChannels() {
+        for (UcxSocketChannel channel : channels) {
+            channel.unsafe().closeForcibly();
+        }
+    }
+
+    private static InetAddress testNet(int host) {
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2, (byte) host});
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private UcxSocketChannelConfig config(UcxTrust trust) {
+        UcxSocketChannel channel = new UcxSocketChannel();
+        channels.add(channel);
+        UcxSocketChannelConfig config = channel.config();
+        config.setOption(UcxChannelOption.TRUST, trust);
+        return config;
+    }
+
+    @Test
+    void sharedSecretBothWaysChoosesTheSameDataPathAndSendsAddressesOnlyAfterTheHellos() throws IOException {
+        Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
+        pair.client.connector.tcpConnected();
+        assertEquals(1, pair.client.sends, "the client's intro goes out at once");
+        assertNull(pair.client.endpoint, "no connection before the server answered as a netty-ucx server");
+
+        pair.toServer();
+        assertNotNull(pair.server.sent(), "the server answers the intro");
+        assertNull(pair.server.endpoint, "the server creates its connection only for a client's hello");
+
+        pair.toClient();
+        assertNotNull(pair.client.endpoint, "the client's connection, once the server proved itself");
+        assertFalse(pair.client.sentAddress(), "no address in the client's hello");
+
+        pair.toServer();
+        assertNotNull(pair.server.endpoint, "the server's connection, for the client's hello");
+        // Over UCX the server's address follows its hello, and it waits for the client's; else it chose TCP now.
+        boolean ucx = pair.server.sentAddress();
+        assertEquals(ucx ? null : UcxDataPathPolicy.Choice.TCP, pair.server.choice);
+        assertFalse(pair.client.sentAddress(), "the client's address waits for the server's hello");
+
+        pair.toClient();
+        pair.toServer();
+        UcxDataPathPolicy.Choice choice = ucx ? UcxDataPathPolicy.Choice.UCX : UcxDataPathPolicy.Choice.TCP;
+        assertEquals(choice, pair.client.choice, "both sides choose the same data path");
+        assertEquals(choice, pair.server.choice);
+        assertEquals(ucx, pair.client.sentAddress());
+        assertEquals("mutual", pair.client.connector.trustVerdict());
+        assertEquals("mutual", pair.server.connector.trustVerdict());
+        if (ucx) {
+            assertTrue(pair.server.connector.session().isEstablished());
+            assertTrue(pair.client.connector.session().isEstablished());
+            assertEquals(pair.server.endpoint.id, pair.client.peer.connectionId);
+            assertArrayEquals(pair.server.address, pair.client.peer.workerAddress);
+        }
+    }
+
+    @Test
+    void differentSecretsTakeTheTcpDataPathWithoutAnyWorkerAddress() throws IOException {
+        Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(OTHER_SECRET));
+        pair.handshake();
+        assertEquals(UcxDataPathPolicy.Choice.TCP, pair.client.choice);
+        assertEquals(UcxDataPathPolicy.Choice.TCP, pair.server.choice);
+        assertFalse(pair.client.sentAddress());
+        assertFalse(pair.server.sentAddress());
+        assertEquals("none", pair.client.connector.trustVerdict());
+        assertEquals("none", pair.server.connector.trustVerdict());
+    }
+
+    @Test
+    void oneSidedTrustIsNotEnoughForUcx() throws IOException {
+        Pair pair = new Pair(UcxTrust.anyPeer(), UcxTrust.none());
+        pair.handshake();
+        assertEquals(UcxDataPathPolicy.Choice.TCP, pair.client.choice);
+        assertFalse(pair.client.sentAddress());
+        assertFalse(pair.server.sentAddress());
+        assertEquals("this side only", pair.client.connector.trustVerdict());
+        assertEquals("peer only", pair.server.connector.trustVerdict());
+    }
+
+    @Test
+    void aClientThatSpeaksSomethingElseIsPlainTcpAndHearsNothing() throws IOException {
+        FakeHost server = new FakeHost(config(UcxTrust.anyPeer()), true, 20);
+        server.connector.acceptedRegistered();
+        ByteBuffer request = ByteBuffer.wrap("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        server.connector.session().input(request, 0);
+        assertTrue(server.plain);
+        assertEquals(0, server.sends);
+        assertTrue(server.connector.session().isPlain());
+    }
+
+    @Test
+    void anAcceptedPeerThatStopsHalfwayIsClosedAtTheDeadline() throws IOException {
+        FakeHost server = new FakeHost(config(UcxTrust.anyPeer()), true, 20);
+        server.config.setConnectTimeoutMillis(5_000);
+        server.connector.acceptedRegistered();
+        server.connector.session().input(ByteBuffer.wrap(new byte[] {'N', 'U'}), 0);
+        server.runTasksDue(5_000);
+        assertTrue(server.closed);
+    }
+
+    @Test
+    void anEndpointThatNeverComesUpFailsTheConnectionAtItsDeadline() throws IOException {
+        Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
+        pair.client.config.setConnectTimeoutMillis(1_000);
+        pair.handshake();
+        if (pair.client.choice != UcxDataPathPolicy.Choice.UCX) {
+            return; // The TCP data path has no endpoint to wait for (-Dio.github.nettyucx.tcpDataPath=always).
+        }
+        pair.client.runTasksDue(UcxConnector.MIN_ENDPOINT_SETUP_MILLIS - 1);
+        assertNull(pair.client.aborted, "the deadline is never below its minimum");
+        pair.client.runTasksDue(UcxConnector.MIN_ENDPOINT_SETUP_MILLIS);
+        assertNotNull(pair.client.aborted);
+        assertTrue(pair.client.aborted.getMessage().contains("did not come up"), pair.client.aborted.getMessage());
+
+        pair.server.endpoint.wiredUp = true;
+        pair.server.runTasksDue(Long.MAX_VALUE);
+        assertNull(pair.server.aborted, "an endpoint that came up is left alone");
+    }
+
+    @Test
+    void ourOwnIntroSentBackIsRefused() throws IOException {
+        FakeHost client = new FakeHost(config(UcxTrust.anyPeer()), false, 10);
+        client.connector.tcpConnected();
+        ByteBuffer reflected = ByteBuffer.wrap(client.out.toByteArray());
+        assertThrows(ProtocolException.class, () -> client.connector.session().input(reflected, 0));
+        assertNull(client.endpoint);
+    }
+
+    private static void assertArrayEquals(byte[] expected, byte[] actual) {
+        assertTrue(Arrays.equals(expected, actual), "byte arrays differ");
+    }
+
+    /** A client's and a server's connector, whose bytes the test carries from one to the other. */
+    private final class Pair {
+        final FakeHost client;
+        final FakeHost server;
+        private final ByteBuffer toServer = ByteBuffer.allocate(4096);
+        private final ByteBuffer toClient = ByteBuffer.allocate(4096);
+        private int toServerTaken;
+        private int toClientTaken;
+
+        Pair(UcxTrust clientTrust, UcxTrust serverTrust) {
+            client = new FakeHost(config(clientTrust), false, 10);
+            server = new FakeHost(config(serverTrust), true, 20);
+            server.connector.acceptedRegistered();
+        }
+
+        void handshake() throws IOException {
+            client.connector.tcpConnected();
+            for (int i = 0; i < 4; i++) {
+                toServer();
+                toClient();
+            }
+        }
+
+        void toServer() throws IOException {
+            toServerTaken = carry(client, toServerTaken, toServer, server);
+        }
+
+        void toClient() throws IOException {
+            toClientTaken = carry(server, toClientTaken, toClient, client);
+        }
+
+        private int carry(FakeHost from, int taken, ByteBuffer wire, FakeHost to) throws IOException {
+            byte[] all = from.out.toByteArray();
+            wire.put(all, taken, all.length - taken);
+            wire.flip();
+            try {
+                to.connector.session().input(wire, 0);
+            } finally {
+                wire.compact();
+            }
+            return all.length;
+        }
+    }
+
+    /** A channel as the connector sees it: what it sent, what it chose, what it scheduled. */
+    private static final class FakeHost implements UcxConnector.Host {
+        final UcxSocketChannelConfig config;
+        final UcxConnector connector;
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final byte[] address;
+        final int id;
+        final List<long[]> taskTimes = new ArrayList<>();
+        final List<Runnable> tasks = new ArrayList<>();
+        int sends;
+        FakeEndpoint endpoint;
+        UcxDataPathPolicy.Choice choice;
+        UcxHandshake.Hello peer;
+        boolean plain;
+        boolean closed;
+        IOException aborted;
+
+        FakeHost(UcxSocketChannelConfig config, boolean accepted, int id) {
+            this.config = config;
+            this.id = id;
+            address = new byte[64];
+            // The first byte (the format version) is the same for both sides; the rest marks whose address it is.
+            Arrays.fill(address, 1, address.length, (byte) (0xA0 + id));
+            connector = new UcxConnector(this, config, accepted, null);
+        }
+
+        ByteBuffer sent() {
+            return sends == 0 ? null : ByteBuffer.wrap(out.toByteArray());
+        }
+
+        boolean sentAddress() {
+            byte[] all = out.toByteArray();
+            for (int i = 0; i + address.length <= all.length; i++) {
+                if (Arrays.equals(all, i, i + address.length, address, 0, address.length)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void runTasksDue(long millis) {
+            for (int i = 0; i < tasks.size(); i++) {
+                if (taskTimes.get(i)[0] <= millis && taskTimes.get(i)[1] == 0) {
+                    taskTimes.get(i)[1] = 1;
+                    tasks.get(i).run();
+                }
+            }
+        }
+
+        @Override
+        public void send(ByteBuffer bytes) {
+            sends++;
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.get(copy);
+            out.write(copy, 0, copy.length);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void expectAddress() {
+        }
+
+        @Override
+        public InetSocketAddress remoteAddress() {
+            return STRANGER;
+        }
+
+        @Override
+        public int peerUid() {
+            return -1;
+        }
+
+        @Override
+        public void keepAlive() {
+        }
+
+        @Override
+        public UcxConnector.Endpoint newEndpoint() {
+            assertNull(endpoint, "one connection per handshake");
+            endpoint = new FakeEndpoint(id);
+            return endpoint;
+        }
+
+        @Override
+        public byte[] workerAddress() {
+            return address.clone();
+        }
+
+        @Override
+        public void connectDataPath(UcxDataPathPolicy.Choice chosen, UcxHandshake.Hello hello) {
+            assertNull(choice, "one data path per handshake");
+            choice = chosen;
+            peer = hello;
+            endpoint.connected = true;
+        }
+
+        @Override
+        public void startPlain() {
+            plain = true;
+        }
+
+        @Override
+        public Future<?> schedule(Runnable task, long millis) {
+            tasks.add(task);
+            taskTimes.add(new long[] {millis, 0});
+            return null;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return !closed;
+        }
+
+        @Override
+        public boolean isActive() {
+            return false;
+        }
+
+        @Override
+        public void abort(IOException cause) {
+            aborted = cause;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+
+        @Override
+        public void fallBack(String why) {
+            throw new AssertionError("no fallback in these tests: " + why);
+        }
+
+        @Override
+        public void clientSilent() {
+        }
+    }
+
+    private static final class FakeEndpoint implements UcxConnector.Endpoint {
+        final int id;
+        boolean connected;
+        boolean wiredUp;
+
+        FakeEndpoint(int id) {
+            this.id = id;
+        }
+
+        @Override
+        public int id() {
+            return id;
+        }
+
+        @Override
+        public long tagSecret() {
+            return 0x1234_5678L + id;
+        }
+
+        @Override
+        public int recvWindow() {
+            return 8;
+        }
+
+        @Override
+        public int recvUnit() {
+            return 65536;
+        }
+
+        @Override
+        public boolean isConnected() {
+            return connected;
+        }
+
+        @Override
+        public boolean wiredUp() {
+            return wiredUp;
+        }
+    }
+}
