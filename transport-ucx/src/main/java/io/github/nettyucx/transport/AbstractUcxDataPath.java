@@ -11,19 +11,32 @@ import java.io.IOException;
  * The send loop both data paths share: one message per free slot, while flow control allows. Buffers and
  * {@link io.netty.channel.FileRegion}s alike go through {@link UcxConnection#sendNext}, in the order written.
  */
-abstract class AbstractUcxDataPath implements UcxDataPath {
+abstract class AbstractUcxDataPath implements UcxLink {
     final UcxConnection connection;
+    private final UcxInput input;
     /** Bytes one message carries at most. */
     private final int sendCapacity;
     private final int inPlaceMinBytes;
     /** Calls {@link #write} again from the event loop soon: a FileRegion had no bytes to give. */
     private final Runnable retryWrite;
 
-    AbstractUcxDataPath(UcxConnection connection, int sendCapacity, int inPlaceMinBytes, Runnable retryWrite) {
+    AbstractUcxDataPath(UcxConnection connection, UcxInput input, int sendCapacity, int inPlaceMinBytes,
+                        Runnable retryWrite) {
         this.connection = connection;
+        this.input = input;
         this.sendCapacity = sendCapacity;
         this.inPlaceMinBytes = inPlaceMinBytes;
         this.retryWrite = retryWrite;
+    }
+
+    @Override
+    public final UcxConnection connection() {
+        return connection;
+    }
+
+    @Override
+    public final UcxInput input() {
+        return input;
     }
 
     @Override

@@ -29,25 +29,17 @@ import java.nio.channels.NotYetConnectedException;
 
 /**
  * What a UCX stream channel does with its connection's bytes, whichever way they travel: the read loop
- * (bytes arrive in {@link UcxStreamUnsafe#readReady()}, from the {@link UcxInput}), writes ({@link #doWrite}:
- * bytes leave through the {@link UcxDataPath}; a channel takes {@link ByteBuf}s and {@link FileRegion}s), and
- * half-close. The side channel, its {@link UcxSession} events and connect are the subclass's
- * ({@link UcxSocketChannel}).
+ * (bytes arrive in {@link UcxStreamUnsafe#readReady()}, from the link's {@link UcxInput}), writes
+ * ({@link #doWrite}: bytes leave through the {@link UcxLink}; a channel takes {@link ByteBuf}s and
+ * {@link FileRegion}s), and half-close. The side channel, its {@link UcxSession} events and connect are the
+ * subclass's ({@link UcxSocketChannel}).
  */
 abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements DuplexChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(AbstractUcxStreamChannel.class);
     /** Set by the subclass; replaced only when a client's connect starts over as plain TCP. */
     UcxSession session;
-    /** Created with our hello, before the peer's (its window is what the hello advertises). */
-    UcxConnection connection;
-    /** Set when the peer's hello arrives (or the peer turns out to be plain TCP); null before. */
-    UcxDataPath dataPath;
-    /** What the read loop reads: the connection's messages, or a plain TCP socket; null before either exists. */
-    UcxInput input;
-    /** The connection's messages, as {@link #input} while there is a connection. */
-    final UcxInput connectionInput = new ConnectionInput();
-    /** What the side-channel records travel on: the side channel until a data path takes its socket. */
-    UcxRecordLink records;
+    /** What carries the connection's bytes in its current phase: the handshake, then the data path. */
+    UcxLink link;
     volatile boolean active;
     private volatile boolean inputShutdown;
     private volatile boolean outputShutdown;
@@ -90,12 +82,13 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
      * would never reach the close and would stay open; it is reset instead, as over TCP.
      */
     final boolean peerHasMessagesToBeRead() {
+        UcxConnection connection = link.connection();
         return connection != null && !inputShutdown && readWanted()
                 && (connection.hasReadable() || session.peerMessagesInFlight(connection.messagesReceived()));
     }
 
     private boolean atEndOfInput() {
-        return input != null && input.atEnd();
+        return link.input().atEnd();
     }
 
     private boolean shouldBreakReading() {
@@ -118,8 +111,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     }
 
     final boolean readable() {
-        return active && input != null
-                && (readWanted() && input.hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead);
+        return active && (readWanted() && link.input().hasReadable() || atEndOfInput() && !inputClosedSeenErrorOnRead);
     }
 
     /** Auto-read was switched off: a read requested before no longer counts. */
@@ -138,9 +130,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     /** Tells the input whether the channel reads now (a plain socket is watched for input only then). */
     final void readsWantedChanged() {
-        if (input != null) {
-            input.readsWanted(readWanted() && !inputShutdown);
-        }
+        link.input().readsWanted(readWanted() && !inputShutdown);
     }
 
     @Override
@@ -167,7 +157,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         beforeWrite();
         if (session.peerClosedInOrder() && peerHasMessagesToBeRead()) {
             if (session.peerReset()) {
-                throw new PeerResetBeforeReadException(connection.messagesReceived(), session.peerFinalSeq());
+                throw new PeerResetBeforeReadException(messagesReceived(), session.peerFinalSeq());
             }
             dropWritesToClosedPeer(in);
             return;
@@ -175,12 +165,12 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         if (session.peerWillNotRead()) {
             throw new IOException("Connection reset by peer: the peer closed the connection");
         }
-        if (dataPath == null || connection != null && !connection.isConnected()) {
-            // Only reachable through a write issued before the channel became active.
+        UcxConnection connection = link.connection();
+        if (connection != null && !connection.isConnected()) {
             writePending = !in.isEmpty();
             return;
         }
-        writePending = !dataPath.write(in);
+        writePending = !link.write(in);
     }
 
     /**
@@ -193,7 +183,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     private void dropWritesToClosedPeer(ChannelOutboundBuffer in) {
         if (!in.isEmpty() && logger.isDebugEnabled()) {
             logger.debug("{} drops {} bytes written after the peer closed; {} of its {} messages are read", this,
-                    in.totalPendingWriteBytes(), Integer.toUnsignedString(connection.messagesReceived()),
+                    in.totalPendingWriteBytes(), Integer.toUnsignedString(messagesReceived()),
                     Integer.toUnsignedString(session.peerFinalSeq()));
         }
         while (in.remove()) {
@@ -208,8 +198,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             // As NIO's for a connect still in progress: the handshake is part of the connect.
             throw new NotYetConnectedException();
         }
-        if (input != null && fd >= 0 && session.canAnnounceShutdown()
-                && !records.sendShutdownOutput(messagesSent())) {
+        if (fd >= 0 && session.canAnnounceShutdown() && !link.records().sendShutdownOutput(messagesSent())) {
             interest(UcxIoOps.IN_OUT);
         }
         outputShutdown = true;
@@ -217,7 +206,14 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     /** Messages sent so far, which a record says precede it (none on plain TCP, which has no messages). */
     final int messagesSent() {
+        UcxConnection connection = link.connection();
         return connection == null ? 0 : connection.messagesSent();
+    }
+
+    /** The peer's messages that arrived so far (none on plain TCP, or before there is a connection). */
+    final int messagesReceived() {
+        UcxConnection connection = link.connection();
+        return connection == null ? 0 : connection.messagesReceived();
     }
 
     // ---- DuplexChannel ----
@@ -305,45 +301,6 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         return promise;
     }
 
-    /** The messages of the channel's {@link UcxConnection}, whose end the peer's records mark. */
-    private final class ConnectionInput implements UcxInput {
-        @Override
-        public boolean hasReadable() {
-            return connection.hasReadable();
-        }
-
-        @Override
-        public boolean atEnd() {
-            return session.atEndOfInput(connection.messagesReceived());
-        }
-
-        @Override
-        public ByteBuf readInPlace(int maxBytes) {
-            return connection.readInPlace(maxBytes);
-        }
-
-        @Override
-        public int read(ByteBuf dst) throws IOException {
-            return connection.read(dst);
-        }
-
-        @Override
-        public IOException endFailure() {
-            // A UCX peer's reset arrives as a record: session.peerReset().
-            return null;
-        }
-
-        @Override
-        public void discardReadable() throws IOException {
-            connection.discardReadable();
-        }
-
-        @Override
-        public void readsWanted(boolean wanted) {
-            // Messages arrive into the receive slots whether the channel reads or not.
-        }
-    }
-
     /** Reads, resumes writes, and delivers the end of the peer's input, on the event loop. */
     abstract class UcxStreamUnsafe extends UcxUnsafe {
 
@@ -368,11 +325,11 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
         /** Flushes writes that waited for credit, a send slot or the handshake, once they can go. */
         final void resumeWriting() {
-            if (!writePending || dataPath == null) {
+            if (!writePending) {
                 return;
             }
             try {
-                if (!dataPath.canSend()) {
+                if (!link.canSend()) {
                     return;
                 }
             } catch (IOException e) {
@@ -391,6 +348,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
          * may have arrived): release what finished sends held, resume writes, read, return credits.
          */
         final void completionsReady() {
+            UcxConnection connection = link.connection();
             if (connection == null || !isOpen()) {
                 return;
             }
@@ -398,7 +356,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             connection.releaseCompletedSends();
             int error = connection.endpointError();
             if (error != 0) {
-                peerVanished(new IOException(dataPath + " failed: " + UcxNative.statusString(error)));
+                peerVanished(new IOException(link + " failed: " + UcxNative.statusString(error)));
                 return;
             }
             if (connection.sideInputReady()) {
@@ -438,7 +396,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         @SuppressWarnings("deprecation")
         final void readReady() {
             readTaskScheduled = false;
-            if (!active || input == null) {
+            if (!active) {
                 return;
             }
             if (shouldBreakReading()) {
@@ -452,6 +410,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             ChannelPipeline pipeline = pipeline();
             ByteBufAllocator allocator = config.getAllocator();
             RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
+            UcxInput input = link.input();
             allocHandle.reset(config);
             ByteBuf byteBuf = null;
             boolean endOfInput = false;
@@ -521,11 +480,8 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
         /** Returns the peer's credits when due; a data path that failed to closes the channel. */
         final void returnCreditsIfDue() {
-            if (dataPath == null) {
-                return;
-            }
             try {
-                dataPath.returnCreditsIfDue();
+                link.returnCreditsIfDue();
             } catch (IOException e) {
                 pipeline().fireExceptionCaught(e);
                 close(voidPromise());
@@ -534,7 +490,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
         private void discardInput() {
             try {
-                input.discardReadable();
+                link.input().discardReadable();
             } catch (IOException e) {
                 pipeline().fireExceptionCaught(e);
                 close(voidPromise());

@@ -23,7 +23,7 @@ import java.util.List;
  * sequence number in the window, read strictly in sequence order (so receives can complete in any
  * order), and send slots that flushed bytes are gathered into, one message each. It is created before
  * the peer's hello (whose window it advertises) and does not know how its messages travel: the
- * {@link UcxDataPath} chosen at the hello connects it, sends through it and applies flow control.
+ * data path ({@link UcxLink}) chosen at the hello connects it, sends through it and applies flow control.
  * Used on the event loop only.
  * <p>
  * Each receive is posted into a pooled, registered buffer of {@link UcxMemoryRegistration#receiveAllocator}:

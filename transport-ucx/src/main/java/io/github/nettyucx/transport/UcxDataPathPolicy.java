@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Chooses a connection's {@link UcxDataPath} when the peer's hello arrives: the TCP data path
+ * Chooses the data path ({@link UcxLink}) of a connection when the peer's hello arrives: the TCP data path
  * ({@link UcxStreamDataPath}, frames on the connection's own TCP socket) when UCX could reach the peer
  * only over TCP, since UCX's tcp transport copies every message out of segments of its own and was
  * slower than Netty's epoll transport (docs/settings.md#tcp-data-path); UCX tagged messages ({@link UcxTagDataPath})
@@ -120,15 +120,14 @@ final class UcxDataPathPolicy {
      * Connects {@code connection} to the peer of {@code hello} over the data path {@code choice}, and returns that
      * data path. {@code stopWatchingSocket} takes the side channel's socket out of the loop's epoll set; a data path
      * that takes the socket over runs it first. {@code retryWrite} has the channel's event loop call the data path's
-     * {@link UcxDataPath#write} again soon.
+     * {@link UcxLink#write} again soon.
      */
-    static UcxDataPath connect(Choice choice, UcxHandshake.Hello hello, UcxConnection connection,
-                               UcxSideChannel side, Runnable stopWatchingSocket, Runnable retryWrite)
-            throws IOException {
+    static UcxLink connect(Choice choice, UcxHandshake.Hello hello, UcxConnection connection, UcxInput input,
+                           UcxSideChannel side, Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
         if (choice == Choice.TCP) {
-            return UcxStreamDataPath.connect(hello, connection, side, stopWatchingSocket, retryWrite);
+            return UcxStreamDataPath.connect(hello, connection, input, side, stopWatchingSocket, retryWrite);
         }
-        return UcxTagDataPath.connect(hello, connection, side, retryWrite);
+        return UcxTagDataPath.connect(hello, connection, input, side, retryWrite);
     }
 
     /** Whether a connection between ends whose hellos had these flags takes the TCP data path. */

@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * Side-channel records become what a TCP socket does instead: output shut down is shutdown(SHUT_WR), a reset is
  * SO_LINGER 0 before the close. Used on the event loop only.
  */
-final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
+final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     private static final long BLOCKED = -1;
     private static final long NOTHING = -2;
 
@@ -280,9 +280,27 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
         return writable;
     }
 
+    // ---- the link ----
+
     @Override
-    public void returnCreditsIfDue() {
-        // TCP's own flow control.
+    public UcxInput input() {
+        return this;
+    }
+
+    /** None: plain TCP has no messages. */
+    @Override
+    public UcxConnection connection() {
+        return null;
+    }
+
+    @Override
+    public UcxTransportMetrics.DataPath kind() {
+        return UcxTransportMetrics.DataPath.PLAIN_TCP;
+    }
+
+    @Override
+    public String lanes() {
+        return toString();
     }
 
     // ---- records ----
@@ -311,21 +329,6 @@ final class UcxPlainDataPath implements UcxDataPath, UcxRecordLink, UcxInput {
     @Override
     public boolean receiveRecords() {
         return true;
-    }
-
-    @Override
-    public void pollNow() {
-        // The loop's epoll set watches the socket itself.
-    }
-
-    @Override
-    public String endError() {
-        return null;
-    }
-
-    @Override
-    public boolean peerSharesMemoryQueue() {
-        return false;
     }
 
     @Override

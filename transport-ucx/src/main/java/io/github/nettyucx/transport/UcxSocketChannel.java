@@ -28,12 +28,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link SocketChannel} whose bytes travel through UCX (shared memory on one host, InfiniBand/RoCE
- * across hosts) or, for a peer UCX could reach only over TCP, as frames on a TCP socket: the
- * {@link UcxDataPath} chosen when the peer's hello arrives. A small TCP connection, the side channel,
- * carries the hellos (UCP worker addresses) and then the close records; its hang-up tells that the peer
- * died. A peer that does not speak netty-ucx gets plain TCP on that socket ({@link UcxPlainDataPath}). This class
- * connects, runs the side channel and feeds its events to the {@link UcxSession}; reading, writing and
- * half-close are {@link AbstractUcxStreamChannel}'s.
+ * across hosts) or, for a peer UCX could reach only over TCP, as frames on a TCP socket: the data path
+ * chosen when the peer's hello arrives. A small TCP connection, the side channel, carries the handshake and
+ * then the close records; its hang-up tells that the peer died. A peer that does not speak netty-ucx gets plain
+ * TCP on that socket. The channel holds one {@link UcxLink} for its phase (the handshake, then the data path);
+ * {@link UcxConnector} sets the connection up; this class connects the socket, runs the side channel and feeds
+ * its events to the {@link UcxSession}; reading, writing and half-close are {@link AbstractUcxStreamChannel}'s.
  */
 public final class UcxSocketChannel extends AbstractUcxStreamChannel implements SocketChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSocketChannel.class);
@@ -52,8 +52,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private final UcxConnectAttempt attempt;
     /** The local address asked for (connect's, or bind's before it): a connect that starts over binds it again. */
     private InetSocketAddress localRequested;
-    /** The data path of a plain TCP connection, also its input; null for a UCX one. */
-    private UcxPlainDataPath plain;
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -61,7 +59,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         connector = new UcxConnector(new ConnectorHost(), config, false, null);
         attempt = connector.attempt();
         session = connector.session();
-        records = side;
+        link = new UcxHandshakeLink(side);
     }
 
     /**
@@ -74,7 +72,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         connector = new UcxConnector(new ConnectorHost(), config, true, handshakeSlot);
         attempt = connector.attempt();
         session = connector.session();
-        records = side;
+        link = new UcxHandshakeLink(side);
         side.attach(fd);
         this.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
         this.remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
@@ -111,8 +109,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * speak netty-ucx, {@code plain TCP}.
      */
     public Future<String> ucxLanes() {
-        return eventLoop().submit(() -> plain != null ? plain.toString()
-                : connection == null ? "no UCX endpoint yet" : connection.describe());
+        return eventLoop().submit(() -> link.lanes());
     }
 
     /**
@@ -122,13 +119,13 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      */
     @Override
     protected void registered() throws Exception {
-        if (plain != null) {
+        if (link instanceof UcxPlainDataPath) {
             // A plain connection registered again (a UCX one is bound to its loop's worker): the new loop watches it.
-            plain.registered(registration().watchPlainSocket());
+            ((UcxPlainDataPath) link).registered(registration().watchPlainSocket());
             scheduleReadIfNeeded();
             return;
         }
-        if (session.isTcpConnected() && connection == null) {
+        if (session.isTcpConnected() && link.connection() == null) {
             interest(UcxIoOps.IN);
             connector.acceptedRegistered();
         }
@@ -139,11 +136,9 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path, input and records.
      */
     private void startPlain() throws IOException {
-        plain = new UcxPlainDataPath(fd, side.takeInbound(), config, this::interest, retryWriteLater);
+        UcxPlainDataPath plain = new UcxPlainDataPath(fd, side.takeInbound(), config, this::interest, retryWriteLater);
         plain.registered(registration().watchPlainSocket());
-        dataPath = plain;
-        input = plain;
-        records = plain;
+        link = plain;
         readsWantedChanged();
         // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
         byte[] socketAddress = UcxNative.socketLocalAddress(fd);
@@ -157,22 +152,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
     private void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
         UcxIoHandler.Registration registration = registration();
-        dataPath = UcxDataPathPolicy.connect(choice, hello, connection, side, registration::removeFromEpoll,
-                retryWriteLater);
-        records = dataPath.records();
+        link = UcxDataPathPolicy.connect(choice, hello, link.connection(), link.input(), side,
+                registration::removeFromEpoll, retryWriteLater);
         if (logger.isDebugEnabled()) {
-            logger.debug("{} connected over its {} (same host: {}, peer error handling: {})", this, dataPath,
+            logger.debug("{} connected over its {} (same host: {}, peer error handling: {})", this, link,
                     hello.sameHost(), hello.peerErrorHandling());
         }
-    }
-
-    /** How this connection's bytes travel: called once its data path is up. */
-    private UcxTransportMetrics.DataPath dataPathKind() {
-        if (plain != null) {
-            return UcxTransportMetrics.DataPath.PLAIN_TCP;
-        }
-        return dataPath instanceof UcxStreamDataPath ? UcxTransportMetrics.DataPath.TCP_DATA_PATH
-                : UcxTransportMetrics.DataPath.UCX;
     }
 
     private boolean isAccepted() {
@@ -191,16 +176,16 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      */
     @Override
     void beforeWrite() {
-        if (connection == null || registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS) || fd < 0
-                || dataPath == null || session.isSideChannelEnded() || parsingSideChannel) {
+        if (link.kind() == null || link.connection() == null || fd < 0 || session.isSideChannelEnded()
+                || parsingSideChannel || registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
             return;
         }
-        dataPath.pollNow();
+        link.pollNow();
         boolean more;
         try {
-            more = records.receiveRecords();
+            more = link.records().receiveRecords();
             try {
-                if (session.input(side.inbound(), connection.messagesReceived())) {
+                if (session.input(side.inbound(), messagesReceived())) {
                     scheduleReadIfNeeded();
                 }
             } finally {
@@ -259,6 +244,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
         boolean force = session.closeForcibly();
         boolean announce = session.closed();
+        UcxConnection connection = link.connection();
         if (connection != null) {
             if (announce && sideFd >= 0) {
                 sendCloseRecord();
@@ -285,13 +271,13 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * a reset.
      */
     private void takePeerHelloBeforeClose() {
-        if (connection == null || fd < 0 || session.state() != UcxSession.State.AWAITING_HELLO
+        if (link.connection() == null || fd < 0 || session.state() != UcxSession.State.AWAITING_HELLO
                 && session.state() != UcxSession.State.AWAITING_ADDRESS) {
             return;
         }
         try {
-            records.receiveRecords();
-            session.input(side.inbound(), connection.messagesReceived());
+            link.records().receiveRecords();
+            session.input(side.inbound(), messagesReceived());
         } catch (IOException e) {
             logger.debug("{}: no usable hello from the peer before the close", this, e);
         } finally {
@@ -310,7 +296,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     /** Tells the peer how many messages precede our end, and whether it is a reset (SO_LINGER 0); best effort. */
     private void sendCloseRecord() {
         try {
-            records.sendClose(messagesSent(), config.getSoLinger() == 0);
+            link.records().sendClose(messagesSent(), config.getSoLinger() == 0);
         } catch (IOException e) {
             logger.debug("Could not send the close record to {}", remote, e);
         }
@@ -320,6 +306,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     protected void abandonNative() {
         config.plainSocket().detach();
         active = false;
+        UcxConnection connection = link.connection();
         if (connection != null) {
             connection.abandon();
         }
@@ -385,7 +372,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             if (promise.isDone() || !ensureOpen(promise)) {
                 return;
             }
-            if (attempt.isPending() || connection != null || session.isTcpConnected()) {
+            if (attempt.isPending() || link.connection() != null || session.isTcpConnected()) {
                 // As on NIO: this promise fails, the connection (or the attempt) in progress goes on.
                 promise.tryFailure(annotateConnectException(attempt.isPending() ? new ConnectionPendingException()
                         : new AlreadyConnectedException(), remoteAddress));
@@ -449,10 +436,10 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             session = connector.session();
             UcxIoHandler.Registration registration = registration();
             registration.removeFromEpoll();
+            UcxConnection connection = link.connection();
             if (connection != null) {
                 connection.close(fd, true);
                 registration.unbindConnection();
-                connection = null;
             } else if (fd >= 0) {
                 try {
                     UcxNative.socketClose(fd);
@@ -461,10 +448,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 }
             }
             fd = -1;
-            dataPath = null;
-            input = null;
             side.reset();
-            records = side;
+            link = new UcxHandshakeLink(side);
             try {
                 startConnect(target, localRequested);
             } catch (Throwable t) {
@@ -492,8 +477,8 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         private void socketReady(int ops) {
-            if (plain != null) {
-                plainSocketReady(ops);
+            if (link instanceof UcxPlainDataPath) {
+                plainSocketReady((UcxPlainDataPath) link, ops);
                 return;
             }
             if (!session.isTcpConnected()) {
@@ -517,7 +502,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         /** The plain TCP socket is ready: writes that waited for room go on, bytes that arrived are read. */
-        private void plainSocketReady(int ops) {
+        private void plainSocketReady(UcxPlainDataPath plain, int ops) {
             plain.socketReady(ops);
             resumeWriting();
             if (isOpen() && readable()) {
@@ -528,10 +513,10 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         /** Side-channel input arrived (on its socket, or through the data path that owns the socket now). */
         @Override
         void sideChannelReadable() {
-            UcxRecordLink link = records;
+            UcxRecordLink records = link.records();
             boolean more;
             try {
-                more = link.receiveRecords();
+                more = records.receiveRecords();
             } catch (IOException e) {
                 peerVanished(e);
                 return;
@@ -542,7 +527,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             parsingSideChannel = true;
             try {
                 // An accepted channel creates its connection only once the client's hello starts arriving.
-                peerInputEnds = session.input(side.inbound(), connection == null ? 0 : connection.messagesReceived());
+                peerInputEnds = session.input(side.inbound(), messagesReceived());
             } catch (ProtocolException e) {
                 protocolFailure = e;
             } catch (IOException e) {
@@ -571,7 +556,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             // A socket handed to a data path just now: its end is for the data path to find, after the bytes
             // before it.
-            boolean handedOver = records != link;
+            boolean handedOver = link.records() != records;
             if (!more && isOpen() && !handedOver) {
                 sideChannelClosed();
             }
@@ -596,7 +581,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         /** The data path is up: complete the connect, or activate the accepted channel. */
         private void activate() {
-            connector.opened(dataPathKind(), local, remote);
+            connector.opened(link.kind(), local, remote);
             if (attempt.isPending()) {
                 fulfillConnect();
             } else {
@@ -623,7 +608,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         /** End of the side channel: normal after a close record, otherwise the peer died or reset. */
         void sideChannelClosed() {
-            IOException cause = session.sideChannelEnded(dataPath == null ? null : dataPath.endError());
+            IOException cause = session.sideChannelEnded(link.endError());
             interest(UcxIoOps.NONE);
             if (cause != null) {
                 peerVanished(cause);
@@ -655,7 +640,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
             UcxIoHandler.Registration registration = registration();
-            if (session.peerLost() && dataPath != null && dataPath.peerSharesMemoryQueue() && registration != null) {
+            if (session.peerLost() && link.peerSharesMemoryQueue() && registration != null) {
                 registration.sameHostPeerVanished();
             }
             if (attempt.isPending()) {
@@ -671,7 +656,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         @Override
         public boolean workerLost(IOException cause) {
-            if (connection == null || !isOpen()) {
+            if (link.connection() == null || !isOpen()) {
                 return false;
             }
             // Nothing of ours can be flushed, and the peer must not take our end for an orderly close.
@@ -716,9 +701,9 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         @Override
         public UcxConnector.Endpoint newEndpoint() throws IOException {
             UcxIoHandler.Registration registration = registration();
-            connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
+            UcxConnection connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
                     config.recvWindow(), config.recvUnit(), config.sendSlots());
-            input = connectionInput;
+            link = new UcxHandshakeLink(side, connection, new UcxConnectionInput(connection, session));
             return connection;
         }
 

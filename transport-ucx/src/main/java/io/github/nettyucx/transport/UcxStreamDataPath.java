@@ -27,8 +27,9 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
     private final UcxSideChannel side;
     private final long conn;
 
-    private UcxStreamDataPath(UcxConnection connection, int sendCapacity, UcxSideChannel side, Runnable retryWrite) {
-        super(connection, sendCapacity, ZERO_COPY_MIN_BYTES, retryWrite);
+    private UcxStreamDataPath(UcxConnection connection, UcxInput input, int sendCapacity, UcxSideChannel side,
+                              Runnable retryWrite) {
+        super(connection, input, sendCapacity, ZERO_COPY_MIN_BYTES, retryWrite);
         this.side = side;
         this.conn = connection.nativeAddress();
     }
@@ -38,11 +39,12 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
      * those of our hello not written yet; the worker watches the socket from now on, not the loop's epoll
      * set ({@code stopWatchingSocket}).
      */
-    static UcxStreamDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
-                                     Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
+    static UcxStreamDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxInput input,
+                                     UcxSideChannel side, Runnable stopWatchingSocket, Runnable retryWrite)
+            throws IOException {
         stopWatchingSocket.run();
         connection.connectStream(side);
-        return new UcxStreamDataPath(connection, connection.sendCapacity(peer), side, retryWrite);
+        return new UcxStreamDataPath(connection, input, connection.sendCapacity(peer), side, retryWrite);
     }
 
     @Override
@@ -107,8 +109,8 @@ final class UcxStreamDataPath extends AbstractUcxDataPath implements UcxRecordLi
     }
 
     @Override
-    public boolean peerSharesMemoryQueue() {
-        return false;
+    public UcxTransportMetrics.DataPath kind() {
+        return UcxTransportMetrics.DataPath.TCP_DATA_PATH;
     }
 
     @Override

@@ -30,9 +30,9 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
     private final int creditThreshold;
     private final boolean sameHost;
 
-    private UcxTagDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
+    private UcxTagDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxInput input, UcxSideChannel side,
                            Runnable retryWrite) {
-        super(connection, connection.sendCapacity(peer), ZERO_COPY_MIN_BYTES, retryWrite);
+        super(connection, input, connection.sendCapacity(peer), ZERO_COPY_MIN_BYTES, retryWrite);
         this.side = side;
         this.peerWindow = peer.recvWindow;
         this.creditThreshold = Math.max(1, connection.recvWindow() / 2);
@@ -40,10 +40,10 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
     }
 
     /** Creates the UCX endpoint to the peer's worker. */
-    static UcxTagDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxSideChannel side,
-                                  Runnable retryWrite) throws IOException {
+    static UcxTagDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxInput input,
+                                  UcxSideChannel side, Runnable retryWrite) throws IOException {
         connection.connectEndpoint(peer);
-        return new UcxTagDataPath(peer, connection, side, retryWrite);
+        return new UcxTagDataPath(peer, connection, input, side, retryWrite);
     }
 
     @Override
@@ -77,13 +77,8 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
     }
 
     @Override
-    public void pollNow() {
-        // The side channel's socket is read by the channel itself; UCX messages need the loop's progress.
-    }
-
-    @Override
-    public String endError() {
-        return null;
+    public UcxTransportMetrics.DataPath kind() {
+        return UcxTransportMetrics.DataPath.UCX;
     }
 
     @Override
