@@ -2,7 +2,7 @@
 # Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
 """A hostile netty-ucx client, in a process of its own, for the reliability module's security tests.
 
-It speaks the side-channel protocol v4 (docs/protocol.md) by hand, with no UCX at all, and reports what the
+It speaks the side-channel protocol v5 (docs/protocol.md) by hand, with no UCX at all, and reports what the
 server did as lines on standard output that the Java test waits for. Standard library only.
 
   hostile_client.py handshake HOST PORT [options]
@@ -34,9 +34,10 @@ import sys
 import time
 
 MAGIC = 0x4E554358
-VERSION = 4
+VERSION = 5
 NONCE_BYTES = 16
 PROOF_BYTES = 32
+ADDRESS_MAC_BYTES = 32
 SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES
 HELLO_BYTES = 40
 FLAG_ACCEPTS = 1
@@ -125,11 +126,11 @@ def handshake(args):
             return
         server_nonce, server_proof = intro[8:8 + NONCE_BYTES], intro[8 + NONCE_BYTES:]
         valid = "n/a" if secret is None else str(hmac.compare_digest(
-            server_proof, mac(secret, b"netty-ucx 4 server", client_nonce, server_nonce))).lower()
+            server_proof, mac(secret, b"netty-ucx 5 server", client_nonce, server_nonce))).lower()
         say("SERVER_INTRO proof=%s valid=%s" % (server_proof.hex(), valid))
 
         stage = "hello"
-        proof = bytes(PROOF_BYTES) if secret is None else mac(secret, b"netty-ucx 4 client", client_nonce,
+        proof = bytes(PROOF_BYTES) if secret is None else mac(secret, b"netty-ucx 5 client", client_nonce,
                                                                server_nonce)
         hello = proof + struct.pack(">HHIQII", int(options["--flags"]) & 0xFFFF, 0, int(options["--id"]) & 0xFFFFFFFF,
                                     0, int(options["--window"]) & 0xFFFFFFFF, int(options["--unit"]) & 0xFFFFFFFF)
@@ -158,9 +159,11 @@ def handshake(args):
         mode = options.get("--address")
         if mode is not None:
             stage = "our-address"
+            # Every address message ends with a MAC; this client's is zeros, which no secret's check accepts.
+            zero_mac = bytes(ADDRESS_MAC_BYTES)
             if mode == "forged":
                 body = bytes([0x0F]) + os.urandom(199)
-                message = struct.pack(">I", len(body)) + body
+                message = struct.pack(">I", len(body)) + body + zero_mac
             elif mode == "truncated":
                 body = os.urandom(40)
                 message = struct.pack(">I", 1000) + body
@@ -168,7 +171,7 @@ def handshake(args):
                 message = struct.pack(">I", 0x7FFFFFFF) + os.urandom(64)
             elif mode.startswith("replay:"):
                 body = bytes.fromhex(mode[len("replay:"):])
-                message = struct.pack(">I", len(body)) + body
+                message = struct.pack(">I", len(body)) + body + zero_mac
             else:
                 raise ValueError("unknown --address " + mode)
             sock.sendall(message)

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of what the side channel parses from a peer that is not trusted yet (protocol
- * v4, docs/protocol.md): the intros ({@link UcxHandshake#decodeIntro}), the hellos ({@link UcxHandshake#decodeHello})
+ * v5, docs/protocol.md): the intros ({@link UcxHandshake#decodeIntro}), the hellos ({@link UcxHandshake#decodeHello})
  * and the address message ({@link UcxHandshake#decodeAddress}), and of the trust exchange's verdict on a proof
  * ({@link UcxTrustExchange#trusts}). (The record parser is {@link UcxSession}'s, covered by
  * {@link HostileSideChannelTest} and {@link HostileNumbersTest}.)
@@ -83,9 +83,9 @@ class HandshakeFuzzTest {
 
         UcxTrustExchange server = new UcxTrustExchange(UcxTrust.sharedSecret(secret), true);
         server.peerNonce(clientNonce);
-        // docs/protocol.md: HMAC-SHA256(secret, "netty-ucx 4 client" || client nonce || server nonce).
-        byte[] expected = hmac(secret, "netty-ucx 4 client", clientNonce, server.ownNonce());
-        assertArrayEquals(hmac(secret, "netty-ucx 4 server", clientNonce, server.ownNonce()), server.proof(),
+        // docs/protocol.md: HMAC-SHA256(secret, "netty-ucx 5 client" || client nonce || server nonce).
+        byte[] expected = hmac(secret, "netty-ucx 5 client", clientNonce, server.ownNonce());
+        assertArrayEquals(hmac(secret, "netty-ucx 5 server", clientNonce, server.ownNonce()), server.proof(),
                 "the server's proof is not the one docs/protocol.md describes");
 
         boolean trusted = server.trusts(remote, proof, () -> -1);
@@ -97,7 +97,7 @@ class HandshakeFuzzTest {
         // Another secret: refused unless HMAC cannot tell it from ours (HMAC pads a key shorter than its block with
         // zero bytes, so our secret with zero bytes appended is the same key: the fuzzer found that).
         byte[] otherSecret = Arrays.copyOf(data, Math.max(UcxTrust.MIN_SECRET_BYTES, data.length));
-        byte[] otherProof = hmac(otherSecret, "netty-ucx 4 client", clientNonce, server.ownNonce());
+        byte[] otherProof = hmac(otherSecret, "netty-ucx 5 client", clientNonce, server.ownNonce());
         assertEquals(Arrays.equals(otherProof, expected), server.trusts(remote, otherProof, () -> -1),
                 "a proof made with another secret");
 
@@ -212,15 +212,17 @@ class HandshakeFuzzTest {
 
     private Object address(ByteBuffer in, boolean unused) throws ProtocolException {
         int start = in.position();
-        byte[] address = UcxHandshake.decodeAddress(in);
-        if (address == null) {
+        UcxHandshake.WorkerAddress message = UcxHandshake.decodeAddress(in);
+        if (message == null) {
             return null;
         }
+        byte[] address = message.bytes;
         assertTrue(address.length > 0 && address.length <= UcxHandshake.MAX_WORKER_ADDRESS,
                 "worker address length " + address.length);
+        assertEquals(UcxHandshake.ADDRESS_MAC_BYTES, message.mac.length);
         assertEquals(address.length, in.getInt(start));
-        assertEquals(UcxHandshake.ADDRESS_HEADER_BYTES + address.length, in.position() - start,
-                "an address message must consume exactly its own bytes");
+        assertEquals(UcxHandshake.ADDRESS_HEADER_BYTES + address.length + UcxHandshake.ADDRESS_MAC_BYTES,
+                in.position() - start, "an address message must consume exactly its own bytes");
         return address;
     }
 

@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 
 /**
- * The client's half of the side-channel handshake (protocol v4, docs/protocol.md) done by hand on a blocking
+ * The client's half of the side-channel handshake (protocol v5, docs/protocol.md) done by hand on a blocking
  * {@link Socket}, step by step, so that a test can break any step: our intro, the server's intro (56 bytes), our
  * hello (64 bytes), the server's hello (32 bytes), and (only between peers that trust each other, for UCX) the
  * address messages. No secret: proofs are 32 zero bytes.
@@ -65,13 +65,14 @@ final class RawHandshake {
         return UcxHandshake.decodeHello(ByteBuffer.wrap(readExactly(UcxHandshake.HELLO_BYTES)), false);
     }
 
-    /** The server's address message: its worker address. */
-    byte[] readAddress() throws IOException {
+    /** The server's address message: its worker address, and the MAC after it (zeros: no secret here). */
+    UcxHandshake.WorkerAddress readAddress() throws IOException {
         int length = ByteBuffer.wrap(readExactly(UcxHandshake.ADDRESS_HEADER_BYTES)).getInt();
         if (length <= 0 || length > UcxHandshake.MAX_WORKER_ADDRESS) {
             throw new IOException("bad address length from the server: " + length);
         }
-        return readExactly(length);
+        byte[] address = readExactly(length);
+        return new UcxHandshake.WorkerAddress(address, readExactly(UcxHandshake.ADDRESS_MAC_BYTES));
     }
 
     /**

@@ -141,7 +141,7 @@ final class RawUcxPeer implements AutoCloseable {
     }
 
     /**
-     * The v4 handshake of a client that trusts the server (docs/protocol.md): our intro, the server's intro, our
+     * The v5 handshake of a client that trusts the server (docs/protocol.md): our intro, the server's intro, our
      * hello (no secret: 32 zero bytes of proof; flags {@link UcxDataPathPolicy#localFlags()} with
      * {@link UcxDataPathPolicy#FLAG_TRUSTS}), the server's hello, then, where both chose UCX, the server's worker
      * address and ours; then the endpoint to the server. Fails when the server did not choose UCX (it does not
@@ -173,8 +173,7 @@ final class RawUcxPeer implements AutoCloseable {
             throw new IOException("the server chose the " + choice + " data path (its flags " + hello.flags
                     + "), not UCX: does it trust this process?");
         }
-        byte[] address = read(UcxHandshake::decodeAddress);
-        serverHello = hello.withAddress(address);
+        serverHello = hello.withAddress(read(UcxHandshake::decodeAddress));
         writeSide(UcxHandshake.encodeAddress(rewriter.rewrite(UcxNative.workerAddress(worker))));
         if (!connectEndpoint) {
             return this;

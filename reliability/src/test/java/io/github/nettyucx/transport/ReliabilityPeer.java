@@ -45,7 +45,7 @@ import java.util.concurrent.TimeUnit;
  *                                                                                    CLOSING after n bytes
  *   idle-client HOST PORT           connects and does nothing                        prints CONNECTED
  *   echo-client HOST PORT           echo round trips of checked 16 KiB messages      prints ECHOED n, INACTIVE ms cause
- *   half-hello HOST PORT            plain TCP: intros (v4), then 20 bytes of a hello,  prints SENT
+ *   half-hello HOST PORT            plain TCP: intros (v5), then 20 bytes of a hello,  prints SENT
  *                                   then waits
  *   hostile-records HOST PORT KIND  a {@link RawUcxPeer} (UCX handshake done), then     prints CLOSED_BY_SERVER b
  *                                   side-channel records: KIND endless (a shutdown-output record again and again)
@@ -205,7 +205,7 @@ public final class ReliabilityPeer {
     }
 
     /**
-     * A connection that is never completed: the intros (v4), then the first 20 bytes of a valid client hello, then
+     * A connection that is never completed: the intros (v5), then the first 20 bytes of a valid client hello, then
      * silence. The server holds no native connection for it: it creates one only for a complete hello.
      */
     private static void halfHello(String host, int port) throws Exception {
@@ -315,8 +315,10 @@ public final class ReliabilityPeer {
             }
             UcxSocketChannel ucx = (UcxSocketChannel) channel;
             try {
-                int id = ucx.eventLoop().submit(() -> ucx.connection == null ? 0 : ucx.connection.id())
-                        .get(5, TimeUnit.SECONDS);
+                int id = ucx.eventLoop().submit(() -> {
+                    UcxConnection connection = ucx.link.connection();
+                    return connection == null ? 0 : connection.id();
+                }).get(5, TimeUnit.SECONDS);
                 ids.append(' ').append(ucx.remoteAddress().getPort()).append('=').append(Integer.toUnsignedString(id));
             } catch (Exception e) {
                 ids.append(' ').append(ucx.remoteAddress().getPort()).append("=?");

@@ -125,6 +125,8 @@ final class UcxConnector implements UcxSession.Listener {
     private Endpoint endpoint;
     /** The flags of our hello (with {@link UcxDataPathPolicy#FLAG_TRUSTS} when we trust the peer). */
     private int ourFlags;
+    /** Our hello as sent (without a client's proof), which the MAC of our worker address covers. */
+    private byte[] ourHelloBody;
     /** The flags of the peer's hello, once it came ({@link #peerHelloSeen}): whether it trusts this side. */
     private int peerFlags;
     private boolean peerHelloSeen;
@@ -310,8 +312,10 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     private ByteBuffer ourHello(byte[] proof) {
-        return UcxHandshake.encodeHello(ourFlags, endpoint.id(), endpoint.tagSecret(), endpoint.recvWindow(),
-                endpoint.recvUnit(), proof);
+        ByteBuffer hello = UcxHandshake.encodeHello(ourFlags, endpoint.id(), endpoint.tagSecret(),
+                endpoint.recvWindow(), endpoint.recvUnit(), proof);
+        ourHelloBody = UcxHandshake.helloBody(hello);
+        return hello;
     }
 
     /**
@@ -336,7 +340,8 @@ final class UcxConnector implements UcxSession.Listener {
             host.send(ourHello(null));
         }
         if (choice == UcxDataPathPolicy.Choice.UCX) {
-            host.send(UcxHandshake.encodeAddress(host.workerAddress()));
+            byte[] address = host.workerAddress();
+            host.send(UcxHandshake.encodeAddress(address, trust.addressMac(ourHelloBody, address)));
             host.expectAddress();
             host.flush();
             return true;
@@ -373,9 +378,10 @@ final class UcxConnector implements UcxSession.Listener {
                 + "or -Dio.github.nettyucx.trust on both sides (docs/security.md)";
     }
 
-    /** The peer's worker address arrived: connect over UCX, within a deadline. */
+    /** The peer's worker address arrived: connect over UCX, within a deadline, if it is the one the peer sent. */
     @Override
     public void addressReceived(UcxHandshake.Hello hello) throws IOException {
+        trust.checkAddress(hello);
         byte[] ownAddress = host.workerAddress();
         UcxHandshake.checkWorkerAddress(hello.workerAddress, ownAddress);
         if (hello.connectionId == endpoint.id() && Arrays.equals(hello.workerAddress, ownAddress)) {

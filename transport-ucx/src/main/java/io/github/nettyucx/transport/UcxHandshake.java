@@ -36,10 +36,11 @@ final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
     static final int MAGIC = 0x4E554358; // "NUCX"
     /**
-     * 4: intros first, the client's address only after the server's intro, addresses only between peers that trust
-     * each other. (3: the server answered once the client's magic arrived; 2 added the reset record.)
+     * 5: an address message ends with a MAC over the sender's hello and its address. (4: intros first, the client's
+     * address only after the server's intro, addresses only between peers that trust each other; 3: the server
+     * answered once the client's magic arrived; 2 added the reset record.)
      */
-    static final short VERSION = 4;
+    static final short VERSION = 5;
     static final int NONCE_BYTES = 16;
     static final int PROOF_BYTES = 32;
     static final int INTRO_BYTES = 8 + NONCE_BYTES;
@@ -47,6 +48,8 @@ final class UcxHandshake {
     static final int HELLO_BYTES = 40;
     static final int CLIENT_HELLO_BYTES = PROOF_BYTES + HELLO_BYTES;
     static final int ADDRESS_HEADER_BYTES = 4;
+    /** The MAC that ends an address message: all zeros from a side without a shared secret. */
+    static final int ADDRESS_MAC_BYTES = PROOF_BYTES;
     static final int MAX_WORKER_ADDRESS = 64 * 1024;
     static final int MAX_RECV_WINDOW = 1 << 16;
     static final int MIN_RECV_UNIT = 64;
@@ -77,6 +80,17 @@ final class UcxHandshake {
         }
     }
 
+    /** A worker address as an address message carries it, with the MAC over the sender's hello and it. */
+    static final class WorkerAddress {
+        final byte[] bytes;
+        final byte[] mac;
+
+        WorkerAddress(byte[] bytes, byte[] mac) {
+            this.bytes = bytes;
+            this.mac = mac;
+        }
+    }
+
     /** The peer's hello, as received, and its worker address once that followed. */
     static final class Hello {
         final int flags;
@@ -88,11 +102,15 @@ final class UcxHandshake {
         final byte[] bootId;
         /** The client's proof, all zeros when it has no secret; null in a server's hello. */
         final byte[] proof;
+        /** The hello's {@link #HELLO_BYTES} as they arrived (without a client's proof): what the address MAC covers. */
+        final byte[] body;
         /** The peer's UCP worker address; null until it arrived (and for ever on the TCP data path). */
         final byte[] workerAddress;
+        /** The MAC that came with the worker address. */
+        final byte[] addressMac;
 
         Hello(int flags, int connectionId, long tagSecret, int recvWindow, int recvUnit, byte[] bootId,
-              byte[] proof, byte[] workerAddress) {
+              byte[] proof, byte[] body, WorkerAddress address) {
             this.flags = flags;
             this.connectionId = connectionId;
             this.tagSecret = tagSecret;
@@ -100,11 +118,13 @@ final class UcxHandshake {
             this.recvUnit = recvUnit;
             this.bootId = bootId;
             this.proof = proof;
-            this.workerAddress = workerAddress;
+            this.body = body;
+            this.workerAddress = address == null ? null : address.bytes;
+            this.addressMac = address == null ? null : address.mac;
         }
 
-        Hello withAddress(byte[] address) {
-            return new Hello(flags, connectionId, tagSecret, recvWindow, recvUnit, bootId, proof, address);
+        Hello withAddress(WorkerAddress address) {
+            return new Hello(flags, connectionId, tagSecret, recvWindow, recvUnit, bootId, proof, body, address);
         }
 
         boolean sameHost() {
@@ -147,10 +167,23 @@ final class UcxHandshake {
         return hello;
     }
 
+    /** An address message with an all-zero MAC: from a side without a shared secret. */
     static ByteBuffer encodeAddress(byte[] workerAddress) {
-        ByteBuffer address = ByteBuffer.allocate(ADDRESS_HEADER_BYTES + workerAddress.length);
-        address.putInt(workerAddress.length).put(workerAddress).flip();
+        return encodeAddress(workerAddress, new byte[ADDRESS_MAC_BYTES]);
+    }
+
+    /** An address message: the worker address and the MAC over the sender's hello and it. */
+    static ByteBuffer encodeAddress(byte[] workerAddress, byte[] mac) {
+        ByteBuffer address = ByteBuffer.allocate(ADDRESS_HEADER_BYTES + workerAddress.length + ADDRESS_MAC_BYTES);
+        address.putInt(workerAddress.length).put(workerAddress).put(mac).flip();
         return address;
+    }
+
+    /** The {@link #HELLO_BYTES} of a hello as {@link #encodeHello} wrote them, without a client's proof. */
+    static byte[] helloBody(ByteBuffer hello) {
+        byte[] body = new byte[HELLO_BYTES];
+        hello.get(hello.limit() - HELLO_BYTES, body);
+        return body;
     }
 
     /** What an accepted client's first bytes say it speaks. */
@@ -237,6 +270,8 @@ final class UcxHandshake {
             proof = new byte[PROOF_BYTES];
             in.get(proof);
         }
+        byte[] body = new byte[HELLO_BYTES];
+        in.get(in.position(), body);
         int flags = in.getShort() & 0xFFFF;
         in.getShort();
         int connectionId = in.getInt();
@@ -256,15 +291,15 @@ final class UcxHandshake {
             throw new ProtocolException("bad receive unit in handshake: " + Integer.toUnsignedString(recvUnit)
                     + " (" + MIN_RECV_UNIT + ".." + MAX_RECV_UNIT + ")");
         }
-        return new Hello(flags, connectionId, tagSecret, recvWindow, recvUnit, bootId, proof, null);
+        return new Hello(flags, connectionId, tagSecret, recvWindow, recvUnit, bootId, proof, body, null);
     }
 
     /**
-     * Parses a worker address from the start of {@code in} (in read mode). Returns null when more bytes are
-     * needed; consumes it otherwise. The caller makes room for {@link #MAX_WORKER_ADDRESS} bytes first: only a
+     * Parses an address message from the start of {@code in} (in read mode). Returns null when more bytes are
+     * needed; consumes it otherwise. The caller makes room for {@link #addressCapacity()} bytes first: only a
      * trusted peer's address is read.
      */
-    static byte[] decodeAddress(ByteBuffer in) throws ProtocolException {
+    static WorkerAddress decodeAddress(ByteBuffer in) throws ProtocolException {
         if (in.remaining() < ADDRESS_HEADER_BYTES) {
             return null;
         }
@@ -273,13 +308,15 @@ final class UcxHandshake {
         if (length <= 0 || length > MAX_WORKER_ADDRESS) {
             throw new ProtocolException("bad worker address length in handshake: " + length);
         }
-        if (in.remaining() < ADDRESS_HEADER_BYTES + length) {
+        if (in.remaining() < ADDRESS_HEADER_BYTES + length + ADDRESS_MAC_BYTES) {
             return null;
         }
         byte[] address = new byte[length];
         in.get(start + ADDRESS_HEADER_BYTES, address);
-        in.position(start + ADDRESS_HEADER_BYTES + length);
-        return address;
+        byte[] mac = new byte[ADDRESS_MAC_BYTES];
+        in.get(start + ADDRESS_HEADER_BYTES + length, mac);
+        in.position(start + ADDRESS_HEADER_BYTES + length + ADDRESS_MAC_BYTES);
+        return new WorkerAddress(address, mac);
     }
 
     /** A record saying that {@code messagesSent} messages precede it, ready to be written. */
@@ -307,9 +344,9 @@ final class UcxHandshake {
         }
     }
 
-    /** Room for a worker address with its header. */
+    /** Room for an address message: a worker address with its header and its MAC. */
     static int addressCapacity() {
-        return ADDRESS_HEADER_BYTES + MAX_WORKER_ADDRESS;
+        return ADDRESS_HEADER_BYTES + MAX_WORKER_ADDRESS + ADDRESS_MAC_BYTES;
     }
 
     private static byte[] readBootId() {

@@ -212,7 +212,7 @@ final class UcxSession {
                 }
             }
             if (state == State.AWAITING_ADDRESS) {
-                byte[] address = UcxHandshake.decodeAddress(in);
+                UcxHandshake.WorkerAddress address = UcxHandshake.decodeAddress(in);
                 if (address == null) {
                     return false;
                 }

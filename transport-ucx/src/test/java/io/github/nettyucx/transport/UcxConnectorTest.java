@@ -99,6 +99,30 @@ class UcxConnectorTest {
         }
     }
 
+    /**
+     * A man in the middle that relays the intros (so that both proofs check out) and then points the client at
+     * another worker address, or changes the server's hello: the client refuses before creating an endpoint.
+     */
+    @Test
+    void anAddressOrHelloAlteredOnTheWayIsRefused() throws IOException {
+        int addressByte = UcxHandshake.SERVER_INTRO_BYTES + UcxHandshake.HELLO_BYTES
+                + UcxHandshake.ADDRESS_HEADER_BYTES + 9;
+        int windowByte = UcxHandshake.SERVER_INTRO_BYTES + 19;
+        for (int altered : new int[] {addressByte, windowByte}) {
+            Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
+            pair.client.connector.tcpConnected();
+            pair.toServer();
+            pair.toClient();
+            pair.toServer();
+            if (!pair.server.sentAddress()) {
+                return; // The TCP data path was chosen (-Dio.github.nettyucx.tcpDataPath=always): no address.
+            }
+            pair.flipToClient = altered;
+            assertThrows(ProtocolException.class, pair::toClient);
+            assertNull(pair.client.choice, "no endpoint to an address the server did not send");
+        }
+    }
+
     @Test
     void differentSecretsTakeTheTcpDataPathWithoutAnyWorkerAddress() throws IOException {
         Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(OTHER_SECRET));
@@ -183,6 +207,8 @@ class UcxConnectorTest {
         private final ByteBuffer toClient = ByteBuffer.allocate(4096);
         private int toServerTaken;
         private int toClientTaken;
+        /** A byte of the server's stream that the man in the middle flips on its way to the client; -1: none. */
+        int flipToClient = -1;
 
         Pair(UcxTrust clientTrust, UcxTrust serverTrust) {
             client = new FakeHost(config(clientTrust), false, 10);
@@ -199,15 +225,18 @@ class UcxConnectorTest {
         }
 
         void toServer() throws IOException {
-            toServerTaken = carry(client, toServerTaken, toServer, server);
+            toServerTaken = carry(client, toServerTaken, toServer, server, -1);
         }
 
         void toClient() throws IOException {
-            toClientTaken = carry(server, toClientTaken, toClient, client);
+            toClientTaken = carry(server, toClientTaken, toClient, client, flipToClient);
         }
 
-        private int carry(FakeHost from, int taken, ByteBuffer wire, FakeHost to) throws IOException {
+        private int carry(FakeHost from, int taken, ByteBuffer wire, FakeHost to, int flip) throws IOException {
             byte[] all = from.out.toByteArray();
+            if (flip >= taken && flip < all.length) {
+                all[flip] ^= 1;
+            }
             wire.put(all, taken, all.length - taken);
             wire.flip();
             try {

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Drives {@link UcxSession} through every state and event of protocol 4 without the native library, as a client
+ * Drives {@link UcxSession} through every state and event of protocol 5 without the native library, as a client
  * (which receives the server's intro, hello and address) and as an accepted session (which receives the client's):
  * intros, hellos, addresses and records whole, split into single bytes, truncated and malformed, the limits of each
  * field, an intro sent back to us, the record rules, and a peer lost in each state.
@@ -266,19 +266,19 @@ class UcxSessionTest {
 
     /** The layouts of docs/protocol.md, checked byte by byte rather than through the decoders. */
     @Test
-    void theMessagesOfProtocol4HaveTheirDocumentedLayout() throws ProtocolException {
-        assertEquals(4, UcxHandshake.VERSION);
+    void theMessagesOfProtocol5HaveTheirDocumentedLayout() throws ProtocolException {
+        assertEquals(5, UcxHandshake.VERSION);
         ByteBuffer clientIntro = UcxHandshake.encodeClientIntro(PEER_NONCE);
         assertEquals(24, clientIntro.remaining());
         assertEquals(0x4E554358, clientIntro.getInt(0));
-        assertEquals(4, clientIntro.getShort(4));
+        assertEquals(5, clientIntro.getShort(4));
         assertEquals(0, clientIntro.getShort(6), "flags");
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(clientIntro.array(), 8, 24));
 
         ByteBuffer serverIntro = UcxHandshake.encodeServerIntro(PEER_NONCE, PROOF);
         assertEquals(56, serverIntro.remaining());
         assertEquals(0x4E554358, serverIntro.getInt(0));
-        assertEquals(4, serverIntro.getShort(4));
+        assertEquals(5, serverIntro.getShort(4));
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(serverIntro.array(), 8, 24));
         assertArrayEquals(PROOF, Arrays.copyOfRange(serverIntro.array(), 24, 56));
 
@@ -303,9 +303,17 @@ class UcxSessionTest {
                 Arrays.copyOfRange(serverHello.array(), 24, 40), "the same boot id");
         assertEquals(0x123456789ABCL, UcxHandshake.decodeHello(clientHello, true).tagSecret, "decoded tag secret");
 
-        ByteBuffer address = UcxHandshake.encodeAddress(WORKER_ADDRESS);
-        assertEquals(4 + WORKER_ADDRESS.length, address.remaining());
+        byte[] mac = new byte[32];
+        Arrays.fill(mac, (byte) 0x5A);
+        ByteBuffer address = UcxHandshake.encodeAddress(WORKER_ADDRESS, mac);
+        assertEquals(4 + WORKER_ADDRESS.length + 32, address.remaining());
         assertEquals(WORKER_ADDRESS.length, address.getInt(0));
+        assertArrayEquals(WORKER_ADDRESS, Arrays.copyOfRange(address.array(), 4, 4 + WORKER_ADDRESS.length));
+        assertArrayEquals(mac, Arrays.copyOfRange(address.array(), 4 + WORKER_ADDRESS.length,
+                4 + WORKER_ADDRESS.length + 32), "the MAC last");
+        assertArrayEquals(Arrays.copyOfRange(serverHello.array(), 0, 40), UcxHandshake.helloBody(serverHello));
+        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 32, 72), UcxHandshake.helloBody(clientHello),
+                "a client's hello body is what follows its proof");
     }
 
     // ---- how sessions start ----

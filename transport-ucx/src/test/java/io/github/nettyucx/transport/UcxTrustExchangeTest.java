@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.ProtocolException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,6 +19,7 @@ import java.util.function.IntSupplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -75,6 +77,52 @@ class UcxTrustExchangeTest {
         return mac.doFinal();
     }
 
+    /** A hello as a peer would receive it, with {@code address} after it. */
+    private static UcxHandshake.Hello hello(byte[] body, byte[] address, byte[] mac) {
+        return new UcxHandshake.Hello(0, 1, 0, 8, 65536, new byte[16], null, body,
+                new UcxHandshake.WorkerAddress(address, mac));
+    }
+
+    // ---- addresses ----
+
+    @Test
+    void anAddressFromAPeerThatProvedTheSecretMustComeAsItWasSent() throws Exception {
+        UcxTrustExchange[] pair = introduce(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
+        UcxTrustExchange client = pair[0];
+        UcxTrustExchange server = pair[1];
+        assertTrue(client.trusts(STRANGER, server.proof(), NOT_LOCAL));
+        assertTrue(server.trusts(STRANGER, client.proof(), NOT_LOCAL));
+        byte[] body = new byte[UcxHandshake.HELLO_BYTES];
+        body[7] = 42;
+        byte[] address = "the server's worker address".getBytes(StandardCharsets.US_ASCII);
+        byte[] mac = server.addressMac(body, address);
+        client.checkAddress(hello(body, address, mac));
+
+        byte[] otherAddress = address.clone();
+        otherAddress[0] ^= 1;
+        assertThrows(ProtocolException.class, () -> client.checkAddress(hello(body, otherAddress, mac)),
+                "an address replaced on the way");
+        byte[] otherBody = body.clone();
+        otherBody[7] = 43;
+        assertThrows(ProtocolException.class, () -> client.checkAddress(hello(otherBody, address, mac)),
+                "a hello changed on the way");
+        assertThrows(ProtocolException.class,
+                () -> client.checkAddress(hello(body, address, new byte[UcxHandshake.ADDRESS_MAC_BYTES])),
+                "no MAC from a peer that proved the secret");
+        assertThrows(ProtocolException.class, () -> server.checkAddress(hello(body, address, mac)),
+                "a MAC reflected back to the side that made it");
+    }
+
+    @Test
+    void aPeerTrustedByAnotherRuleSendsNoMacAndNeedsNone() {
+        UcxTrustExchange[] pair = introduce(UcxTrust.anyPeer(), UcxTrust.none());
+        assertArrayEquals(new byte[UcxHandshake.ADDRESS_MAC_BYTES],
+                pair[1].addressMac(new byte[UcxHandshake.HELLO_BYTES], new byte[] {1}), "no secret, no MAC");
+        assertTrue(pair[0].trusts(STRANGER, pair[1].proof(), NOT_LOCAL));
+        assertDoesNotThrow(() -> pair[0].checkAddress(hello(new byte[UcxHandshake.HELLO_BYTES], new byte[] {1},
+                new byte[UcxHandshake.ADDRESS_MAC_BYTES])));
+    }
+
     // ---- proofs ----
 
     @Test
@@ -95,8 +143,8 @@ class UcxTrustExchangeTest {
         assertEquals(UcxHandshake.NONCE_BYTES, clientNonce.length);
         assertEquals(UcxHandshake.NONCE_BYTES, serverNonce.length);
         assertFalse(Arrays.equals(clientNonce, serverNonce));
-        assertArrayEquals(hmac(SECRET, "netty-ucx 4 server", clientNonce, serverNonce), pair[1].proof());
-        assertArrayEquals(hmac(SECRET, "netty-ucx 4 client", clientNonce, serverNonce), pair[0].proof());
+        assertArrayEquals(hmac(SECRET, "netty-ucx 5 server", clientNonce, serverNonce), pair[1].proof());
+        assertArrayEquals(hmac(SECRET, "netty-ucx 5 client", clientNonce, serverNonce), pair[0].proof());
         assertFalse(Arrays.equals(pair[0].proof(), pair[1].proof()), "the two roles' proofs differ");
     }
 
