@@ -10,6 +10,7 @@
 # The compiler's -Werror (implicit declarations are errors) makes every such call go through a header
 # the caller includes.
 set -eu
+export LC_ALL=C
 
 NM=${NM:-nm}
 if [ "$#" -eq 0 ]; then

@@ -620,7 +620,7 @@ void nucx_conn_peer_done(nucx_conn *conn) {
     }
     conn->linger.peer_done = 1;
     cancel_receives(conn);
-    if (conn->linger.side_watched) {
+    if (conn->linger.side_watched && conn->linger.side_fd >= 0) {
         epoll_ctl(conn->worker->epoll_fd, EPOLL_CTL_DEL, conn->linger.side_fd, NULL);
         conn->linger.side_watched = 0;
     }
