@@ -76,8 +76,8 @@ struct nucx_conn {
 /*
  * A data path: how a connection's data messages travel. A connection starts on the path the loader
  * hands to nucx_register_conn (the tag path), whose receives Java posts before the hello; when both
- * hellos choose TCP, connStreamStart (ucx_frame_path.c) moves it to the frame path, once, before
- * anything is sent. The core then calls the connection's path for each of these, and checks nothing
+ * hellos choose TCP, connStreamStart (ucx_frame_path.c) moves it to the frame path, once, as the
+ * handshake ends. The core then calls the connection's path for each of these, and checks nothing
  * per call.
  */
 struct nucx_path_ops {
