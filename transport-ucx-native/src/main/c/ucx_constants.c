@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include "ucx_native.h"
+#include "ucx_constants.h"
 
 /* Java method name, value. */
 #define NUCX_JAVA_CONSTANTS(X)                         \

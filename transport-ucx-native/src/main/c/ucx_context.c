@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ucx_native.h"
+#include "ucx_context.h"
+#include "ucx_errors.h"
 
 static ucp_context_h context;
 static ucs_status_t context_status = UCS_ERR_NO_ELEM;

@@ -16,7 +16,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "ucx_native.h"
+#include "ucx_datagram.h"
+#include "ucx_errors.h"
 
 static jint datagram_socket(int family) {
     return socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "ucx_native.h"
+#include "ucx_errors.h"
 
 static jclass io_exception;
 static jclass connect_exception;

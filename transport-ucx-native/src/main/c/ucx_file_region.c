@@ -3,10 +3,10 @@
  */
 /*
  * The file descriptor behind a Netty DefaultFileRegion, for sendfile(2) on the TCP data path
- * (ucx_stream.c) and on plain TCP connections (ucx_plain.c). Neither the region nor the JDK's FileChannel gives it out, so it is read from
- * private fields: DefaultFileRegion.file (a FileChannel, null until open()), the JDK's
- * FileChannelImpl.fd (a FileDescriptor) and FileDescriptor.fd (an int, -1 once closed). JNI reads
- * them without opening the JDK's modules.
+ * (ucx_frame_path.c) and on plain TCP connections (ucx_plain.c). Neither the region nor the JDK's
+ * FileChannel gives it out, so it is read from private fields: DefaultFileRegion.file (a
+ * FileChannel, null until open()), the JDK's FileChannelImpl.fd (a FileDescriptor) and
+ * FileDescriptor.fd (an int, -1 once closed). JNI reads them without opening the JDK's modules.
  *
  * The classes and fields are resolved once, when the library loads: FindClass sees the classes of
  * the loader that loads it (Netty's among them), where an event-loop thread would not. When one is
@@ -16,7 +16,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ucx_native.h"
+#include "ucx_file_region.h"
 
 /* Bytes sendfile has sent, over every connection of the process. */
 static uint64_t bytes_sent_from_files;
@@ -95,7 +95,7 @@ void nucx_file_bytes_sent(uint64_t n) {
     __atomic_add_fetch(&bytes_sent_from_files, n, __ATOMIC_RELAXED);
 }
 
-static jlong java_stream_bytes_sent_from_files(JNIEnv *env, jclass cls) {
+static jlong java_frame_bytes_sent_from_files(JNIEnv *env, jclass cls) {
     (void) env; (void) cls;
     return (jlong) __atomic_load_n(&bytes_sent_from_files, __ATOMIC_RELAXED);
 }
@@ -107,7 +107,7 @@ static jboolean java_file_region_fd_reachable(JNIEnv *env, jclass cls) {
 
 static const JNINativeMethod methods[] = {
     {"fileRegionFdReachable", "()Z", (void *) java_file_region_fd_reachable},
-    {"streamBytesSentFromFiles", "()J", (void *) java_stream_bytes_sent_from_files},
+    {"streamBytesSentFromFiles", "()J", (void *) java_frame_bytes_sent_from_files},
 };
 
 int nucx_register_file_region(JNIEnv *env, jclass cls) {

@@ -7,10 +7,30 @@
  *
  * UcxNative's static initialiser loads this library, and so runs JNI_OnLoad: FindClass returns the
  * class being initialised, and its constants are read from UcxNativeConstants once the load returns.
+ *
+ * This file is where the library is put together: it is the only one that names every other, and
+ * it hands the connection core the path new connections start on (the tag path), so that the core
+ * names no path and the paths can call the core.
  */
 #include <signal.h>
 #include <ucs/debug/debug.h>
-#include "ucx_native.h"
+#include "ucx_conn.h"
+#include "ucx_constants.h"
+#include "ucx_context.h"
+#include "ucx_datagram.h"
+#include "ucx_errors.h"
+#include "ucx_file_region.h"
+#include "ucx_frame_path.h"
+#include "ucx_linger.h"
+#include "ucx_log.h"
+#include "ucx_memory.h"
+#include "ucx_peer.h"
+#include "ucx_plain.h"
+#include "ucx_probe.h"
+#include "ucx_socket.h"
+#include "ucx_stray.h"
+#include "ucx_tag_path.h"
+#include "ucx_worker.h"
 
 #define NUCX_NATIVE_CLASS "io/github/nettyucx/transport/UcxNative"
 #define NUCX_CONSTANTS_CLASS "io/github/nettyucx/transport/UcxNativeConstants"
@@ -46,15 +66,15 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
     if (nucx_errors_init(env) != 0 ||
         nucx_register_context(env, cls) != 0 ||
         nucx_register_worker(env, cls) != 0 ||
-        nucx_register_endpoint(env, cls) != 0 ||
-        nucx_register_close(env, cls) != 0 ||
+        nucx_register_conn(env, cls, &nucx_tag_path) != 0 ||
+        nucx_register_linger(env, cls) != 0 ||
         nucx_register_socket(env, cls) != 0 ||
         nucx_register_peer(env, cls) != 0 ||
         nucx_register_stray(env, cls) != 0 ||
         nucx_register_datagram(env, cls) != 0 ||
         nucx_register_memory(env, cls) != 0 ||
         nucx_register_probe(env, cls) != 0 ||
-        nucx_register_stream(env, cls) != 0 ||
+        nucx_register_frame_path(env, cls) != 0 ||
         nucx_register_plain(env, cls) != 0 ||
         nucx_register_file_region(env, cls) != 0 ||
         nucx_register_log(env, cls) != 0) {

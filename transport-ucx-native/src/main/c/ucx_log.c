@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <ucs/debug/log_def.h>
-#include "ucx_native.h"
+#include "ucx_log.h"
 
 /* Longer lines are cut: UCX's own default buffer is no larger. */
 #define NUCX_LOG_LINE_BYTES 1024

@@ -12,7 +12,9 @@
  */
 #include <errno.h>
 #include <sys/mman.h>
-#include "ucx_native.h"
+#include "ucx_memory.h"
+#include "ucx_context.h"
+#include "ucx_errors.h"
 
 /* Registers memory we mapped ourselves with the process-wide context (regions, send slots). */
 ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh) {

@@ -2,7 +2,9 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * Shared declarations of the netty-ucx JNI library.
+ * What every file of the netty-ucx JNI library shares: the values Java shares with it (exported to Java
+ * by ucx_constants.c), the two central types' names and a few helpers. Everything else is declared by
+ * the header of the file that defines it (ucx_conn.h for ucx_conn.c, and so on).
  *
  * Memory shared with Java is laid out as plain int32 arrays so that the Java side can read it with
  * absolute memory access after each progress call, without any upcall (see UcxConnection.java and
@@ -48,9 +50,6 @@
 #define NUCX_HEADER_BYTES 4
 /* A side-channel record's bytes: type u8 and a message count u32 (UcxHandshake.RECORD_BYTES). */
 #define NUCX_RECORD_BYTES 5
-/* Record types (UcxHandshake): output shut down, closed with a reset. */
-#define NUCX_RECORD_SHUTDOWN_OUTPUT 'S'
-#define NUCX_RECORD_RESET 'R'
 
 /* Values of a receive slot's state word: >= 0 is a completed payload length, other negatives are ucs_status_t. */
 #define NUCX_RECV_POSTED (-1000000)
@@ -82,9 +81,6 @@
 #define NUCX_ERR_BAD_CREDITS (-2001)
 #define NUCX_ERR_BAD_FRAME (-2002)
 #define NUCX_ERR_FILE_SEND (-2003)
-
-/* Bytes a stray message is received into before it is dropped; longer ones are truncated. */
-#define NUCX_STRAY_BUFFER_BYTES (64 * 1024 + NUCX_HEADER_BYTES)
 
 /*
  * Words of the connection state block shared with Java: this header, then one word per receive
@@ -162,185 +158,6 @@ _Static_assert(sizeof(((ucp_dt_iov_t *) 0)->buffer) == 8 && sizeof(((ucp_dt_iov_
 
 typedef struct nucx_worker nucx_worker;
 typedef struct nucx_conn nucx_conn;
-typedef struct nucx_probe nucx_probe;
-typedef struct nucx_stream nucx_stream;
-
-typedef struct {
-    nucx_conn *conn;
-    int index;
-} nucx_slot_ref;
-
-/*
- * A connection's close (ucx_close.c, whose top comment tells the whole lifetime): zero, with side_fd -1,
- * until Java closes it; then what it waits for while it lingers on its worker's closing list.
- */
-typedef struct {
-    int side_fd;             /* the side channel's socket, owned by the connection once it is closing, or -1 */
-    int report_free;         /* Java holds buffers UCX may still use: list the id when the connection is freed */
-    int write_shut;          /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
-    int peer_done;           /* the peer will send nothing more: receives are cancelled */
-    int receives_orphaned;   /* receives UCX never completes were let go; recv_refs outlive the connection */
-    uint64_t peer_gone_ns;   /* when the peer was known to send nothing more (its side channel ended, or it died) */
-    uint64_t deadline_ns;    /* when lingering ends: receives are cancelled, unsent stream data is dropped */
-    void *close_req;         /* ucp_ep_close_nbx request still in progress */
-    nucx_conn *next_closing; /* the worker's closing list */
-} nucx_linger;
-
-struct nucx_conn {
-    nucx_worker *worker;
-    ucp_ep_h ep;
-    uint32_t id;
-    uint32_t peer_id;
-    uint64_t tag_secret;      /* ours, in the tags of the messages we receive (see the tag layout) */
-    uint64_t peer_tag_secret; /* the peer's, in the tags of the messages we send */
-    int32_t index;
-    int32_t recv_slots;
-    int32_t recv_slot_bytes;
-    int32_t send_slots;
-    int32_t send_slot_bytes;
-    int32_t outstanding;   /* requests whose callbacks have not run yet */
-    uint32_t sent;         /* data messages posted: the most credits the peer can return */
-    int closing;           /* Java closed it (connClose): callbacks stop reporting to Java, it lingers */
-    nucx_linger linger;    /* the rest of its close (ucx_close.c) */
-    volatile int32_t *state; /* shared with Java: header + recv states + send states */
-    char **recv_bufs;      /* per slot: the buffer (owned by Java) its receive is posted into */
-    char *send_area;
-    ucp_mem_h send_memh;   /* registration of send_area, or NULL */
-    void **recv_reqs;
-    void **send_reqs;
-    nucx_slot_ref *recv_refs;
-    nucx_slot_ref *send_refs;
-    ucp_dt_iov_t *send_iovs; /* NUCX_MAX_IOV entries per send slot, filled by Java after entry 0 */
-    void *ctrl_recv_req;
-    uint32_t ctrl_recv_buf[2];
-    uint32_t ctrl_send_buf;
-    int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
-    nucx_stream *stream;     /* the TCP data path (ucx_stream.c) in place of the endpoint, or NULL */
-    nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
-    nucx_conn *next_live;
-};
-
-struct nucx_worker {
-    ucp_worker_h worker;
-    int ucx_fd;
-    int epoll_fd;
-    int event_fd;
-    int timer_fd;
-    int32_t *ready;        /* shared with Java, see enum nucx_ready_word */
-    int max_connections;   /* connection indices run from 0 to this, exclusive */
-    nucx_conn *live;       /* connections Java has not closed yet */
-    nucx_conn *closing;    /* connections waiting for their requests to finish before they are freed */
-    uint32_t *freed_ids;   /* ids of freed connections that asked for report_free, until Java takes them */
-    int freed_count;
-    int freed_capacity;
-    void *stray_buffer;    /* NUCX_STRAY_BUFFER_BYTES that stray messages are received into and dropped */
-    nucx_probe *probe;     /* shared-memory probe (ucx_probe.c), once a same-host peer vanished */
-    int stream_epoll_fd;   /* sockets of the connections on the TCP data path; itself in epoll_fd */
-    int streams;           /* connections on the TCP data path, closing ones included */
-    nucx_conn *deferred_streams; /* of those, the ones whose writes wait for the next progress */
-};
-
-/* ucx_context.c */
-NUCX_HIDDEN ucp_context_h nucx_context(void);
-NUCX_HIDDEN ucs_status_t nucx_context_init(void);
-
-/* ucx_errors.c */
-NUCX_HIDDEN void nucx_throw_io(JNIEnv *env, const char *what, const char *detail);
-NUCX_HIDDEN void nucx_throw_errno(JNIEnv *env, const char *what, int err);
-NUCX_HIDDEN void nucx_throw_ucs(JNIEnv *env, const char *what, ucs_status_t status);
-NUCX_HIDDEN const char *nucx_status_string(int32_t status);
-NUCX_HIDDEN void nucx_throw_connect(JNIEnv *env, int err);
-NUCX_HIDDEN void nucx_throw_port_unreachable(JNIEnv *env, const char *what);
-NUCX_HIDDEN int nucx_errors_init(JNIEnv *env);
-NUCX_HIDDEN void nucx_errors_destroy(JNIEnv *env);
-
-/*
- * epoll data of the worker's set: a Java-registered fd is stored as fd << 1; a closing
- * connection's side channel as the connection pointer with the low bit set.
- */
-#define NUCX_EPOLL_CONN_BIT 1ull
-
-static inline volatile int32_t *nucx_recv_state(nucx_conn *conn) {
-    return conn->state + NUCX_STATE_HEADER_WORDS;
-}
-
-static inline volatile int32_t *nucx_send_state(nucx_conn *conn) {
-    return conn->state + NUCX_STATE_HEADER_WORDS + conn->recv_slots;
-}
-
-static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
-    return conn->send_area + (size_t) slot * (size_t) conn->send_slot_bytes;
-}
-
-/* ucx_endpoint.c */
-NUCX_HIDDEN void nucx_conn_notify(nucx_conn *conn);
-NUCX_HIDDEN void nucx_conn_release(nucx_conn *conn);
-NUCX_HIDDEN void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length);
-NUCX_HIDDEN void nucx_conn_add_credits(nucx_conn *conn, uint32_t credits);
-NUCX_HIDDEN void nucx_conn_unlink_live(nucx_conn *conn);
-NUCX_HIDDEN void nucx_conn_cancel_receives(nucx_conn *conn);
-NUCX_HIDDEN void nucx_conn_fail(nucx_conn *conn, int32_t error);
-NUCX_HIDDEN int nucx_conn_waits_only_for_receives(const nucx_conn *conn);
-NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
-
-/* ucx_stray.c */
-NUCX_HIDDEN int nucx_sweep_strays(nucx_worker *w);
-NUCX_HIDDEN void nucx_drop_all_strays(nucx_worker *w);
-
-/* ucx_close.c */
-NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
-NUCX_HIDDEN void nucx_reap_closed(nucx_worker *w);
-NUCX_HIDDEN void nucx_linger_readable(nucx_conn *conn);
-NUCX_HIDDEN void nucx_conn_peer_done(nucx_conn *conn);
-NUCX_HIDDEN void nucx_conn_peer_ended(nucx_conn *conn);
-NUCX_HIDDEN void nucx_abandon_closing(nucx_worker *w);
-NUCX_HIDDEN void nucx_leave_closing(nucx_worker *w);
-NUCX_HIDDEN int nucx_closing_needs_progress(const nucx_worker *w);
-NUCX_HIDDEN void nucx_let_go_of_stuck_receives(nucx_worker *w);
-NUCX_HIDDEN int nucx_close_live(nucx_worker *w);
-
-/* ucx_stream.c */
-NUCX_HIDDEN int nucx_streams_service(nucx_worker *w);
-NUCX_HIDDEN jint nucx_stream_send(nucx_conn *conn, int slot, size_t count, int iov);
-NUCX_HIDDEN void nucx_stream_post_recv(nucx_conn *conn, int slot, char *buffer);
-NUCX_HIDDEN void nucx_stream_close(nucx_conn *conn, int side_fd, int force);
-NUCX_HIDDEN int nucx_stream_drained(const nucx_conn *conn);
-NUCX_HIDDEN void nucx_stream_linger_expired(nucx_conn *conn);
-NUCX_HIDDEN void nucx_stream_free(nucx_conn *conn);
-NUCX_HIDDEN int nucx_register_stream(JNIEnv *env, jclass cls);
-
-/* ucx_file_region.c */
-NUCX_HIDDEN int nucx_file_region_fd(JNIEnv *env, jobject region, int64_t position, uint32_t count);
-NUCX_HIDDEN int nucx_file_region_open_fd(JNIEnv *env, jobject region);
-NUCX_HIDDEN void nucx_file_bytes_sent(uint64_t n);
-NUCX_HIDDEN int nucx_register_file_region(JNIEnv *env, jclass cls);
-
-/* ucx_plain.c */
-NUCX_HIDDEN int nucx_register_plain(JNIEnv *env, jclass cls);
-NUCX_HIDDEN void nucx_file_region_destroy(JNIEnv *env);
-
-/* ucx_log.c */
-NUCX_HIDDEN int nucx_register_log(JNIEnv *env, jclass cls);
-NUCX_HIDDEN void nucx_log_destroy(JNIEnv *env);
-
-/* ucx_probe.c */
-NUCX_HIDDEN void nucx_probe_free(nucx_worker *w);
-
-/* ucx_memory.c */
-NUCX_HIDDEN ucs_status_t nucx_mem_register(void *address, size_t length, ucp_mem_h *memh);
-
-/* Registration tables: each file registers its own natives. */
-NUCX_HIDDEN int nucx_register_constants(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_context(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_endpoint(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_close(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_socket(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_peer(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_stray(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_datagram(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_memory(JNIEnv *env, jclass cls);
-NUCX_HIDDEN int nucx_register_probe(JNIEnv *env, jclass cls);
 
 /* A non-blocking socket call that failed with err took nothing now (or was interrupted): try again later. */
 static inline int nucx_would_block(int err) {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "ucx_native.h"
+#include "ucx_peer.h"
 
 #define NUCX_PEER_UNKNOWN (-1)
 

@@ -13,7 +13,9 @@
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include "ucx_native.h"
+#include "ucx_plain.h"
+#include "ucx_errors.h"
+#include "ucx_file_region.h"
 
 /* The I/O vector layout Java writes (UcxPlainGather) is that of struct iovec. */
 _Static_assert(sizeof(struct iovec) == sizeof(ucp_dt_iov_t), "Java lays out iovec entries as ucp_dt_iov_t");

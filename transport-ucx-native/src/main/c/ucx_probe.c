@@ -14,9 +14,12 @@
  * has a worker of its own, freed with it: a UCP worker holds a dozen descriptors and shared memory.
  */
 #include <stdlib.h>
-#include "ucx_native.h"
+#include "ucx_probe.h"
+#include "ucx_context.h"
+#include "ucx_errors.h"
+#include "ucx_worker.h"
 
-/* Connection id 0 is never given out (ucx_endpoint.c), so no connection's receive can take the probe. */
+/* Connection id 0 is never given out (ucx_conn.c), so no connection's receive can take the probe. */
 #define NUCX_PROBE_TAG NUCX_TAG_CTRL_BIT
 #define NUCX_PROBE_TAG_MASK 0xFFFFFFFFFFFFFFFFull
 /* How long freeing the probe waits for its force-closed endpoint. */

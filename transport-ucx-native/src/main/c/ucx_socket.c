@@ -14,7 +14,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "ucx_native.h"
+#include "ucx_socket.h"
+#include "ucx_errors.h"
 
 static int to_sockaddr(JNIEnv *env, jbyteArray address, jint port, struct sockaddr_storage *storage,
                        socklen_t *length) {

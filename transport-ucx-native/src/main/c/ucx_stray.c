@@ -12,7 +12,8 @@
  * receive does not tell which endpoint a message came from, so anyone who learned or guessed a
  * connection's tag could otherwise close that connection by sending it one message.
  */
-#include "ucx_native.h"
+#include "ucx_stray.h"
+#include "ucx_worker.h"
 
 /* Strays drained per sweep, so that a flood cannot hold the loop for long. */
 #define NUCX_STRAYS_PER_SWEEP 64

@@ -4,7 +4,7 @@
 /*
  * One UCP worker per event loop, and the epoll set the loop sleeps in: the worker's event fd,
  * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, the TCP side
- * channels of the loop's connections, and the set of sockets on the TCP data path (ucx_stream.c),
+ * channels of the loop's connections, and the set of sockets on the frame path (ucx_frame_path.c),
  * which each progress call serves. This is where the event loop waits (java_worker_wait).
  */
 #include <errno.h>
@@ -14,7 +14,14 @@
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
-#include "ucx_native.h"
+#include "ucx_worker.h"
+#include "ucx_conn.h"
+#include "ucx_context.h"
+#include "ucx_errors.h"
+#include "ucx_frame_path.h"
+#include "ucx_linger.h"
+#include "ucx_probe.h"
+#include "ucx_stray.h"
 
 #define NUCX_MAX_PROGRESS_ROUNDS 64
 #define NUCX_MAX_WAIT_EVENTS 256
@@ -46,7 +53,7 @@ static void worker_free(nucx_worker *w) {
         nucx_conn_free(conn);
     }
     close_fd(w->epoll_fd);
-    close_fd(w->stream_epoll_fd);
+    close_fd(w->frame_epoll_fd);
     close_fd(w->event_fd);
     close_fd(w->timer_fd);
     free(w->ready);
@@ -101,12 +108,12 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
         return "stray message buffer";
     }
     w->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-    w->stream_epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    w->frame_epoll_fd = epoll_create1(EPOLL_CLOEXEC);
     w->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     w->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    if (w->epoll_fd < 0 || w->stream_epoll_fd < 0 || w->event_fd < 0 || w->timer_fd < 0 ||
+    if (w->epoll_fd < 0 || w->frame_epoll_fd < 0 || w->event_fd < 0 || w->timer_fd < 0 ||
         add_to_epoll(w->epoll_fd, w->ucx_fd) != 0 ||
-        add_to_epoll(w->epoll_fd, w->stream_epoll_fd) != 0 ||
+        add_to_epoll(w->epoll_fd, w->frame_epoll_fd) != 0 ||
         add_to_epoll(w->epoll_fd, w->event_fd) != 0 ||
         add_to_epoll(w->epoll_fd, w->timer_fd) != 0) {
         *status = UCS_ERR_IO_ERROR;
@@ -122,7 +129,7 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
         nucx_throw_io(env, "worker", "out of memory");
         return 0;
     }
-    w->epoll_fd = w->stream_epoll_fd = w->event_fd = w->timer_fd = -1;
+    w->epoll_fd = w->frame_epoll_fd = w->event_fd = w->timer_fd = -1;
     ucs_status_t status;
     const char *failed = worker_init(w, max_connections, &status);
     if (failed != NULL) {
@@ -159,7 +166,7 @@ static int count_closing(const nucx_worker *w) {
 static void worker_leak_ucx(nucx_worker *w) {
     nucx_leave_closing(w);
     close_fd(w->epoll_fd);
-    close_fd(w->stream_epoll_fd);
+    close_fd(w->frame_epoll_fd);
     close_fd(w->event_fd);
     close_fd(w->timer_fd);
 }
@@ -247,8 +254,8 @@ static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
     if (rounds > 0) {
         nucx_sweep_strays(w);
     }
-    if (w->streams > 0) {
-        rounds += nucx_streams_service(w);
+    if (w->frame_conns > 0) {
+        rounds += nucx_frame_path_service(w);
     }
     if (w->closing != NULL) {
         nucx_reap_closed(w);
@@ -322,7 +329,7 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
         int fd = (int) (data >> 1);
         if (fd == w->event_fd || fd == w->timer_fd) {
             drain_fd(fd);
-        } else if (fd != w->ucx_fd && fd != w->stream_epoll_fd) {
+        } else if (fd != w->ucx_fd && fd != w->frame_epoll_fd) {
             int32_t *event = out + (size_t) count * NUCX_EVENT_WORDS;
             event[NUCX_EVENT_FD] = fd;
             event[NUCX_EVENT_EVENTS] = (int32_t) events[i].events;
@@ -380,7 +387,7 @@ static jbyteArray java_worker_address(JNIEnv *env, jclass cls, jlong worker_ptr)
 }
 
 /*
- * Connections Java closed that still linger (ucx_close.c): while there are any, the worker must be progressed,
+ * Connections Java closed that still linger (ucx_linger.c): while there are any, the worker must be progressed,
  * so the loop keeps its thread (an auto-scaling group would otherwise suspend it).
  */
 static jint java_worker_closing_count(JNIEnv *env, jclass cls, jlong worker_ptr) {

@@ -2,53 +2,78 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * A connection: its UCP endpoint, its pre-posted receive slots (one per sequence number in the
- * window), its send staging slots, and the state block Java reads after each progress call.
- * Bytes are sent in java_conn_send and received into slots posted by post_recv. Who frees what,
- * and when: the top of ucx_close.c.
+ * The connection core: a connection's memory (its pre-posted receive slots, one per sequence number in
+ * the window, its send staging slots, and the state block Java reads after each progress call), its
+ * UCP endpoint, its credit messages, what it reports to Java, and its close. Its data messages travel
+ * on its path (ucx_conn.h, struct nucx_path_ops): the tag path (ucx_tag_path.c) or the frame path
+ * (ucx_frame_path.c), which this file reaches only through the path's table.
+ *
+ * The lifetime of a connection, Java's part included:
+ * 1. java_conn_create allocates the nucx_conn and all it points to, and puts it on its worker's live
+ *    list. UcxConnection holds the pointer. The buffers its receives are posted into, and those its
+ *    sends read in place, are Java's (ByteBufs), never freed here.
+ * 2. Java closes it (UcxConnection.close): it first hands those buffers to UcxWorker.holdUntilFreed,
+ *    since UCX may still use them, then calls connClose, after which it never touches the pointer
+ *    again. nucx_conn_close moves the connection to the worker's closing list, with the side channel's
+ *    socket, which the connection owns from then on (Java removed it from its epoll set).
+ * 3. It lingers (below) until no UCX request of it can call back any more; nucx_reap_closed
+ *    (ucx_linger.c), run by each progress of the worker, then frees it with nucx_conn_free: the one
+ *    place a closed connection is freed, which frees its path's state, closes the side channel and
+ *    lists the id (linger.report_free); its memory goes in conn_release.
+ * 4. UcxWorker.releaseFreed (the event loop, after progress) takes the ids with workerTakeFreed and
+ *    releases the buffers held for them.
+ * When the worker is destroyed or renewed, every connection Java left open is closed (nucx_close_live
+ * in ucx_linger.c, UcxConnection.abandon on the Java side) and the worker progresses until the
+ * closing ones are freed. Those that still wait are left allocated with their UCP worker, because
+ * UCX 1.13 aborts when a worker is destroyed with requests in flight, and Java keeps their buffers
+ * (UcxWorker.releaseHeldAfter): a leak, never a use after free. So is a receive UCX can never complete
+ * (its sender died mid-message): the connection lets go of it (nucx_conn_orphan_receives) and its slot
+ * ref stays allocated.
+ *
+ * While it lingers (one on the frame path does the same over its socket, see its close):
+ * - its endpoint is closed (flushed, unless the peer is known dead), and once that completes the
+ *   side channel's write half is shut down: the peer's end-of-stream means "every byte arrived";
+ * - its receives stay posted until the peer's side channel ends (the peer flushed and sends
+ *   nothing more) or a deadline passes: messages the peer had credit for land in them instead
+ *   of piling up in the worker's unexpected queue;
+ * - it is freed, with its side channel, once every request has called back, or, a grace period
+ *   after the peer is known gone, once only receives that can never complete are left.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <unistd.h>
-#include "ucx_native.h"
+#include "ucx_conn.h"
+#include "ucx_context.h"
+#include "ucx_errors.h"
+#include "ucx_memory.h"
+#include "ucx_worker.h"
 
 #define NUCX_AREA_ALIGNMENT 4096
+#define NUCX_LINGER_NANOS (10ull * 1000000000ull)
+/*
+ * After the peer is known gone, how long its last messages (already in our receive queue, or
+ * dropped with it) get to arrive before a receive that has not finished counts as never finishing.
+ */
+#define NUCX_GONE_GRACE_NANOS (2ull * 1000000000ull)
 
 /* Connections allocated and not freed yet, over all workers: lets tests see native leaks. */
 static int64_t allocated_connections;
 
-/* A tag secret's parts: the sequence base, the control nonce and the key (see the tag layout). */
-static inline uint32_t secret_base(uint64_t secret) {
-    return (uint32_t) secret & NUCX_TAG_SEQ_MASK;
-}
-
-static inline uint32_t secret_nonce(uint64_t secret) {
-    return (uint32_t) (secret >> 17) & NUCX_TAG_SEQ_MASK;
-}
-
-static inline uint32_t secret_key(uint64_t secret) {
-    return (uint32_t) (secret >> 34) & NUCX_TAG_KEY_MASK;
-}
-
-static inline uint64_t data_tag(uint32_t id, uint64_t secret, uint32_t seq) {
-    return ((uint64_t) id << NUCX_TAG_ID_SHIFT)
-           | ((uint64_t) ((seq + secret_base(secret)) & NUCX_TAG_SEQ_MASK) << NUCX_TAG_SEQ_SHIFT)
-           | secret_key(secret);
-}
-
-static inline uint64_t ctrl_tag(uint32_t id, uint64_t secret) {
-    return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | NUCX_TAG_CTRL_BIT
-           | ((uint64_t) secret_nonce(secret) << NUCX_TAG_SEQ_SHIFT) | secret_key(secret);
-}
+/* The path every new connection starts on (nucx_register_conn). */
+static const nucx_path_ops *first_path;
 
 static uint32_t read_header(const void *message) {
     uint32_t credits;
     memcpy(&credits, message, sizeof(credits));
     return credits;
 }
+
+/* ---- reports to Java ---- */
 
 /*
  * Lists the connection on its worker's ready list for Java to dispatch, once until Java clears its
@@ -83,7 +108,7 @@ void nucx_conn_fail(nucx_conn *conn, int32_t error) {
  * can never exceed the messages we sent; more would let us overrun the peer's window. Compared
  * modulo 2^32 like the counters themselves.
  */
-void nucx_conn_add_credits(nucx_conn *conn, uint32_t credits) {
+static void add_credits(nucx_conn *conn, uint32_t credits) {
     uint32_t total = (uint32_t) conn->state[NUCX_STATE_CREDITS] + credits;
     if ((int32_t) (conn->sent - total) < 0 || credits > (uint32_t) INT32_MAX) {
         nucx_conn_fail(conn, NUCX_ERR_BAD_CREDITS);
@@ -92,75 +117,24 @@ void nucx_conn_add_credits(nucx_conn *conn, uint32_t credits) {
     conn->state[NUCX_STATE_CREDITS] = (int32_t) total;
 }
 
-/* ---- receive path ---- */
-
+/*
+ * A data message arrived in a slot (its header carries the credits the peer returns), or its receive
+ * failed with status.
+ */
 void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
     if (status == UCS_OK && length < NUCX_HEADER_BYTES) {
         status = UCS_ERR_INVALID_PARAM;
     }
     if (status == UCS_OK) {
         nucx_recv_state(conn)[slot] = (int32_t) (length - NUCX_HEADER_BYTES);
-        nucx_conn_add_credits(conn, read_header(conn->recv_bufs[slot]));
+        add_credits(conn, read_header(conn->recv_bufs[slot]));
     } else {
         nucx_recv_state(conn)[slot] = (int32_t) status;
     }
     nucx_conn_notify(conn);
 }
 
-static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data) {
-    nucx_slot_ref *ref = user_data;
-    nucx_conn *conn = ref->conn;
-    if (conn == NULL) {
-        /* A receive its connection let go of (nucx_conn_orphan_receives): nothing to deliver it to. */
-        ucp_request_free(request);
-        return;
-    }
-    conn->recv_reqs[ref->index] = NULL;
-    conn->outstanding--;
-    ucp_request_free(request);
-    if (conn->stream != NULL && status == UCS_ERR_CANCELED) {
-        /* Withdrawn when the connection moved to the TCP data path: the slot stays posted there. */
-        return;
-    }
-    if (!conn->closing) {
-        nucx_conn_recv_done(conn, ref->index, status, info->length);
-    }
-}
-
-/*
- * Posts the receive of sequence number seq into buffer (recv_slot_bytes long, owned by Java until
- * the connection is freed); memh is the buffer's registration, or NULL.
- */
-static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
-    if (conn->stream != NULL) {
-        nucx_stream_post_recv(conn, slot, buffer);
-        return;
-    }
-    ucp_tag_recv_info_t info;
-    ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_RECV_INFO,
-        .cb.recv = recv_callback,
-        .user_data = &conn->recv_refs[slot],
-        .recv_info.tag_info = &info,
-    };
-    if (memh != NULL) {
-        param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
-        param.memh = memh;
-    }
-    conn->recv_bufs[slot] = buffer;
-    nucx_recv_state(conn)[slot] = NUCX_RECV_POSTED;
-    conn->recv_reqs[slot] = NUCX_REQ_POSTING;
-    conn->outstanding++;
-    void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes,
-                                 data_tag(conn->id, conn->tag_secret, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
-    if (req == NULL || UCS_PTR_IS_ERR(req)) {
-        conn->recv_reqs[slot] = NULL;
-        conn->outstanding--;
-        nucx_conn_recv_done(conn, slot, UCS_PTR_STATUS(req), info.length);
-    } else if (conn->recv_reqs[slot] == NUCX_REQ_POSTING) {
-        conn->recv_reqs[slot] = req;
-    }
-}
+/* ---- credit messages ---- */
 
 static void post_ctrl_recv(nucx_conn *conn);
 
@@ -178,14 +152,17 @@ static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag
         nucx_conn_fail(conn, status != UCS_OK ? status : UCS_ERR_INVALID_PARAM);
         return;
     }
-    nucx_conn_add_credits(conn, read_header(conn->ctrl_recv_buf));
+    add_credits(conn, read_header(conn->ctrl_recv_buf));
     nucx_conn_notify(conn);
     if (!called_inside_post) {
         post_ctrl_recv(conn);
     }
 }
 
-/* Control messages carry only credits; several may already wait as unexpected messages. */
+/*
+ * Control messages carry only credits; several may already wait as unexpected messages. Posted from
+ * creation on, whatever the path, until the peer is done.
+ */
 static void post_ctrl_recv(nucx_conn *conn) {
     while (!conn->closing && conn->state[NUCX_STATE_ERROR] == 0) {
         ucp_tag_recv_info_t info;
@@ -199,7 +176,7 @@ static void post_ctrl_recv(nucx_conn *conn) {
         conn->ctrl_recv_req = NUCX_REQ_POSTING;
         conn->outstanding++;
         void *req = ucp_tag_recv_nbx(conn->worker->worker, conn->ctrl_recv_buf, sizeof(conn->ctrl_recv_buf),
-                                     ctrl_tag(conn->id, conn->tag_secret), NUCX_TAG_CTRL_MATCH_MASK, &param);
+                                     nucx_ctrl_tag(conn->id, conn->tag_secret), NUCX_TAG_CTRL_MATCH_MASK, &param);
         if (req == NULL) {
             conn->ctrl_recv_req = NULL;
             conn->outstanding--;
@@ -207,7 +184,7 @@ static void post_ctrl_recv(nucx_conn *conn) {
                 nucx_conn_fail(conn, UCS_ERR_INVALID_PARAM);
                 return;
             }
-            nucx_conn_add_credits(conn, read_header(conn->ctrl_recv_buf));
+            add_credits(conn, read_header(conn->ctrl_recv_buf));
             nucx_conn_notify(conn);
         } else if (UCS_PTR_IS_ERR(req)) {
             conn->ctrl_recv_req = NULL;
@@ -219,90 +196,6 @@ static void post_ctrl_recv(nucx_conn *conn) {
         }
         /* Completed at once (the callback may have run inside the call): post the next one. */
     }
-}
-
-/* ---- send path ---- */
-
-static void send_callback(void *request, ucs_status_t status, void *user_data) {
-    nucx_slot_ref *ref = user_data;
-    nucx_conn *conn = ref->conn;
-    conn->send_reqs[ref->index] = NULL;
-    conn->outstanding--;
-    ucp_request_free(request);
-    if (!conn->closing) {
-        nucx_send_state(conn)[ref->index] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
-        nucx_conn_notify(conn);
-    }
-}
-
-/*
- * Sends a slot, its header carrying the credits returned: `data` and `count` are a contiguous
- * buffer and its length, or an I/O vector and its entry count when `iov` is set. One tagged send,
- * or a frame on the TCP data path when the connection has one. Returns 0 when the send completed
- * at once, 1 while it is in flight, or a negative ucs_status_t.
- */
-static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq, uint32_t credits) {
-    memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
-    if (conn->stream != NULL) {
-        return nucx_stream_send(conn, slot, count, iov);
-    }
-    ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
-        .cb.send = send_callback,
-        .user_data = &conn->send_refs[slot],
-    };
-    if (iov) {
-        param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
-        param.datatype = ucp_dt_make_iov();
-    } else if (conn->send_memh != NULL) {
-        param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
-        param.memh = conn->send_memh;
-    }
-    uint64_t tag = data_tag(conn->peer_id, conn->peer_tag_secret, seq);
-    nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
-    conn->send_reqs[slot] = NUCX_REQ_POSTING;
-    conn->outstanding++;
-    conn->sent++;
-    void *req = ucp_tag_send_nbx(conn->ep, data, count, tag, &param);
-    if (req == NULL || UCS_PTR_IS_ERR(req)) {
-        nucx_send_state(conn)[slot] = NUCX_SEND_FREE;
-        conn->send_reqs[slot] = NULL;
-        conn->outstanding--;
-        if (req != NULL) {
-            conn->sent--;
-        }
-        return (jint) UCS_PTR_STATUS(req);
-    }
-    if (conn->send_reqs[slot] == NUCX_REQ_POSTING) {
-        conn->send_reqs[slot] = req;
-    }
-    return 1;
-}
-
-/* Sends the payload Java gathered into a send slot after the header space, the credits being returned in the header. */
-static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint seq, jint credits) {
-    (void) env; (void) cls;
-    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    return post_send(conn, slot, nucx_send_slot(conn, slot), (size_t) length + NUCX_HEADER_BYTES, 0, (uint32_t) seq,
-                     (uint32_t) credits);
-}
-
-/*
- * Sends the slot's I/O vector: entry 0 is set here to the slot's header, entries 1..count-1 were
- * written by Java (pieces copied into the slot after the header, and buffers sent from their own
- * memory, which Java keeps alive until the slot's state leaves NUCX_SEND_BUSY).
- */
-static jint java_conn_send_iov(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint count, jint seq,
-                               jint credits) {
-    (void) env; (void) cls;
-    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (count < 2 || count > NUCX_MAX_IOV) {
-        return (jint) UCS_ERR_INVALID_PARAM;
-    }
-    ucp_dt_iov_t *iov = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
-    iov[0].buffer = nucx_send_slot(conn, slot);
-    iov[0].length = NUCX_HEADER_BYTES;
-    return post_send(conn, slot, iov, (size_t) count, 1, (uint32_t) seq, (uint32_t) credits);
 }
 
 static void ctrl_send_callback(void *request, ucs_status_t status, void *user_data) {
@@ -333,13 +226,13 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     if (conn->ctrl_send_pending) {
         return NUCX_CREDITS_BUSY;
     }
-    if (conn->stream != NULL) {
-        return 0; /* TCP's flow control stands in for credits on the TCP data path */
+    if (!conn->path->sends_credits) {
+        return 0; /* the path's own flow control (TCP's) stands in for credits */
     }
     conn->ctrl_send_buf = (uint32_t) credits;
     conn->ctrl_send_pending = 1;
     conn->outstanding++;
-    uint64_t tag = ctrl_tag(conn->peer_id, conn->peer_tag_secret);
+    uint64_t tag = nucx_ctrl_tag(conn->peer_id, conn->peer_tag_secret);
     void *req = ucp_tag_send_nbx(conn->ep, &conn->ctrl_send_buf, NUCX_HEADER_BYTES, tag, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->ctrl_send_pending = 0;
@@ -349,12 +242,46 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     return 1;
 }
 
+/* ---- data, through the path ---- */
+
+/* Sends a slot on the connection's path, its header carrying the credits returned. */
+static jint conn_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq, uint32_t credits) {
+    memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
+    return conn->path->send(conn, slot, data, count, iov, seq);
+}
+
+/* Sends the payload Java gathered into a send slot after the header space, the credits being returned in the header. */
+static jint java_conn_send(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint seq, jint credits) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    return conn_send(conn, slot, nucx_send_slot(conn, slot), (size_t) length + NUCX_HEADER_BYTES, 0, (uint32_t) seq,
+                     (uint32_t) credits);
+}
+
+/*
+ * Sends the slot's I/O vector: entry 0 is set here to the slot's header, entries 1..count-1 were
+ * written by Java (pieces copied into the slot after the header, and buffers sent from their own
+ * memory, which Java keeps alive until the slot's state leaves NUCX_SEND_BUSY).
+ */
+static jint java_conn_send_iov(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint count, jint seq,
+                               jint credits) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (count < 2 || count > NUCX_MAX_IOV) {
+        return (jint) UCS_ERR_INVALID_PARAM;
+    }
+    ucp_dt_iov_t *iov = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
+    iov[0].buffer = nucx_send_slot(conn, slot);
+    iov[0].length = NUCX_HEADER_BYTES;
+    return conn_send(conn, slot, iov, (size_t) count, 1, (uint32_t) seq, (uint32_t) credits);
+}
+
 /* Posts the receive of a slot: at creation, and again once Java has consumed the slot's message. */
 static void java_conn_post_recv(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint seq, jlong address,
                                 jlong memh) {
     (void) env; (void) cls;
-    post_recv((nucx_conn *) (intptr_t) conn_ptr, slot, (uint32_t) seq, (char *) (intptr_t) address,
-              (ucp_mem_h) (intptr_t) memh);
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    conn->path->post_recv(conn, slot, (uint32_t) seq, (char *) (intptr_t) address, (ucp_mem_h) (intptr_t) memh);
 }
 
 /* ---- lifetime ---- */
@@ -367,7 +294,7 @@ static void *aligned_area(size_t size) {
     return area;
 }
 
-void nucx_conn_unlink_live(nucx_conn *conn) {
+static void unlink_live(nucx_conn *conn) {
     if (conn->prev_live != NULL) {
         conn->prev_live->next_live = conn->next_live;
     } else {
@@ -381,10 +308,11 @@ void nucx_conn_unlink_live(nucx_conn *conn) {
 
 /*
  * Frees what java_conn_create allocated, the connection itself last: the one place that memory is
- * freed, once nothing can use it any more (nucx_conn_free). Slot refs of receives the connection let
- * go of (nucx_conn_orphan_receives) stay allocated, marked, for callbacks that are not expected to come.
+ * freed, once nothing can use it any more (nucx_conn_free, or a failed creation). Slot refs of
+ * receives the connection let go of (nucx_conn_orphan_receives) stay allocated, marked, for callbacks
+ * that are not expected to come.
  */
-void nucx_conn_release(nucx_conn *conn) {
+static void conn_release(nucx_conn *conn) {
     __atomic_sub_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
     if (conn->send_memh != NULL) {
         ucp_mem_unmap(nucx_context(), conn->send_memh);
@@ -437,12 +365,16 @@ static void cancel_request(ucp_worker_h worker, void *req) {
     }
 }
 
-void nucx_conn_cancel_receives(nucx_conn *conn) {
-    ucp_worker_h worker = conn->worker->worker;
+/* Cancels the data receives posted through UCX (the tag path's, or those a move to the frame path withdraws). */
+void nucx_conn_cancel_data_receives(nucx_conn *conn) {
     for (int i = 0; i < conn->recv_slots; i++) {
-        cancel_request(worker, conn->recv_reqs[i]);
+        cancel_request(conn->worker->worker, conn->recv_reqs[i]);
     }
-    cancel_request(worker, conn->ctrl_recv_req);
+}
+
+static void cancel_receives(nucx_conn *conn) {
+    nucx_conn_cancel_data_receives(conn);
+    cancel_request(conn->worker->worker, conn->ctrl_recv_req);
 }
 
 /*
@@ -542,6 +474,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     }
     __atomic_add_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
     conn->worker = w;
+    conn->path = first_path;
     conn->linger.side_fd = -1;
     conn->index = index;
     conn->recv_slots = recv_slots;
@@ -549,7 +482,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     conn->send_slots = send_slots;
     conn->send_slot_bytes = send_slot_bytes;
     if (conn_alloc(conn) != 0) {
-        nucx_conn_release(conn);
+        conn_release(conn);
         nucx_throw_io(env, "connection buffers", "out of memory");
         return;
     }
@@ -571,6 +504,8 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     };
     (*env)->SetLongArrayRegion(env, out, 0, NUCX_CREATED_WORDS, values);
 }
+
+/* ---- the endpoint ---- */
 
 static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {
     (void) ep;
@@ -652,10 +587,8 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
 static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->stream != NULL) {
-        return (*env)->NewStringUTF(env, "TCP data path: the bytes travel on the connection's TCP socket, "
-                                         "not through a UCX endpoint (UCX could reach the peer only over TCP, "
-                                         "or the peers do not both trust each other)");
+    if (conn->path->about != NULL) {
+        return (*env)->NewStringUTF(env, conn->path->about);
     }
     if (conn->ep == NULL) {
         return (*env)->NewStringUTF(env, "not connected");
@@ -672,6 +605,142 @@ static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     jstring result = (*env)->NewStringUTF(env, text);
     free(text);
     return result;
+}
+
+/* ---- close ---- */
+
+/*
+ * The peer will send nothing more (or we stop waiting for it): release the receives, and stop watching
+ * the side channel in the loop's set (where the tag path lingers on it; the frame path reads it from
+ * its own set).
+ */
+void nucx_conn_peer_done(nucx_conn *conn) {
+    if (conn->linger.peer_done) {
+        return;
+    }
+    conn->linger.peer_done = 1;
+    cancel_receives(conn);
+    if (conn->linger.side_watched && conn->linger.side_fd >= 0) {
+        epoll_ctl(conn->worker->epoll_fd, EPOLL_CTL_DEL, conn->linger.side_fd, NULL);
+        conn->linger.side_watched = 0;
+    }
+}
+
+/* The peer's stream ended: it flushed everything before the end (or died), and sends nothing more. */
+void nucx_conn_peer_ended(nucx_conn *conn) {
+    conn->linger.peer_gone_ns = nucx_now_nanos();
+    nucx_conn_peer_done(conn);
+}
+
+/* Whether a closing connection can be freed now; moves its linger on as time passes. */
+int nucx_conn_reapable(nucx_conn *conn, uint64_t now) {
+    if (now >= conn->linger.deadline_ns) {
+        nucx_conn_peer_done(conn);
+        conn->path->linger_expired(conn);
+    }
+    if (!conn->linger.write_shut && conn->linger.close_req == NULL && conn->path->drained(conn)) {
+        conn->linger.write_shut = 1;
+        if (conn->linger.side_fd >= 0) {
+            shutdown(conn->linger.side_fd, SHUT_WR);
+        }
+    }
+    if (conn->outstanding > 0 && conn->linger.peer_gone_ns != 0 &&
+        now >= conn->linger.peer_gone_ns + NUCX_GONE_GRACE_NANOS) {
+        /*
+         * What the peer had sent has arrived: a receive still open never completes. Only for a peer
+         * known gone: one that is merely slow (stopped, paused) may still send the rest of a message.
+         */
+        nucx_conn_orphan_receives(conn);
+    }
+    return conn->linger.peer_done && conn->outstanding == 0;
+}
+
+/*
+ * Lists the id of a freed connection until Java takes it (workerTakeFreed) and releases the buffers
+ * it held for it. If the list cannot grow, those buffers stay unreleased: a leak, never a use after free.
+ */
+static void record_freed(nucx_worker *w, uint32_t conn_id) {
+    if (w->freed_count == w->freed_capacity) {
+        int capacity = w->freed_capacity == 0 ? 16 : 2 * w->freed_capacity;
+        uint32_t *grown = realloc(w->freed_ids, (size_t) capacity * sizeof(uint32_t));
+        if (grown == NULL) {
+            return;
+        }
+        w->freed_ids = grown;
+        w->freed_capacity = capacity;
+    }
+    w->freed_ids[w->freed_count++] = conn_id;
+}
+
+/* Frees a closed connection (see the top of this file); its memory goes in conn_release. */
+void nucx_conn_free(nucx_conn *conn) {
+    conn->path->free(conn);
+    /* Closed only now, so that the peer sees end-of-stream after every byte we sent was delivered. */
+    if (conn->linger.side_fd >= 0) {
+        close(conn->linger.side_fd);
+    }
+    if (conn->linger.report_free) {
+        record_freed(conn->worker, conn->id);
+    }
+    conn_release(conn);
+}
+
+static void ep_close_callback(void *request, ucs_status_t status, void *user_data) {
+    (void) status;
+    nucx_conn *conn = user_data;
+    conn->linger.close_req = NULL;
+    conn->outstanding--;
+    ucp_request_free(request);
+}
+
+static void close_endpoint(nucx_conn *conn, int force) {
+    if (conn->ep == NULL) {
+        return;
+    }
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = ep_close_callback,
+        .user_data = conn,
+        .flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0,
+    };
+    conn->linger.close_req = NUCX_REQ_POSTING;
+    conn->outstanding++;
+    void *req = ucp_ep_close_nbx(conn->ep, &param);
+    if (req == NULL || UCS_PTR_IS_ERR(req)) {
+        conn->linger.close_req = NULL;
+        conn->outstanding--;
+    } else if (conn->linger.close_req == NUCX_REQ_POSTING) {
+        conn->linger.close_req = req;
+    }
+    conn->ep = NULL;
+}
+
+/*
+ * Hands the connection over to its worker (see the top of this file). Java must have removed
+ * side_fd from its own epoll registration first; from here on the connection owns side_fd.
+ * force: the peer is gone, so nothing is flushed and nothing more will arrive.
+ */
+void nucx_conn_close(nucx_conn *conn, int side_fd, int force, int report_free) {
+    nucx_worker *w = conn->worker;
+    conn->linger.report_free = report_free;
+    unlink_live(conn);
+    conn->closing = 1;
+    conn->linger.side_fd = side_fd;
+    conn->linger.deadline_ns = nucx_now_nanos() + NUCX_LINGER_NANOS;
+    if (force) {
+        conn->linger.peer_gone_ns = nucx_now_nanos();
+    }
+    conn->path->close(conn, side_fd, force);
+    close_endpoint(conn, force);
+    conn->linger.next_closing = w->closing;
+    w->closing = conn;
+}
+
+/* report_free: Java keeps buffers of sends in flight until workerTakeFreed lists this connection. */
+static void java_conn_close(JNIEnv *env, jclass cls, jlong conn_ptr, jint side_fd, jboolean force,
+                            jboolean report_free) {
+    (void) env; (void) cls;
+    nucx_conn_close((nucx_conn *) (intptr_t) conn_ptr, side_fd, force, report_free);
 }
 
 /* A view of native memory the connection owns; Java must not use it after connClose. */
@@ -708,8 +777,10 @@ static const JNINativeMethod methods[] = {
     {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},
     {"connPostRecv", "(JIIJJ)V", (void *) java_conn_post_recv},
     {"connDescribe", "(J)Ljava/lang/String;", (void *) java_conn_describe},
+    {"connClose", "(JIZZ)V", (void *) java_conn_close},
 };
 
-int nucx_register_endpoint(JNIEnv *env, jclass cls) {
+int nucx_register_conn(JNIEnv *env, jclass cls, const nucx_path_ops *path) {
+    first_path = path;
     return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
 }

@@ -2,17 +2,20 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * The TCP data path: a connection whose peer UCX could reach only over TCP sends its messages on
- * the side channel's own socket instead of through a UCX endpoint. UCX's tcp transport receives
+ * The frame path (the "TCP data path" of the docs and of Java): a connection whose peer UCX could
+ * reach only over TCP sends its messages as frames on the side channel's own socket instead of through
+ * a UCX endpoint. UCX's tcp transport receives
  * into segments of its own and copies every message out of them; here a message is read straight
  * into the receive slot it is for, and sent from the slot (or the buffers' own memory) with one
  * sendmsg per batch; a DefaultFileRegion's bytes go from its file to the socket with sendfile(2),
  * without passing through this process.
  *
  * Above the wire the same send and receive slots, sequence order and state block serve both paths,
- * so Java drives them alike. Flow control is TCP's own: a data frame whose receive slot Java has not
- * reposted yet waits in the socket, and the sender's slots stay busy while the socket is full, so
- * credits are neither needed nor sent. On the wire each message is a frame:
+ * so Java drives them alike: the connection core (ucx_conn.c) calls this path through its table,
+ * frame_path, once connStreamStart moved the connection here; this file never calls the tag path.
+ * Flow control is TCP's own: a data frame whose receive slot Java has not reposted yet waits in the
+ * socket, and the sender's slots stay busy while the socket is full, so credits are neither needed
+ * nor sent. On the wire each message is a frame:
  *   frame word u32 (big endian): [31..30] type, [29..0] length of what follows
  *   DATA:    the slot's bytes (the unused credit header, then payload), for the next slot in sequence
  *   RECORD:  a side-channel record (UcxHandshake), handed to Java as the side channel's input
@@ -30,7 +33,11 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include "ucx_native.h"
+#include "ucx_conn.h"
+#include "ucx_errors.h"
+#include "ucx_file_region.h"
+#include "ucx_frame_path.h"
+#include "ucx_worker.h"
 
 #define FRAME_DATA 0u
 #define FRAME_RECORD 1u
@@ -56,7 +63,7 @@
  * to 1.29x at 64 KiB and from 0.32x to 0.89x at 256 B (bin/bench --full). The first message after
  * a pause goes out at once, so a handler that writes and then blocks its event loop (which it
  * should not) still has that message sent; and a sender out of slots writes the burst at once
- * (java_conn_stream_flush), so it turns unwritable only when the socket is full.
+ * (java_conn_frame_flush), so it turns unwritable only when the socket is full.
  */
 #define BURST_NANOS 20000ull
 
@@ -78,11 +85,11 @@ typedef struct {
     uint8_t inline_bytes[FRAME_WORD_BYTES + 8]; /* the frame word, and for ITEM_INLINE its payload */
     char *raw;           /* ITEM_RAW: malloc'd bytes, freed once written */
     file_part file;      /* ITEM_SLOT, ITEM_SLOT_IOV: what follows the slot's bytes */
-} stream_item;
+} write_item;
 
-struct nucx_stream {
+struct nucx_frames {
     int fd;               /* the side channel's socket; -1 once Java took it back to close it */
-    int watched;          /* fd is in the worker's stream set */
+    int watched;          /* fd is in the worker's frame set */
     int write_blocked;    /* the socket buffer was full: wait for the next EPOLLOUT edge */
     int32_t broken;       /* a write failed (its status, which later sends get): nothing more goes out */
     int eof;              /* the peer's end of stream (or a read error) was reached */
@@ -93,7 +100,7 @@ struct nucx_stream {
     int deferred;         /* on the worker's list of queues written at its next progress */
     nucx_conn *next_deferred;
     uint64_t last_write_ns; /* when a message was last written at once */
-    stream_item *items;   /* ring of queued writes */
+    write_item *items;   /* ring of queued writes */
     int item_capacity;
     int item_head;
     int item_count;
@@ -117,33 +124,33 @@ struct nucx_stream {
 /* ---- epoll ---- */
 
 /*
- * The socket stays in the worker's stream set, edge-triggered, from the start until nothing more is
+ * The socket stays in the worker's frame set, edge-triggered, from the start until nothing more is
  * to be read or written: pausing a reader or a blocked writer then costs no epoll_ctl. Edges need
  * the reader to read until the socket is drained (a short read) unless it pauses, and a paused reader
  * to read again when it resumes; a blocked writer waits for the next EPOLLOUT edge.
  */
 static void update_watch(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     int wanted = s->fd >= 0 && !s->stopped && (!s->eof || (s->item_count > 0 && !s->broken));
     if (wanted == s->watched) {
         return;
     }
     struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = conn};
-    epoll_ctl(conn->worker->stream_epoll_fd, wanted ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, s->fd, &ev);
+    epoll_ctl(conn->worker->frame_epoll_fd, wanted ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, s->fd, &ev);
     s->watched = wanted;
 }
 
 /* ---- send queue ---- */
 
-static stream_item *item_at(nucx_stream *s, int k) {
+static write_item *item_at(nucx_frames *s, int k) {
     return &s->items[(s->item_head + k) % s->item_capacity];
 }
 
-static stream_item *push_item(nucx_stream *s, enum item_kind kind, uint32_t frame_type, uint32_t body_length) {
+static write_item *push_item(nucx_frames *s, enum item_kind kind, uint32_t frame_type, uint32_t body_length) {
     if (s->item_count == s->item_capacity) {
         return NULL;
     }
-    stream_item *item = item_at(s, s->item_count++);
+    write_item *item = item_at(s, s->item_count++);
     memset(item, 0, sizeof(*item));
     item->kind = (uint8_t) kind;
     item->file.fd = -1;
@@ -154,7 +161,7 @@ static stream_item *push_item(nucx_stream *s, enum item_kind kind, uint32_t fram
 }
 
 /* An item is done with (written, or dropped with status != UCS_OK): tell whoever waits for it. */
-static void finish_item(nucx_conn *conn, stream_item *item, int32_t status) {
+static void finish_item(nucx_conn *conn, write_item *item, int32_t status) {
     conn->outstanding--;
     if (item->file.fd >= 0) {
         close(item->file.fd);
@@ -177,8 +184,8 @@ static void finish_item(nucx_conn *conn, stream_item *item, int32_t status) {
 }
 
 static void pop_item(nucx_conn *conn, int32_t status) {
-    nucx_stream *s = conn->stream;
-    stream_item *item = item_at(s, 0);
+    nucx_frames *s = conn->frames;
+    write_item *item = item_at(s, 0);
     s->item_head = (s->item_head + 1) % s->item_capacity;
     s->item_count--;
     s->head_written = 0;
@@ -187,7 +194,7 @@ static void pop_item(nucx_conn *conn, int32_t status) {
 
 /* Drops every queued write: the socket is gone, broken, or given up on. */
 static void drop_queue(nucx_conn *conn, int32_t status) {
-    while (conn->stream->item_count > 0) {
+    while (conn->frames->item_count > 0) {
         pop_item(conn, status);
     }
 }
@@ -215,11 +222,11 @@ static int add_piece(gather_state *g, const void *base, size_t length) {
 }
 
 /* Bytes of an item that are in memory: all but its file part. */
-static uint32_t memory_bytes(const stream_item *item) {
+static uint32_t memory_bytes(const write_item *item) {
     return item->length - item->file.length;
 }
 
-static int add_memory(nucx_conn *conn, const stream_item *item, gather_state *g) {
+static int add_memory(nucx_conn *conn, const write_item *item, gather_state *g) {
     switch (item->kind) {
     case ITEM_RAW:
         return add_piece(g, item->raw, item->length);
@@ -244,7 +251,7 @@ static int add_memory(nucx_conn *conn, const stream_item *item, gather_state *g)
 }
 
 /* Adds an item's bytes in memory; returns 0 when the next item must wait (no room, or a file part comes first). */
-static int add_item(nucx_conn *conn, const stream_item *item, gather_state *g) {
+static int add_item(nucx_conn *conn, const write_item *item, gather_state *g) {
     if (!add_memory(conn, item, g)) {
         return 0;
     }
@@ -253,7 +260,7 @@ static int add_item(nucx_conn *conn, const stream_item *item, gather_state *g) {
 }
 
 static void advance(nucx_conn *conn, size_t written) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     while (written > 0 && s->item_count > 0) {
         uint32_t left = item_at(s, 0)->length - s->head_written;
         if (written < left) {
@@ -266,7 +273,7 @@ static void advance(nucx_conn *conn, size_t written) {
 }
 
 static void write_failed(nucx_conn *conn, int32_t status) {
-    conn->stream->broken = status;
+    conn->frames->broken = status;
     drop_queue(conn, status);
 }
 
@@ -277,7 +284,7 @@ static void write_failed(nucx_conn *conn, int32_t status) {
  */
 static void file_failed(nucx_conn *conn) {
     write_failed(conn, NUCX_ERR_FILE_SEND);
-    shutdown(conn->stream->fd, SHUT_WR);
+    shutdown(conn->frames->fd, SHUT_WR);
 }
 
 /* Errors of sendfile that come from the socket rather than from the file. */
@@ -287,14 +294,14 @@ static int socket_errno(int err) {
 }
 
 /* True when the next bytes to write are the head item's file part. */
-static int at_file_part(nucx_stream *s) {
-    const stream_item *head = item_at(s, 0);
+static int at_file_part(nucx_frames *s) {
+    const write_item *head = item_at(s, 0);
     return head->file.fd >= 0 && s->head_written >= memory_bytes(head);
 }
 
 /* Writes the queued bytes in memory from the head on, up to the next file part; returns as sendmsg. */
 static ssize_t write_memory(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     struct iovec iov[MAX_WRITE_IOV];
     gather_state g = {.iov = iov, .count = 0, .skip = s->head_written};
     for (int k = 0; k < s->item_count && add_item(conn, item_at(s, k), &g); k++) {
@@ -309,8 +316,8 @@ static ssize_t write_memory(nucx_conn *conn) {
  * this process. Returns as sendfile: 0 when the file ended before the part did. (sendfile has no
  * MSG_NOSIGNAL: a peer's reset raises SIGPIPE, which the JVM's own handler ignores.)
  */
-static ssize_t write_file_part(nucx_stream *s) {
-    const stream_item *head = item_at(s, 0);
+static ssize_t write_file_part(nucx_frames *s) {
+    const write_item *head = item_at(s, 0);
     uint32_t done = s->head_written - memory_bytes(head);
     off_t offset = (off_t) (head->file.offset + done);
     ssize_t n = sendfile(s->fd, head->file.fd, &offset, head->file.length - done);
@@ -322,7 +329,7 @@ static ssize_t write_file_part(nucx_stream *s) {
 
 /* Writes what is queued, in order, until done or the socket buffer is full. */
 static void write_queue(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     while (s->item_count > 0 && !s->broken && s->fd >= 0) {
         int from_file = at_file_part(s);
         ssize_t n = from_file ? write_file_part(s) : write_memory(conn);
@@ -349,15 +356,15 @@ static void write_queue(nucx_conn *conn) {
 
 /* Writes the queue now, or at the worker's next progress when the connection is in a burst. */
 static void write_soon(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     if (s->write_blocked || s->deferred) {
         return;
     }
     uint64_t now = nucx_now_nanos();
     if (now - s->last_write_ns < BURST_NANOS) {
         s->deferred = 1;
-        s->next_deferred = conn->worker->deferred_streams;
-        conn->worker->deferred_streams = conn;
+        s->next_deferred = conn->worker->deferred_frames;
+        conn->worker->deferred_frames = conn;
         return;
     }
     s->last_write_ns = now;
@@ -366,37 +373,37 @@ static void write_soon(nucx_conn *conn) {
 
 /* Takes a connection off the deferred list (written now, closing or freed). */
 static void forget_deferred(nucx_conn *conn) {
-    if (!conn->stream->deferred) {
+    if (!conn->frames->deferred) {
         return;
     }
-    nucx_conn **link = &conn->worker->deferred_streams;
+    nucx_conn **link = &conn->worker->deferred_frames;
     while (*link != conn) {
-        link = &(*link)->stream->next_deferred;
+        link = &(*link)->frames->next_deferred;
     }
-    *link = conn->stream->next_deferred;
-    conn->stream->deferred = 0;
-    conn->stream->next_deferred = NULL;
+    *link = conn->frames->next_deferred;
+    conn->frames->deferred = 0;
+    conn->frames->next_deferred = NULL;
 }
 
 /* Writes the queue now, deferred part included (unless the socket is full: its EPOLLOUT edge writes it). */
 static void write_now(nucx_conn *conn) {
     forget_deferred(conn);
-    if (!conn->stream->write_blocked) {
+    if (!conn->frames->write_blocked) {
         write_queue(conn);
     }
 }
 
 /* Writes the queues deferred by write_soon; called at each progress of the worker. */
 static void write_deferred(nucx_worker *w) {
-    while (w->deferred_streams != NULL) {
-        nucx_conn *conn = w->deferred_streams;
-        conn->stream->last_write_ns = nucx_now_nanos();
+    while (w->deferred_frames != NULL) {
+        nucx_conn *conn = w->deferred_frames;
+        conn->frames->last_write_ns = nucx_now_nanos();
         write_now(conn); /* takes it off the head of the list */
     }
 }
 
 /* Why nothing more can be sent: the first write failure, or the socket gone; 0 while sends can go. */
-static int32_t refusal(const nucx_stream *s) {
+static int32_t refusal(const nucx_frames *s) {
     return s->broken != 0 ? s->broken : s->fd < 0 ? (int32_t) UCS_ERR_CONNECTION_RESET : 0;
 }
 
@@ -420,13 +427,13 @@ static uint64_t slot_message_bytes(nucx_conn *conn, int slot, size_t count, int 
  * queued, or a status.
  */
 static jint queue_slot(nucx_conn *conn, int slot, size_t count, int iov, file_part file) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     uint64_t length = slot_message_bytes(conn, slot, count, iov) + file.length;
     int32_t refused = refusal(s);
     if (refused == 0 && length > (uint64_t) conn->send_slot_bytes) {
         refused = UCS_ERR_MESSAGE_TRUNCATED;
     }
-    stream_item *item =
+    write_item *item =
         refused == 0 ? push_item(s, iov ? ITEM_SLOT_IOV : ITEM_SLOT, FRAME_DATA, (uint32_t) length) : NULL;
     if (item == NULL) {
         if (file.fd >= 0) {
@@ -445,18 +452,19 @@ static jint queue_slot(nucx_conn *conn, int slot, size_t count, int iov, file_pa
     return state == NUCX_SEND_BUSY ? 1 : state == NUCX_SEND_FREE ? 0 : (jint) state;
 }
 
-/* Queues a slot's message (as queue_slot) and writes what it can. */
-jint nucx_stream_send(nucx_conn *conn, int slot, size_t count, int iov) {
+/* The path's send: queues a slot's message (as queue_slot) and writes what it can. */
+static jint frame_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq) {
+    (void) data; (void) seq; /* the slot and its I/O vector say what goes out, the order sets the sequence */
     file_part none = {.fd = -1};
     return queue_slot(conn, slot, count, iov, none);
 }
 
 static jint queue_inline(nucx_conn *conn, uint32_t frame_type, const void *body, uint32_t length) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     if (refusal(s) != 0) {
         return refusal(s);
     }
-    stream_item *item = push_item(s, ITEM_INLINE, frame_type, length);
+    write_item *item = push_item(s, ITEM_INLINE, frame_type, length);
     if (item == NULL) {
         return (jint) UCS_ERR_NO_RESOURCE;
     }
@@ -469,8 +477,10 @@ static jint queue_inline(nucx_conn *conn, uint32_t frame_type, const void *body,
 
 static void read_frames(nucx_conn *conn);
 
-void nucx_stream_post_recv(nucx_conn *conn, int slot, char *buffer) {
-    nucx_stream *s = conn->stream;
+/* The path's receive: the slot takes the next data frame in sequence that finds it posted. */
+static void frame_post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
+    (void) seq; (void) memh;
+    nucx_frames *s = conn->frames;
     conn->recv_bufs[slot] = buffer;
     nucx_recv_state(conn)[slot] = NUCX_RECV_POSTED;
     if (s->paused && (uint32_t) slot == s->rx_seq % (uint32_t) conn->recv_slots) {
@@ -488,7 +498,7 @@ static void side_input_ready(nucx_conn *conn) {
 
 /* The peer sends nothing more: for a live connection Java learns it as the side channel's end. */
 static void reached_eof(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     s->eof = 1;
     s->frame_left = 0;
     if (conn->closing) {
@@ -510,7 +520,7 @@ static void protocol_error(nucx_conn *conn) {
  * slot is not reposted yet.
  */
 static int start_frame(nucx_conn *conn, uint32_t word) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     s->frame_type = word >> FRAME_TYPE_SHIFT;
     s->frame_length = word & FRAME_LENGTH_MASK;
     s->frame_left = s->frame_length;
@@ -541,7 +551,7 @@ static int start_frame(nucx_conn *conn, uint32_t word) {
 }
 
 static int finish_frame(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     if (conn->closing) {
         return 1;
     }
@@ -565,7 +575,7 @@ static int finish_frame(nucx_conn *conn) {
 /* Reads into iov; returns the bytes read, 0 at the peer's end (or a read error), -1 when none are there. */
 static ssize_t read_some(nucx_conn *conn, struct iovec *iov, int count) {
     for (;;) {
-        ssize_t n = readv(conn->stream->fd, iov, count);
+        ssize_t n = readv(conn->frames->fd, iov, count);
         if (n > 0) {
             return n;
         }
@@ -576,7 +586,7 @@ static ssize_t read_some(nucx_conn *conn, struct iovec *iov, int count) {
             return -1;
         }
         if (n < 0) {
-            conn->stream->end_errno = errno;
+            conn->frames->end_errno = errno;
         }
         reached_eof(conn);
         return 0;
@@ -585,7 +595,7 @@ static ssize_t read_some(nucx_conn *conn, struct iovec *iov, int count) {
 
 /* Refills the read buffer after what is left in it; returns as read_some does, with a short read as -1 too. */
 static ssize_t fill_rx(nucx_conn *conn, int *drained) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     uint32_t left = s->rx_end - s->rx_start;
     memmove(s->rx, s->rx + s->rx_start, left);
     s->rx_start = 0;
@@ -606,7 +616,7 @@ static ssize_t fill_rx(nucx_conn *conn, int *drained) {
  * into the buffer would take most of the next frame there, to be copied.)
  */
 static ssize_t read_direct(nucx_conn *conn, int *drained) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     s->rx_start = s->rx_end = 0;
     struct iovec iov[2] = {
         {.iov_base = s->frame_dest + (s->frame_length - s->frame_left), .iov_len = s->frame_left},
@@ -629,7 +639,7 @@ static ssize_t read_direct(nucx_conn *conn, int *drained) {
  * Makes the read buffer hold, in stream order, its first keep bytes, then moved_bytes from a slot, then
  * tail_bytes (at most a frame word) that were at tail_from in it.
  */
-static void refill_rx(nucx_stream *s, size_t keep, const char *moved, size_t moved_bytes, size_t tail_from,
+static void refill_rx(nucx_frames *s, size_t keep, const char *moved, size_t moved_bytes, size_t tail_from,
                       size_t tail_bytes) {
     char tail[FRAME_WORD_BYTES];
     memcpy(tail, s->rx + tail_from, tail_bytes);
@@ -648,7 +658,7 @@ static void refill_rx(nucx_stream *s, size_t keep, const char *moved, size_t mov
  * longer frame is finished by read_direct.
  */
 static ssize_t read_at_boundary(nucx_conn *conn, char *slot_bytes, size_t guess, int *drained) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     struct iovec iov[3] = {
         {.iov_base = s->rx, .iov_len = FRAME_WORD_BYTES},
         {.iov_base = slot_bytes, .iov_len = guess},
@@ -686,7 +696,7 @@ static ssize_t read_at_boundary(nucx_conn *conn, char *slot_bytes, size_t guess,
 
 /* Moves bytes of the current frame to where they go, from the read buffer or straight from the socket. */
 static ssize_t take_frame_bytes(nucx_conn *conn, int *drained) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     uint32_t buffered = s->rx_end - s->rx_start;
     if (buffered == 0 && *drained && !s->hung_up) {
         return -1;
@@ -708,7 +718,7 @@ static ssize_t take_frame_bytes(nucx_conn *conn, int *drained) {
 
 /* Reads when fewer bytes than a frame word are buffered: into the next slot after large frames. */
 static ssize_t read_more(nucx_conn *conn, int *drained) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     int slot = (int) (s->rx_seq % (uint32_t) conn->recv_slots);
     if (s->rx_end > s->rx_start || conn->closing || s->last_data_length < DIRECT_READ_MIN_BYTES
         || nucx_recv_state(conn)[slot] != NUCX_RECV_POSTED) {
@@ -726,7 +736,7 @@ static ssize_t read_more(nucx_conn *conn, int *drained) {
  * that edge is gone, so reading goes on to it.
  */
 static void read_frames(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     int drained = 0;
     while (!s->eof) {
         if (s->frame_left > 0) {
@@ -767,30 +777,30 @@ static void read_frames(nucx_conn *conn) {
 static void failed_while_paused(nucx_conn *conn, uint32_t events) {
     int error = 0;
     socklen_t length = sizeof(error);
-    getsockopt(conn->stream->fd, SOL_SOCKET, SO_ERROR, &error, &length);
+    getsockopt(conn->frames->fd, SOL_SOCKET, SO_ERROR, &error, &length);
     if (error != 0 || (events & EPOLLHUP)) {
-        conn->stream->end_errno = error;
+        conn->frames->end_errno = error;
         reached_eof(conn);
         update_watch(conn);
     }
 }
 
 /* Serves the connections whose sockets are ready; called with each progress of the worker. */
-int nucx_streams_service(nucx_worker *w) {
+int nucx_frame_path_service(nucx_worker *w) {
     write_deferred(w);
     struct epoll_event events[64];
-    int n = epoll_wait(w->stream_epoll_fd, events, NUCX_ARRAY_LEN(events), 0);
+    int n = epoll_wait(w->frame_epoll_fd, events, NUCX_ARRAY_LEN(events), 0);
     for (int i = 0; i < n; i++) {
         nucx_conn *conn = events[i].data.ptr;
         uint32_t ready = events[i].events;
         if (ready & (EPOLLRDHUP | EPOLLHUP)) {
-            conn->stream->hung_up = 1;
+            conn->frames->hung_up = 1;
         }
         if (ready & (EPOLLOUT | EPOLLERR)) {
-            conn->stream->write_blocked = 0;
+            conn->frames->write_blocked = 0;
             write_queue(conn);
         }
-        if (conn->stream->paused && (ready & (EPOLLERR | EPOLLHUP))) {
+        if (conn->frames->paused && (ready & (EPOLLERR | EPOLLHUP))) {
             failed_while_paused(conn, ready);
         } else if (ready & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
             read_frames(conn);
@@ -804,8 +814,8 @@ int nucx_streams_service(nucx_worker *w) {
  * record last) and the peer's frames are read and dropped until its end, as the UCX path lingers;
  * without it (the loop is going away and Java closes the socket) everything stops at once.
  */
-void nucx_stream_close(nucx_conn *conn, int side_fd, int force) {
-    nucx_stream *s = conn->stream;
+static void frame_close(nucx_conn *conn, int side_fd, int force) {
+    nucx_frames *s = conn->frames;
     if (side_fd >= 0 && !force) {
         write_now(conn);
     } else {
@@ -831,21 +841,19 @@ void nucx_stream_close(nucx_conn *conn, int side_fd, int force) {
 }
 
 /* True once everything queued was written (or dropped): the socket's write half can be shut. */
-int nucx_stream_drained(const nucx_conn *conn) {
-    return conn->stream == NULL || conn->stream->item_count == 0;
+static int frame_drained(const nucx_conn *conn) {
+    return conn->frames->item_count == 0;
 }
 
 /* The linger deadline passed: what the peer did not take is given up on. */
-void nucx_stream_linger_expired(nucx_conn *conn) {
-    if (conn->stream != NULL) {
-        drop_queue(conn, UCS_ERR_CANCELED);
-        conn->stream->stopped = 1;
-        update_watch(conn);
-    }
+static void frame_linger_expired(nucx_conn *conn) {
+    drop_queue(conn, UCS_ERR_CANCELED);
+    conn->frames->stopped = 1;
+    update_watch(conn);
 }
 
-/* Frees the stream's own memory (NULL is fine); the one place it is freed. */
-static void stream_release(nucx_stream *s) {
+/* Frees the path's own memory (NULL is fine); the one place it is freed. */
+static void frames_release(nucx_frames *s) {
     if (s != NULL) {
         free(s->items);
         free(s->rx);
@@ -853,82 +861,86 @@ static void stream_release(nucx_stream *s) {
     }
 }
 
-void nucx_stream_free(nucx_conn *conn) {
-    nucx_stream *s = conn->stream;
-    if (s == NULL) {
-        return;
-    }
+/* Frees the path's state of a connection about to be freed (nucx_conn_free). */
+static void frame_free(nucx_conn *conn) {
+    nucx_frames *s = conn->frames;
     forget_deferred(conn);
     drop_queue(conn, UCS_ERR_CANCELED);
     s->stopped = 1;
     update_watch(conn);
-    conn->worker->streams--;
-    stream_release(s);
-    conn->stream = NULL;
+    conn->worker->frame_conns--;
+    frames_release(s);
+    conn->frames = NULL;
 }
+
+static const nucx_path_ops frame_path = {
+    .about = "TCP data path: the bytes travel on the connection's TCP socket, "
+             "not through a UCX endpoint (UCX could reach the peer only over TCP, "
+             "or the peers do not both trust each other)",
+    .sends_credits = 0, /* TCP's flow control stands in for credits */
+    .send = frame_send,
+    .post_recv = frame_post_recv,
+    .close = frame_close,
+    .drained = frame_drained,
+    .linger_expired = frame_linger_expired,
+    .free = frame_free,
+};
 
 /* ---- Java ---- */
 
-static nucx_stream *stream_alloc(const nucx_conn *conn, uint32_t input_length) {
-    nucx_stream *s = calloc(1, sizeof(*s));
+static nucx_frames *frames_alloc(const nucx_conn *conn, uint32_t input_length) {
+    nucx_frames *s = calloc(1, sizeof(*s));
     if (s == NULL) {
         return NULL;
     }
     s->item_capacity = conn->send_slots + EXTRA_ITEMS;
-    s->items = calloc((size_t) s->item_capacity, sizeof(stream_item));
+    s->items = calloc((size_t) s->item_capacity, sizeof(write_item));
     s->rx_capacity = input_length > RX_BUFFER_BYTES ? input_length : RX_BUFFER_BYTES;
     s->rx = malloc(s->rx_capacity);
     if (s->items == NULL || s->rx == NULL) {
-        stream_release(s);
+        frames_release(s);
         return NULL;
     }
     return s;
 }
 
-/* UCX cannot have matched any of them: the peer chose the TCP data path too and never sends through UCX. */
-static void withdraw_ucx_receives(nucx_conn *conn) {
-    for (int i = 0; i < conn->recv_slots; i++) {
-        void *req = conn->recv_reqs[i];
-        if (req != NULL && req != NUCX_REQ_POSTING) {
-            ucp_request_cancel(conn->worker->worker, req);
-        }
-    }
-}
-
 /*
- * Moves a connection to the TCP data path once both hellos chose it. fd stays Java's until the
- * channel closes; input is what Java read after the peer's hello, output what of our hello it
- * could not write yet. Every receive slot stays posted, now for frames.
+ * Moves a connection to the frame path once both hellos chose the TCP data path; its path changes
+ * here, once, and never again. fd stays Java's until the channel closes; input is what Java read
+ * after the peer's hello, output what of our hello it could not write yet. Every receive slot stays
+ * posted, now for frames: UCX cannot have matched any of them, since the peer chose this path too and
+ * never sends through UCX, so their UCX receives are withdrawn.
  */
-static void java_conn_stream_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint fd, jlong input, jint input_length,
+static void java_conn_frame_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint fd, jlong input, jint input_length,
                                    jlong output, jint output_length) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->stream != NULL || input_length < 0 || output_length < 0) {
+    if (conn->frames != NULL || input_length < 0 || output_length < 0) {
         nucx_throw_io(env, "TCP data path", "already started, or bad arguments");
         return;
     }
-    nucx_stream *s = stream_alloc(conn, (uint32_t) input_length);
+    nucx_frames *s = frames_alloc(conn, (uint32_t) input_length);
     char *unsent = output_length > 0 ? malloc((size_t) output_length) : NULL;
     if (s == NULL || (output_length > 0 && unsent == NULL)) {
         free(unsent);
-        stream_release(s);
+        frames_release(s);
         nucx_throw_io(env, "TCP data path", "out of memory");
         return;
     }
     s->fd = fd;
     memcpy(s->rx, (const void *) (intptr_t) input, (size_t) input_length);
     s->rx_end = (uint32_t) input_length;
-    conn->stream = s;
-    conn->worker->streams++;
-    withdraw_ucx_receives(conn);
+    conn->frames = s;
+    conn->path = &frame_path;
+    conn->worker->frame_conns++;
+    nucx_conn_cancel_data_receives(conn);
     for (int i = 0; i < conn->recv_slots; i++) {
-        nucx_stream_post_recv(conn, i, conn->recv_bufs[i]);
+        frame_post_recv(conn, i, 0, conn->recv_bufs[i], NULL);
     }
     conn->state[NUCX_STATE_WIRED_UP] = 1;
     if (unsent != NULL) {
         memcpy(unsent, (const void *) (intptr_t) output, (size_t) output_length);
-        stream_item *item = push_item(s, ITEM_RAW, FRAME_DATA, 0);
+        write_item *item = push_item(s, ITEM_RAW, FRAME_DATA, 0);
         item->raw = unsent;
         item->length = (uint32_t) output_length;
         conn->outstanding++;
@@ -944,16 +956,16 @@ static void java_conn_stream_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint
  * NUCX_SEND_FILE_DECLINED with nothing queued when the bytes cannot come from the file: Java then
  * copies them into the slot.
  */
-static jint java_conn_stream_send_file(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint iov_count,
+static jint java_conn_frame_send_file(JNIEnv *env, jclass cls, jlong conn_ptr, jint slot, jint length, jint iov_count,
                                        jint credits, jobject region, jlong position, jint count) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->stream == NULL || slot < 0 || slot >= conn->send_slots || length < 0 || count <= 0 ||
+    if (conn->frames == NULL || slot < 0 || slot >= conn->send_slots || length < 0 || count <= 0 ||
         (iov_count != 0 && (iov_count < 2 || iov_count > NUCX_MAX_IOV))) {
         return (jint) UCS_ERR_INVALID_PARAM;
     }
-    if (refusal(conn->stream) != 0) {
-        return refusal(conn->stream);
+    if (refusal(conn->frames) != 0) {
+        return refusal(conn->frames);
     }
     file_part file = {.fd = nucx_file_region_fd(env, region, position, (uint32_t) count),
                       .length = (uint32_t) count,
@@ -973,7 +985,7 @@ static jint java_conn_stream_send_file(JNIEnv *env, jclass cls, jlong conn_ptr, 
 }
 
 /* Queues a side-channel record (type, then the messages sent before it, big endian) after the data. */
-static jint java_conn_stream_record(JNIEnv *env, jclass cls, jlong conn_ptr, jbyte type, jint messages) {
+static jint java_conn_frame_record(JNIEnv *env, jclass cls, jlong conn_ptr, jbyte type, jint messages) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
     uint8_t record[NUCX_RECORD_BYTES];
@@ -992,10 +1004,10 @@ static jint java_conn_stream_record(JNIEnv *env, jclass cls, jlong conn_ptr, jby
  * Copies the records that arrived (up to capacity bytes) to address and returns their length, or
  * -1 when none is left and the peer's stream has ended: Java reads them as side-channel input.
  */
-static jint java_conn_stream_take_records(JNIEnv *env, jclass cls, jlong conn_ptr, jlong address, jint capacity) {
+static jint java_conn_frame_take_records(JNIEnv *env, jclass cls, jlong conn_ptr, jlong address, jint capacity) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    nucx_stream *s = conn->stream;
+    nucx_frames *s = conn->frames;
     conn->state[NUCX_STATE_SIDE_INPUT] = 0;
     if (s->records_length == 0) {
         return s->eof ? -1 : 0;
@@ -1011,10 +1023,10 @@ static jint java_conn_stream_take_records(JNIEnv *env, jclass cls, jlong conn_pt
 }
 
 /* Reads what the socket holds now, for a loop that has not served its sockets for a while. */
-static void java_conn_stream_read(JNIEnv *env, jclass cls, jlong conn_ptr) {
+static void java_conn_frame_read(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->stream != NULL && !conn->closing) {
+    if (conn->frames != NULL && !conn->closing) {
         read_frames(conn);
     }
 }
@@ -1023,36 +1035,36 @@ static void java_conn_stream_read(JNIEnv *env, jclass cls, jlong conn_ptr) {
  * Writes what a burst deferred, now: Java calls it when it runs out of send slots, so that a channel
  * turns unwritable only when the socket itself is full, as with Netty's epoll transport.
  */
-static void java_conn_stream_flush(JNIEnv *env, jclass cls, jlong conn_ptr) {
+static void java_conn_frame_flush(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->stream != NULL && !conn->closing) {
+    if (conn->frames != NULL && !conn->closing) {
         write_now(conn);
     }
 }
 
 /* What ended the peer's stream when it was a socket error (strerror), or null for an orderly end. */
-static jstring java_conn_stream_end_error(JNIEnv *env, jclass cls, jlong conn_ptr) {
+static jstring java_conn_frame_end_error(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->stream == NULL || conn->stream->end_errno == 0) {
+    if (conn->frames == NULL || conn->frames->end_errno == 0) {
         return NULL;
     }
     char buf[256];
     /* GNU strerror_r may return a static string instead of filling buf. */
-    return (*env)->NewStringUTF(env, strerror_r(conn->stream->end_errno, buf, sizeof(buf)));
+    return (*env)->NewStringUTF(env, strerror_r(conn->frames->end_errno, buf, sizeof(buf)));
 }
 
 static const JNINativeMethod methods[] = {
-    {"connStreamStart", "(JIJIJI)V", (void *) java_conn_stream_start},
-    {"connStreamRecord", "(JBI)I", (void *) java_conn_stream_record},
-    {"connStreamTakeRecords", "(JJI)I", (void *) java_conn_stream_take_records},
-    {"connStreamRead", "(J)V", (void *) java_conn_stream_read},
-    {"connStreamFlush", "(J)V", (void *) java_conn_stream_flush},
-    {"connStreamEndError", "(J)Ljava/lang/String;", (void *) java_conn_stream_end_error},
-    {"connStreamSendFile", "(JIIIILio/netty/channel/DefaultFileRegion;JI)I", (void *) java_conn_stream_send_file},
+    {"connStreamStart", "(JIJIJI)V", (void *) java_conn_frame_start},
+    {"connStreamRecord", "(JBI)I", (void *) java_conn_frame_record},
+    {"connStreamTakeRecords", "(JJI)I", (void *) java_conn_frame_take_records},
+    {"connStreamRead", "(J)V", (void *) java_conn_frame_read},
+    {"connStreamFlush", "(J)V", (void *) java_conn_frame_flush},
+    {"connStreamEndError", "(J)Ljava/lang/String;", (void *) java_conn_frame_end_error},
+    {"connStreamSendFile", "(JIIIILio/netty/channel/DefaultFileRegion;JI)I", (void *) java_conn_frame_send_file},
 };
 
-int nucx_register_stream(JNIEnv *env, jclass cls) {
+int nucx_register_frame_path(JNIEnv *env, jclass cls) {
     return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
 }

@@ -1,0 +1,165 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
+ * ucx_conn.c: the connection core. A connection's memory, its UCP endpoint, its credit messages, its
+ * reports to Java and its close belong to the core; how its data messages travel belongs to its path,
+ * which the core reaches only through the path's table (struct nucx_path_ops). The paths
+ * (ucx_tag_path.c, ucx_frame_path.c) include this header and call the core; they never call each other,
+ * and the core names none of them.
+ */
+#ifndef NETTY_UCX_CONN_H
+#define NETTY_UCX_CONN_H
+
+#include "ucx_native.h"
+
+typedef struct nucx_frames nucx_frames;
+typedef struct nucx_path_ops nucx_path_ops;
+
+typedef struct {
+    nucx_conn *conn;
+    int index;
+} nucx_slot_ref;
+
+/*
+ * A connection's close (the top of ucx_conn.c tells the whole lifetime): zero, with side_fd -1, until
+ * Java closes it; then what it waits for while it lingers on its worker's closing list.
+ */
+typedef struct {
+    int side_fd;             /* the side channel's socket, owned by the connection once it is closing, or -1 */
+    int side_watched;        /* side_fd is in the worker's epoll set (the tag path lingers on it) */
+    int report_free;         /* Java holds buffers UCX may still use: list the id when the connection is freed */
+    int write_shut;          /* our endpoint flushed, so we told the peer with shutdown(SHUT_WR) */
+    int peer_done;           /* the peer will send nothing more: receives are cancelled */
+    int receives_orphaned;   /* receives UCX never completes were let go; recv_refs outlive the connection */
+    uint64_t peer_gone_ns;   /* when the peer was known to send nothing more (its side channel ended, or it died) */
+    uint64_t deadline_ns;    /* when lingering ends: receives are cancelled, unsent frames are dropped */
+    void *close_req;         /* ucp_ep_close_nbx request still in progress */
+    nucx_conn *next_closing; /* the worker's closing list */
+} nucx_linger;
+
+struct nucx_conn {
+    nucx_worker *worker;
+    const nucx_path_ops *path; /* how its data messages travel: set at creation, changed at most once */
+    ucp_ep_h ep;
+    uint32_t id;
+    uint32_t peer_id;
+    uint64_t tag_secret;      /* ours, in the tags of the messages we receive (see the tag layout) */
+    uint64_t peer_tag_secret; /* the peer's, in the tags of the messages we send */
+    int32_t index;
+    int32_t recv_slots;
+    int32_t recv_slot_bytes;
+    int32_t send_slots;
+    int32_t send_slot_bytes;
+    int32_t outstanding;   /* requests (and queued frames) whose completion has not run yet */
+    uint32_t sent;         /* data messages posted: the most credits the peer can return */
+    int closing;           /* Java closed it (connClose): callbacks stop reporting to Java, it lingers */
+    nucx_linger linger;    /* the rest of its close */
+    volatile int32_t *state; /* shared with Java: header + recv states + send states */
+    char **recv_bufs;      /* per slot: the buffer (owned by Java) its receive is posted into */
+    char *send_area;
+    ucp_mem_h send_memh;   /* registration of send_area, or NULL */
+    void **recv_reqs;      /* per slot: its UCX receive while one is posted */
+    void **send_reqs;
+    nucx_slot_ref *recv_refs;
+    nucx_slot_ref *send_refs;
+    ucp_dt_iov_t *send_iovs; /* NUCX_MAX_IOV entries per send slot, filled by Java after entry 0 */
+    void *ctrl_recv_req;
+    uint32_t ctrl_recv_buf[2];
+    uint32_t ctrl_send_buf;
+    int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
+    nucx_frames *frames;     /* the frame path's own state (ucx_frame_path.c), or NULL */
+    nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
+    nucx_conn *next_live;
+};
+
+/*
+ * A data path: how a connection's data messages travel. A connection starts on the path the loader
+ * hands to nucx_register_conn (the tag path), whose receives Java posts before the hello; when both
+ * hellos choose TCP, connStreamStart (ucx_frame_path.c) moves it to the frame path, once, as the
+ * handshake ends. The core then calls the connection's path for each of these, and checks nothing
+ * per call.
+ */
+struct nucx_path_ops {
+    /* What connDescribe says, or NULL for the endpoint's own description. */
+    const char *about;
+    /* Whether the peer's window needs our credit messages (connSendCredits); else nothing is sent. */
+    int sends_credits;
+    /*
+     * Sends a slot whose header already holds the credits: data and count are a contiguous buffer
+     * and its length, or an I/O vector and its entry count when iov is set. Returns 0 when the send
+     * completed at once, 1 while it is in flight, or a negative status.
+     */
+    jint (*send)(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq);
+    /* Posts the receive of sequence number seq into buffer (memh: its registration, or NULL). */
+    void (*post_recv)(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh);
+    /* Java closed the connection: start lingering (side_fd: the side channel, now the connection's, or -1). */
+    void (*close)(nucx_conn *conn, int side_fd, int force);
+    /* True once nothing the path queued waits to be written: the side channel's write half can be shut. */
+    int (*drained)(const nucx_conn *conn);
+    /* The linger deadline passed: what the peer did not take is given up on. */
+    void (*linger_expired)(nucx_conn *conn);
+    /* Frees the path's own state: the connection is freed next. */
+    void (*free)(nucx_conn *conn);
+};
+
+/*
+ * Tag layout (see ucx_native.h) of a tag secret's parts: the sequence base, the control nonce and
+ * the key.
+ */
+static inline uint32_t nucx_secret_base(uint64_t secret) {
+    return (uint32_t) secret & NUCX_TAG_SEQ_MASK;
+}
+
+static inline uint32_t nucx_secret_nonce(uint64_t secret) {
+    return (uint32_t) (secret >> 17) & NUCX_TAG_SEQ_MASK;
+}
+
+static inline uint32_t nucx_secret_key(uint64_t secret) {
+    return (uint32_t) (secret >> 34) & NUCX_TAG_KEY_MASK;
+}
+
+static inline uint64_t nucx_data_tag(uint32_t id, uint64_t secret, uint32_t seq) {
+    return ((uint64_t) id << NUCX_TAG_ID_SHIFT)
+           | ((uint64_t) ((seq + nucx_secret_base(secret)) & NUCX_TAG_SEQ_MASK) << NUCX_TAG_SEQ_SHIFT)
+           | nucx_secret_key(secret);
+}
+
+static inline uint64_t nucx_ctrl_tag(uint32_t id, uint64_t secret) {
+    return ((uint64_t) id << NUCX_TAG_ID_SHIFT) | NUCX_TAG_CTRL_BIT
+           | ((uint64_t) nucx_secret_nonce(secret) << NUCX_TAG_SEQ_SHIFT) | nucx_secret_key(secret);
+}
+
+static inline volatile int32_t *nucx_recv_state(nucx_conn *conn) {
+    return conn->state + NUCX_STATE_HEADER_WORDS;
+}
+
+static inline volatile int32_t *nucx_send_state(nucx_conn *conn) {
+    return conn->state + NUCX_STATE_HEADER_WORDS + conn->recv_slots;
+}
+
+static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
+    return conn->send_area + (size_t) slot * (size_t) conn->send_slot_bytes;
+}
+
+/* Reports to Java, for the paths. */
+NUCX_HIDDEN void nucx_conn_notify(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_fail(nucx_conn *conn, int32_t error);
+NUCX_HIDDEN void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length);
+
+/* UCX receives of the connection. */
+NUCX_HIDDEN void nucx_conn_cancel_data_receives(nucx_conn *conn);
+NUCX_HIDDEN int nucx_conn_waits_only_for_receives(const nucx_conn *conn);
+NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
+
+/* Its close and its end, for the paths and the worker's closing list (ucx_linger.c). */
+NUCX_HIDDEN void nucx_conn_close(nucx_conn *conn, int side_fd, int force, int report_free);
+NUCX_HIDDEN void nucx_conn_peer_done(nucx_conn *conn);
+NUCX_HIDDEN void nucx_conn_peer_ended(nucx_conn *conn);
+NUCX_HIDDEN int nucx_conn_reapable(nucx_conn *conn, uint64_t now);
+NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
+
+/* first_path: the path every new connection starts on. */
+NUCX_HIDDEN int nucx_register_conn(JNIEnv *env, jclass cls, const nucx_path_ops *first_path);
+
+#endif

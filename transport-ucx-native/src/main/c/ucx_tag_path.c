@@ -1,0 +1,173 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+/*
+ * The tag path: a connection's data messages as UCP tagged messages on its endpoint, one per send
+ * slot, each received into the slot posted for its sequence number (see the tag layout in
+ * ucx_native.h). Every connection starts on it; the connection core (ucx_conn.c) owns the endpoint,
+ * the credit messages and the close, and calls this path through its table.
+ */
+#include <string.h>
+#include <sys/epoll.h>
+#include "ucx_conn.h"
+#include "ucx_tag_path.h"
+#include "ucx_worker.h"
+
+/* ---- receive ---- */
+
+static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data) {
+    nucx_slot_ref *ref = user_data;
+    nucx_conn *conn = ref->conn;
+    if (conn == NULL) {
+        /* A receive its connection let go of (nucx_conn_orphan_receives): nothing to deliver it to. */
+        ucp_request_free(request);
+        return;
+    }
+    conn->recv_reqs[ref->index] = NULL;
+    conn->outstanding--;
+    ucp_request_free(request);
+    if (conn->path != &nucx_tag_path && status == UCS_ERR_CANCELED) {
+        /* Withdrawn when the connection moved to the frame path: the slot stays posted there. */
+        return;
+    }
+    if (!conn->closing) {
+        nucx_conn_recv_done(conn, ref->index, status, info->length);
+    }
+}
+
+/*
+ * Posts the receive of sequence number seq into buffer (recv_slot_bytes long, owned by Java until
+ * the connection is freed); memh is the buffer's registration, or NULL.
+ */
+static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
+    ucp_tag_recv_info_t info;
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_RECV_INFO,
+        .cb.recv = recv_callback,
+        .user_data = &conn->recv_refs[slot],
+        .recv_info.tag_info = &info,
+    };
+    if (memh != NULL) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
+        param.memh = memh;
+    }
+    conn->recv_bufs[slot] = buffer;
+    nucx_recv_state(conn)[slot] = NUCX_RECV_POSTED;
+    conn->recv_reqs[slot] = NUCX_REQ_POSTING;
+    conn->outstanding++;
+    void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes,
+                                 nucx_data_tag(conn->id, conn->tag_secret, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
+    if (req == NULL || UCS_PTR_IS_ERR(req)) {
+        conn->recv_reqs[slot] = NULL;
+        conn->outstanding--;
+        nucx_conn_recv_done(conn, slot, UCS_PTR_STATUS(req), info.length);
+    } else if (conn->recv_reqs[slot] == NUCX_REQ_POSTING) {
+        conn->recv_reqs[slot] = req;
+    }
+}
+
+/* ---- send ---- */
+
+static void send_callback(void *request, ucs_status_t status, void *user_data) {
+    nucx_slot_ref *ref = user_data;
+    nucx_conn *conn = ref->conn;
+    conn->send_reqs[ref->index] = NULL;
+    conn->outstanding--;
+    ucp_request_free(request);
+    if (!conn->closing) {
+        nucx_send_state(conn)[ref->index] = status == UCS_OK ? NUCX_SEND_FREE : (int32_t) status;
+        nucx_conn_notify(conn);
+    }
+}
+
+/*
+ * Sends a slot, its header already carrying the credits returned, as one tagged send: `data` and
+ * `count` are a contiguous buffer and its length, or an I/O vector and its entry count when `iov` is
+ * set. Returns 0 when the send completed at once, 1 while it is in flight, or a negative ucs_status_t.
+ */
+static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq) {
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send = send_callback,
+        .user_data = &conn->send_refs[slot],
+    };
+    if (iov) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+        param.datatype = ucp_dt_make_iov();
+    } else if (conn->send_memh != NULL) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
+        param.memh = conn->send_memh;
+    }
+    uint64_t tag = nucx_data_tag(conn->peer_id, conn->peer_tag_secret, seq);
+    nucx_send_state(conn)[slot] = NUCX_SEND_BUSY;
+    conn->send_reqs[slot] = NUCX_REQ_POSTING;
+    conn->outstanding++;
+    conn->sent++;
+    void *req = ucp_tag_send_nbx(conn->ep, data, count, tag, &param);
+    if (req == NULL || UCS_PTR_IS_ERR(req)) {
+        nucx_send_state(conn)[slot] = NUCX_SEND_FREE;
+        conn->send_reqs[slot] = NULL;
+        conn->outstanding--;
+        if (req != NULL) {
+            conn->sent--;
+        }
+        return (jint) UCS_PTR_STATUS(req);
+    }
+    if (conn->send_reqs[slot] == NUCX_REQ_POSTING) {
+        conn->send_reqs[slot] = req;
+    }
+    return 1;
+}
+
+/* ---- close ---- */
+
+static void watch_side_channel(nucx_conn *conn) {
+    struct epoll_event ev = {
+        .events = EPOLLIN | EPOLLRDHUP,
+        .data.u64 = (uint64_t) (uintptr_t) conn | NUCX_EPOLL_CONN_BIT,
+    };
+    if (epoll_ctl(conn->worker->epoll_fd, EPOLL_CTL_ADD, conn->linger.side_fd, &ev) != 0) {
+        nucx_conn_peer_done(conn);
+    } else {
+        conn->linger.side_watched = 1;
+    }
+}
+
+/*
+ * Lingers on the side channel: the peer's end of it (ucx_linger.c reads it) means it flushed and sends
+ * nothing more. force: the peer is gone, so nothing more will arrive.
+ */
+static void tag_close(nucx_conn *conn, int side_fd, int force) {
+    if (force || side_fd < 0) {
+        nucx_conn_peer_done(conn);
+    } else {
+        watch_side_channel(conn);
+    }
+}
+
+/* Nothing waits to be written here: what is sent is UCX's, and the endpoint's close flushes it. */
+static int tag_drained(const nucx_conn *conn) {
+    (void) conn;
+    return 1;
+}
+
+/* The receives the expiry cancels (nucx_conn_peer_done) are all this path gives up. */
+static void tag_linger_expired(nucx_conn *conn) {
+    (void) conn;
+}
+
+/* The path keeps no state of its own beyond the connection's. */
+static void tag_free(nucx_conn *conn) {
+    (void) conn;
+}
+
+const nucx_path_ops nucx_tag_path = {
+    .about = NULL,
+    .sends_credits = 1,
+    .send = post_send,
+    .post_recv = post_recv,
+    .close = tag_close,
+    .drained = tag_drained,
+    .linger_expired = tag_linger_expired,
+    .free = tag_free,
+};
