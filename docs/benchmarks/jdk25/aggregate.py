@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Aggregates run.sh's JMH CSV files: results.csv (one row per configuration, round and benchmark) and results.md
-(spread per configuration, and the per-round ratios that answer the two questions).
+"""Aggregates JMH CSV files named CONFIG-ROUND.csv: NAME.csv (one row per configuration, round and benchmark) and
+NAME.md (spread per configuration, and the per-round ratios between configurations).
 
-    python3 aggregate.py RESULTS_DIR DOCS_DIR [NAME]
+    python3 aggregate.py RESULTS_DIR DOCS_DIR [NAME [CONFIG,CONFIG,... [A/B=LABEL;A/B=LABEL...]]]
 
-NAME (default "results") names the two files: NAME.csv and NAME.md.
+NAME defaults to "results"; the configurations and ratios default to this folder's (run.sh): the three
+(build, JDK) pairs, JDK 25 / JDK 17 and without / with Unsafe. Other folders' runs name their own.
 """
 import csv
 import glob
@@ -40,6 +41,14 @@ def spread(values):
 def main():
     results_dir, docs_dir = sys.argv[1], sys.argv[2]
     name = sys.argv[3] if len(sys.argv) > 3 else "results"
+    configs = sys.argv[4].split(",") if len(sys.argv) > 4 else CONFIGS
+    ratios_wanted = RATIOS
+    if len(sys.argv) > 5:
+        ratios_wanted = []
+        for spec in sys.argv[5].split(";"):
+            pair, label = spec.split("=", 1)
+            a, b = pair.split("/")
+            ratios_wanted.append((a, b, label))
     rows = load(results_dir)
     with open(os.path.join(docs_dir, name + ".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["config", "round", "benchmark", "size_bytes", "ns_per_op"])
@@ -50,15 +59,16 @@ def main():
     by = {}
     for r in rows:
         by.setdefault((r["benchmark"], r["size_bytes"], r["config"]), {})[r["round"]] = r["ns_per_op"]
-    out = ["| benchmark | size | " + " | ".join(c + " ns/op min / median / max" for c in CONFIGS)
-           + " | " + " | ".join(label + " per round min / median / max" for _, _, label in RATIOS) + " |",
-           "| --- | ---: | " + " | ".join("---" for _ in CONFIGS) + " | " + " | ".join("---" for _ in RATIOS) + " |"]
+    out = ["| benchmark | size | " + " | ".join(c + " ns/op min / median / max" for c in configs)
+           + " | " + " | ".join(label + " per round min / median / max" for _, _, label in ratios_wanted) + " |",
+           "| --- | ---: | " + " | ".join("---" for _ in configs) + " | " + " | ".join("---" for _ in ratios_wanted)
+           + " |"]
     for bench, size in keys:
         cells = []
-        for c in CONFIGS:
+        for c in configs:
             v = list(by.get((bench, size, c), {}).values())
             cells.append(spread(v) + " (%d runs)" % len(v) if v else "-")
-        for a, b, _ in RATIOS:
+        for a, b, _ in ratios_wanted:
             va, vb = by.get((bench, size, a), {}), by.get((bench, size, b), {})
             ratios = [va[k] / vb[k] for k in sorted(va) if k in vb]
             cells.append("%.3f / %.3f / %.3f" % (min(ratios), statistics.median(ratios), max(ratios))

@@ -198,7 +198,10 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             // As NIO's for a connect still in progress: the handshake is part of the connect.
             throw new NotYetConnectedException();
         }
-        if (fd >= 0 && session.canAnnounceShutdown() && !link.records().sendShutdownOutput(messagesSent())) {
+        // A record needs a peer that spoke netty-ucx (our connection exists) or a data path that is up.
+        boolean peerKnown = link.connection() != null || link.kind() != null;
+        if (peerKnown && fd >= 0 && session.canAnnounceShutdown()
+                && !link.records().sendShutdownOutput(messagesSent())) {
             interest(UcxIoOps.IN_OUT);
         }
         outputShutdown = true;

@@ -30,7 +30,7 @@ import java.util.UUID;
  * </pre>
  * Integers are big endian. The hello's flags are {@link UcxDataPathPolicy}'s. The proofs are
  * {@link UcxTrustExchange}'s. Everything after the hello (and the address) is a stream of records, or, on the TCP
- * data path, of frames that carry data and records ({@code ucx_stream.c}).
+ * data path, of frames that carry data and records ({@code ucx_frame_path.c}).
  */
 final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);

@@ -169,7 +169,7 @@ final class UcxNative {
 
     static native void workerProbeFree(long worker);
 
-    // ucx_endpoint.c
+    // ucx_conn.c (the connection core; the lifetime of a native connection is described at its top)
     /** Native connections allocated and not freed yet, in every worker of the process (for leak checks). */
     static native long connectionsAllocated();
 
@@ -196,17 +196,17 @@ final class UcxNative {
 
     static native String connDescribe(long conn);
 
-    // ucx_close.c (the lifetime of a native connection is described at its top)
+    // ucx_conn.c
     /**
      * Hands the connection and the socket {@code sideFd} (or -1) to its worker, which frees both once no UCX
      * request of it can call back; the pointer must not be used afterwards.
      */
     static native void connClose(long conn, int sideFd, boolean force, boolean reportFree);
 
-    /** Moves ids of connections freed since the last call (those closed with reportFree) into out. */
+    /** ucx_linger.c: moves ids of connections freed since the last call (those closed with reportFree) into out. */
     static native int workerTakeFreed(long worker, int[] out);
 
-    // ucx_stream.c
+    // ucx_frame_path.c (the TCP data path)
     /**
      * Moves the connection to the TCP data path on {@code fd}: {@code input} holds side-channel bytes read
      * after the peer's hello, {@code output} bytes of our hello not written yet.
@@ -276,7 +276,7 @@ final class UcxNative {
     /** ucx_peer.c: the uid owning the other end of TCP socket {@code fd}, or -1 when it is not in this host's table. */
     static native int socketPeerUid(int fd);
 
-    /** ucx_endpoint.c: calls of ucp_ep_create for connections in this process. */
+    /** ucx_conn.c: calls of ucp_ep_create for connections in this process. */
     static native long endpointsCreated();
 
     /** ucx_stray.c: messages no receive wanted, dropped by the workers of this process. */

@@ -9,7 +9,7 @@ import java.io.IOException;
 
 /**
  * The TCP data path: messages travel as frames on the side channel's own TCP socket, which the native
- * connection takes over at the hello ({@code ucx_stream.c}: {@code nucx_stream_send} and
+ * connection takes over at the hello ({@code ucx_frame_path.c}: {@code frame_send} and
  * {@code write_queue} send, {@code read_frames} receives straight into the receive slots at each
  * progress of the worker). The side-channel records travel as frames between the messages. TCP's own
  * flow control stands in for credits: a frame whose slot the reader has not reposted waits in the

@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
 /**
  * Keeps a UCX event loop from being suspended while its UCP worker still has work that no channel stands
  * for: connections whose channels are closed but which still flush their last messages and wait for their
- * peers' ends (ucx_close.c), or a shared-memory probe in flight ({@link UcxSharedMemoryProbe}).
+ * peers' ends (ucx_linger.c), or a shared-memory probe in flight ({@link UcxSharedMemoryProbe}).
  *
  * <p>An auto-scaling group suspends an idle loop (its thread ends until a task arrives) once the loop has no
  * registrations, no tasks and no scheduled tasks, and nothing progresses the worker of a suspended loop: the

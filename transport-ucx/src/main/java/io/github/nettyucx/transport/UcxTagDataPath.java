@@ -9,10 +9,11 @@ import java.io.IOException;
 
 /**
  * Messages travel as UCX tagged messages through the connection's UCX endpoint (shared memory on one
- * host, InfiniBand/RoCE across hosts; C: {@code java_conn_send} in {@code ucx_endpoint.c}), and the
- * side-channel records on the side channel's socket. Flow control is by credits: the peer may have as
- * many messages in flight as it has receive slots, and each slot we consume and repost is a credit,
- * returned in the header of our next message or, once half a window has piled up, in a control message.
+ * host, InfiniBand/RoCE across hosts; C: {@code java_conn_send} in {@code ucx_conn.c}, then
+ * {@code ucx_tag_path.c}), and the side-channel records on the side channel's socket. Flow control is by
+ * credits: the peer may have as many messages in flight as it has receive slots, and each slot we consume
+ * and repost is a credit, returned in the header of our next message or, once half a window has piled up,
+ * in a control message.
  */
 final class UcxTagDataPath extends AbstractUcxDataPath {
     /**

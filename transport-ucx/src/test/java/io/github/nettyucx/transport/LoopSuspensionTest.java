@@ -190,7 +190,7 @@ class LoopSuspensionTest extends AbstractLeakCheckedTest {
 
     /**
      * A connection closed right after its last write lingers on its worker until the peer has read its end
-     * (ucx_close.c); while it does, its loop, though it has no registration left, must keep running, or the
+     * (ucx_linger.c); while it does, its loop, though it has no registration left, must keep running, or the
      * peer waits for those bytes until the loop resumes. Here the peer's loop is held up, so the connection
      * lingers for as long as the test says.
      */

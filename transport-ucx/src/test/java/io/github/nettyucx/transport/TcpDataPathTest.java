@@ -58,7 +58,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The TCP data path (ucx_stream.c) as a peer sees it on the wire: a hand-written peer that insists on
+ * The TCP data path (ucx_frame_path.c) as a peer sees it on the wire: a hand-written peer that insists on
  * it speaks the frames to a UCX server, so the format is checked from outside our own sender, and so
  * are malformed frames, a peer dying in the middle of one, and a peer resetting the connection. The same peer
  * checks the handshake's trust from outside: an untrusted peer gets this data path and no worker address, or is
@@ -291,7 +291,7 @@ class TcpDataPathTest {
     /**
      * Large frames are read straight into their slots: the rest of a frame in progress with the next
      * frame word (read_direct), and at a frame boundary the next frame guessed to have the last data
-     * frame's size (read_at_boundary, ucx_stream.c). Each write here starts at a boundary the server has
+     * frame's size (read_at_boundary, ucx_frame_path.c). Each write here starts at a boundary the server has
      * drained to: a frame of the guessed size, frames shorter than the guess in one write, a longer one,
      * two of the guessed size in one write, a frame word split across writes, a frame whose first part
      * came alone, and a record where a data frame was guessed.
@@ -348,7 +348,7 @@ class TcpDataPathTest {
     }
 
     /**
-     * A {@link DefaultFileRegion} goes out with sendfile, from its file to the socket (ucx_stream.c): every one of
+     * A {@link DefaultFileRegion} goes out with sendfile, from its file to the socket (ucx_frame_path.c): every one of
      * its bytes is counted by the native side as sent so, and none of the bytes around it. Its frames are
      * well formed, at most the peer's unit each, and carry its bytes in order after the buffer written before it
      * (which shares the first frame) and before what follows: a region of a subclass, which is copied (it may
