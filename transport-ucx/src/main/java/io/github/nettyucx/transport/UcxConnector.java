@@ -28,8 +28,10 @@ import java.util.Arrays;
  * <p>
  * What goes out when, for a client: its intro (a challenge) as soon as TCP connects; its hello, which says
  * whether it trusts the server, once the server's intro proved (or failed to prove) the server; its worker
- * address only when both hellos chose UCX. A server answers the intro with its own, and the hello with its
- * hello. No worker address leaves before both sides trust each other.
+ * address only when both hellos chose UCX, and only once the server's address arrived (and, with a shared
+ * secret, its MAC checked out). A server answers the intro with its own, and the hello with its hello and, for
+ * UCX, its address. No worker address leaves before both sides trust each other. Once the server's intro came, a
+ * failed handshake fails the connect: it never falls back to plain TCP.
  */
 final class UcxConnector implements UcxSession.Listener {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxConnector.class);
@@ -134,6 +136,12 @@ final class UcxConnector implements UcxSession.Listener {
     private Runnable handshakeSlot;
     /** This connect goes plain TCP: the server is known not to speak netty-ucx. */
     private boolean plainAttempt;
+    /**
+     * The server's intro arrived: it speaks netty-ucx, so a handshake that fails after it fails the connect and
+     * never falls back to plain TCP (which would take a refusal, or an address altered on the way, for a server
+     * that does not speak netty-ucx).
+     */
+    private boolean serverSpokeNettyUcx;
     /** Tells a fallback deadline of an earlier attempt from the current one's. */
     private int fallbackGeneration;
 
@@ -202,7 +210,7 @@ final class UcxConnector implements UcxSession.Listener {
         if (config.isPlainTcpFallback()) {
             int generation = ++fallbackGeneration;
             host.schedule(() -> {
-                if (generation == fallbackGeneration && attempt.isPending() && !session.isEstablished()) {
+                if (generation == fallbackGeneration && mayFallBack()) {
                     host.fallBack("no netty-ucx hello within " + FALLBACK_HELLO_MILLIS + " ms");
                 }
             }, FALLBACK_HELLO_MILLIS);
@@ -212,8 +220,8 @@ final class UcxConnector implements UcxSession.Listener {
 
     /** True when a failed handshake may start over as plain TCP instead of failing the connect. */
     boolean mayFallBack() {
-        return config.isPlainTcpFallback() && attempt.isPending() && !plainAttempt && !session.isEstablished()
-                && host.isOpen();
+        return config.isPlainTcpFallback() && attempt.isPending() && !plainAttempt && !serverSpokeNettyUcx
+                && !session.isEstablished() && host.isOpen();
     }
 
     /**
@@ -226,6 +234,9 @@ final class UcxConnector implements UcxSession.Listener {
         UcxPlainTcpServers.remember(target);
         session = new UcxSession(this, false);
         endpoint = null;
+        trust = null;
+        // A fallback deadline still armed belongs to the attempt that ended.
+        fallbackGeneration++;
         plainAttempt = true;
         peerHelloSeen = false;
         setup.startingOver();
@@ -296,6 +307,7 @@ final class UcxConnector implements UcxSession.Listener {
     @Override
     public void introReceived(UcxHandshake.Intro intro) throws IOException {
         trust.peerNonce(intro.nonce);
+        serverSpokeNettyUcx = !accepted;
         if (accepted) {
             host.send(UcxHandshake.encodeServerIntro(trust.ownNonce(), trust.proof()));
             host.flush();
@@ -340,8 +352,9 @@ final class UcxConnector implements UcxSession.Listener {
             host.send(ourHello(null));
         }
         if (choice == UcxDataPathPolicy.Choice.UCX) {
-            byte[] address = host.workerAddress();
-            host.send(UcxHandshake.encodeAddress(address, trust.addressMac(ourHelloBody, address)));
+            if (accepted) {
+                sendOurAddress();
+            }
             host.expectAddress();
             host.flush();
             return true;
@@ -378,7 +391,16 @@ final class UcxConnector implements UcxSession.Listener {
                 + "or -Dio.github.nettyucx.trust on both sides (docs/security.md)";
     }
 
-    /** The peer's worker address arrived: connect over UCX, within a deadline, if it is the one the peer sent. */
+    /** Our worker address, with its MAC: a server's follows its hello, a client's the server's address. */
+    private void sendOurAddress() throws IOException {
+        byte[] address = host.workerAddress();
+        host.send(UcxHandshake.encodeAddress(address, trust.addressMac(ourHelloBody, address)));
+    }
+
+    /**
+     * The peer's worker address arrived: connect over UCX, within a deadline, if it is the one the peer sent. A
+     * client sends its own only now, once the server's address and hello proved to be the server's.
+     */
     @Override
     public void addressReceived(UcxHandshake.Hello hello) throws IOException {
         trust.checkAddress(hello);
@@ -387,6 +409,10 @@ final class UcxConnector implements UcxSession.Listener {
         if (hello.connectionId == endpoint.id() && Arrays.equals(hello.workerAddress, ownAddress)) {
             // A peer that sends our own hello back, taken for a peer, would connect us to ourselves.
             throw new ProtocolException("not a netty-ucx peer (it sent our own hello back)");
+        }
+        if (!accepted) {
+            sendOurAddress();
+            host.flush();
         }
         host.connectDataPath(UcxDataPathPolicy.Choice.UCX, hello);
         session.boundPeerInFlight(endpoint.recvWindow());

@@ -25,7 +25,7 @@ import java.util.UUID;
  * server intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes | proof 32 bytes
  * hello:         [client: proof 32 bytes] | flags u16 | 0 u16 | connection id u32 | tag secret u64 |
  *                receive window u32 | receive unit u32 | boot id 16 bytes
- * address:       length u32 | UCP worker address
+ * address:       length u32 | UCP worker address | MAC 32 bytes
  * record:        type u8 ('S' output shut down, 'C' closed, 'R' closed with a reset) | messages sent before it u32
  * </pre>
  * Integers are big endian. The hello's flags are {@link UcxDataPathPolicy}'s. The proofs are

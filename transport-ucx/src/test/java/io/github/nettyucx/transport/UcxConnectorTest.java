@@ -3,7 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.netty.channel.DefaultChannelPromise;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link UcxConnector}, a client's and a server's back to back with no event loop, no socket and no native
@@ -99,28 +102,64 @@ class UcxConnectorTest {
         }
     }
 
+    /** The hellos and the server's address of a client ({@code fallback} on or off) and a server with one secret. */
+    private Pair upToTheServersAddress(boolean fallback) throws IOException {
+        Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
+        if (fallback) {
+            pair.client.config.setOption(UcxChannelOption.PLAIN_TCP_FALLBACK, true);
+            pair.client.config.setConnectTimeoutMillis(0);
+            DefaultChannelPromise promise = new DefaultChannelPromise(channels.get(0), ImmediateEventExecutor.INSTANCE);
+            pair.client.connector.connecting(promise, STRANGER, null, () -> { });
+        }
+        pair.client.connector.tcpConnected();
+        assertEquals(fallback, pair.client.connector.mayFallBack(), "before the server answered");
+        pair.toServer();
+        pair.toClient();
+        pair.toServer();
+        assumeTrue(pair.server.sentAddress(), "UCX was not chosen here (no shared memory, or "
+                + "-Dio.github.nettyucx.tcpDataPath=always): no address to alter");
+        return pair;
+    }
+
+    @Test
+    void theClientSendsItsAddressOnlyOnceTheServersArrived() throws IOException {
+        Pair pair = upToTheServersAddress(false);
+        pair.toClient(UcxHandshake.SERVER_INTRO_BYTES + UcxHandshake.HELLO_BYTES + 10);
+        assertFalse(pair.client.sentAddress(), "the server's hello and part of its address arrived");
+        assertNull(pair.client.choice);
+        pair.toClient();
+        assertTrue(pair.client.sentAddress());
+        assertEquals(UcxDataPathPolicy.Choice.UCX, pair.client.choice);
+    }
+
     /**
-     * A man in the middle that relays the intros (so that both proofs check out) and then points the client at
-     * another worker address, or changes the server's hello: the client refuses before creating an endpoint.
+     * A man in the middle that relays the intros (so that both proofs check out) and then points a side at another
+     * worker address, or changes the hello before it: that side refuses before creating an endpoint, and a client
+     * neither sends its own address nor falls back to plain TCP.
      */
     @Test
     void anAddressOrHelloAlteredOnTheWayIsRefused() throws IOException {
-        int addressByte = UcxHandshake.SERVER_INTRO_BYTES + UcxHandshake.HELLO_BYTES
+        int serverAddressByte = UcxHandshake.SERVER_INTRO_BYTES + UcxHandshake.HELLO_BYTES
                 + UcxHandshake.ADDRESS_HEADER_BYTES + 9;
-        int windowByte = UcxHandshake.SERVER_INTRO_BYTES + 19;
-        for (int altered : new int[] {addressByte, windowByte}) {
-            Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
-            pair.client.connector.tcpConnected();
-            pair.toServer();
-            pair.toClient();
-            pair.toServer();
-            if (!pair.server.sentAddress()) {
-                return; // The TCP data path was chosen (-Dio.github.nettyucx.tcpDataPath=always): no address.
-            }
+        int serverWindowByte = UcxHandshake.SERVER_INTRO_BYTES + 19;
+        for (int altered : new int[] {serverAddressByte, serverWindowByte}) {
+            Pair pair = upToTheServersAddress(true);
             pair.flipToClient = altered;
-            assertThrows(ProtocolException.class, pair::toClient);
+            ProtocolException refused = assertThrows(ProtocolException.class, pair::toClient);
+            assertTrue(refused.getMessage().contains("altered on the way"), refused.getMessage());
             assertNull(pair.client.choice, "no endpoint to an address the server did not send");
+            assertFalse(pair.client.sentAddress(), "our address goes to no one who failed the check");
+            assertFalse(pair.client.connector.mayFallBack(), "a netty-ucx server's failure is not a plain server");
+            pair.client.runTasksDue(Long.MAX_VALUE);
         }
+
+        Pair pair = upToTheServersAddress(false);
+        pair.toClient();
+        pair.flipToServer = UcxHandshake.INTRO_BYTES + UcxHandshake.CLIENT_HELLO_BYTES
+                + UcxHandshake.ADDRESS_HEADER_BYTES + 9;
+        ProtocolException refused = assertThrows(ProtocolException.class, pair::toServer);
+        assertTrue(refused.getMessage().contains("altered on the way"), refused.getMessage());
+        assertNull(pair.server.choice, "the server creates no endpoint either");
     }
 
     @Test
@@ -172,9 +211,7 @@ class UcxConnectorTest {
         Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
         pair.client.config.setConnectTimeoutMillis(1_000);
         pair.handshake();
-        if (pair.client.choice != UcxDataPathPolicy.Choice.UCX) {
-            return; // The TCP data path has no endpoint to wait for (-Dio.github.nettyucx.tcpDataPath=always).
-        }
+        assumeTrue(pair.client.choice == UcxDataPathPolicy.Choice.UCX, "UCX was not chosen: no endpoint to wait for");
         pair.client.runTasksDue(UcxConnector.MIN_ENDPOINT_SETUP_MILLIS - 1);
         assertNull(pair.client.aborted, "the deadline is never below its minimum");
         pair.client.runTasksDue(UcxConnector.MIN_ENDPOINT_SETUP_MILLIS);
@@ -209,6 +246,8 @@ class UcxConnectorTest {
         private int toClientTaken;
         /** A byte of the server's stream that the man in the middle flips on its way to the client; -1: none. */
         int flipToClient = -1;
+        /** The same for the client's stream on its way to the server. */
+        int flipToServer = -1;
 
         Pair(UcxTrust clientTrust, UcxTrust serverTrust) {
             client = new FakeHost(config(clientTrust), false, 10);
@@ -225,15 +264,22 @@ class UcxConnectorTest {
         }
 
         void toServer() throws IOException {
-            toServerTaken = carry(client, toServerTaken, toServer, server, -1);
+            toServerTaken = carry(client, toServerTaken, toServer, server, flipToServer, Integer.MAX_VALUE);
         }
 
         void toClient() throws IOException {
-            toClientTaken = carry(server, toClientTaken, toClient, client, flipToClient);
+            toClient(Integer.MAX_VALUE);
         }
 
-        private int carry(FakeHost from, int taken, ByteBuffer wire, FakeHost to, int flip) throws IOException {
-            byte[] all = from.out.toByteArray();
+        /** Carries the server's stream up to byte {@code end}. */
+        void toClient(int end) throws IOException {
+            toClientTaken = carry(server, toClientTaken, toClient, client, flipToClient, end);
+        }
+
+        private int carry(FakeHost from, int taken, ByteBuffer wire, FakeHost to, int flip, int end)
+                throws IOException {
+            byte[] sent = from.out.toByteArray();
+            byte[] all = Arrays.copyOf(sent, Math.min(end, sent.length));
             if (flip >= taken && flip < all.length) {
                 all[flip] ^= 1;
             }
