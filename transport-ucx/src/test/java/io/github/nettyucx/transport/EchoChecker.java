@@ -3,14 +3,23 @@
  */
 package io.github.nettyucx.transport;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A client handler for an {@link Echo} server: once active it sends a {@link DataStream} of the given length,
@@ -27,6 +36,30 @@ final class EchoChecker extends ChannelInboundHandlerAdapter {
 
     EchoChecker(int bytes) {
         this.bytes = bytes;
+    }
+
+    /**
+     * Binds {@code server} (as configured, with an {@link Echo} handler) on loopback, connects {@code client} to it
+     * with a checker of {@code bytes}, and asserts that every byte came back intact, with no exception on either
+     * side; closes both.
+     */
+    static void echoThrough(ServerBootstrap server, Bootstrap client, int bytes) throws Exception {
+        Echo echo = new Echo();
+        Channel listener = server.childHandler(echo)
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+        try {
+            EchoChecker checker = new EchoChecker(bytes);
+            Channel channel = client.handler(checker).connect(listener.localAddress()).sync().channel();
+            try {
+                assertEquals((long) bytes, checker.echoed.get(30, TimeUnit.SECONDS));
+                assertTrue(checker.exceptions.isEmpty(), () -> "client: " + checker.exceptions);
+                assertTrue(echo.exceptions.isEmpty(), () -> "server: " + echo.exceptions);
+            } finally {
+                channel.close().sync();
+            }
+        } finally {
+            listener.close().sync();
+        }
     }
 
     @Override

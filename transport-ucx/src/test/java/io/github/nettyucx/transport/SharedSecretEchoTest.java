@@ -6,19 +6,15 @@ package io.github.nettyucx.transport;
 import io.github.nettyucx.transport.testsuite.RequireUcx;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -68,24 +64,9 @@ class SharedSecretEchoTest {
 
     /** 1 MiB from a client trusting by {@code clientTrust} to a server trusting by {@code serverTrust}, and back. */
     private static void echo(UcxTrust clientTrust, UcxTrust serverTrust) throws Exception {
-        Echo echo = new Echo();
-        Channel server = new ServerBootstrap().group(group).channel(UcxServerSocketChannel.class)
-                .childOption(UcxChannelOption.TRUST, serverTrust).childHandler(echo)
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
-        try {
-            EchoChecker checker = new EchoChecker(1 << 20);
-            Channel channel = new Bootstrap().group(group).channel(UcxSocketChannel.class)
-                    .option(UcxChannelOption.TRUST, clientTrust).handler(checker)
-                    .connect(server.localAddress()).sync().channel();
-            try {
-                assertEquals(1L << 20, checker.echoed.get(30, TimeUnit.SECONDS));
-                assertTrue(checker.exceptions.isEmpty(), () -> "client: " + checker.exceptions);
-                assertTrue(echo.exceptions.isEmpty(), () -> "server: " + echo.exceptions);
-            } finally {
-                channel.close().sync();
-            }
-        } finally {
-            server.close().sync();
-        }
+        EchoChecker.echoThrough(new ServerBootstrap().group(group).channel(UcxServerSocketChannel.class)
+                        .childOption(UcxChannelOption.TRUST, serverTrust),
+                new Bootstrap().group(group).channel(UcxSocketChannel.class)
+                        .option(UcxChannelOption.TRUST, clientTrust), 1 << 20);
     }
 }

@@ -10,7 +10,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -22,11 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -78,24 +74,8 @@ class WithoutUnsafeTest {
     /** 1 MiB from {@code client} to an echo server on UCX and back, through buffers of {@code allocator}. */
     private static void echo(Bootstrap client, String allocator) throws Exception {
         ByteBufAllocator alloc = allocator(allocator);
-        Echo echo = new Echo();
-        Channel server = new ServerBootstrap().group(ucx).channel(UcxServerSocketChannel.class)
-                .childOption(ChannelOption.ALLOCATOR, alloc).childHandler(echo)
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
-        try {
-            EchoChecker checker = new EchoChecker(1 << 20);
-            Channel channel = client.option(ChannelOption.ALLOCATOR, alloc).handler(checker)
-                    .connect(server.localAddress()).sync().channel();
-            try {
-                assertEquals(1L << 20, checker.echoed.get(30, TimeUnit.SECONDS));
-                assertTrue(checker.exceptions.isEmpty(), () -> "client: " + checker.exceptions);
-                assertTrue(echo.exceptions.isEmpty(), () -> "server: " + echo.exceptions);
-            } finally {
-                channel.close().sync();
-            }
-        } finally {
-            server.close().sync();
-        }
+        EchoChecker.echoThrough(new ServerBootstrap().group(ucx).channel(UcxServerSocketChannel.class)
+                .childOption(ChannelOption.ALLOCATOR, alloc), client.option(ChannelOption.ALLOCATOR, alloc), 1 << 20);
     }
 
     private static ByteBufAllocator allocator(String name) {
