@@ -124,6 +124,7 @@ final class UcxDataPathPolicy {
      */
     static UcxLink connect(Choice choice, UcxHandshake.Hello hello, UcxConnection connection, UcxInput input,
                            UcxSideChannel side, Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
+        side.handshakeEnded();
         if (choice == Choice.TCP) {
             return UcxStreamDataPath.connect(hello, connection, input, side, stopWatchingSocket, retryWrite);
         }

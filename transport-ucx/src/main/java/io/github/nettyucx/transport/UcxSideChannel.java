@@ -35,6 +35,7 @@ final class UcxSideChannel implements UcxRecordLink {
     private int fd = -1;
     private boolean released;
     private boolean roomForAddressWanted;
+    private boolean handshakeOver;
 
     UcxSideChannel() {
         out.flip();
@@ -57,6 +58,7 @@ final class UcxSideChannel implements UcxRecordLink {
 
     /** Forgets what was queued and read: a client's connect starts over on a new socket. */
     void reset() {
+        handshakeOver = false;
         if (!released) {
             in.clear();
             out.clear();
@@ -113,6 +115,35 @@ final class UcxSideChannel implements UcxRecordLink {
         roomForAddressWanted = true;
     }
 
+    /**
+     * The handshake is over: only records (a few bytes each) come and go from now on, so the room an address took
+     * is given back at the next {@link #consumed()} that leaves little enough in each buffer. An idle connection
+     * would otherwise keep the address's room for its lifetime.
+     */
+    void handshakeEnded() {
+        handshakeOver = true;
+    }
+
+    /** The input in write mode (at {@link #consumed()}), back to its first size once the handshake is over. */
+    private void shrinkInbound() {
+        if (handshakeOver && !roomForAddressWanted && in.capacity() > INITIAL_BYTES && in.position() <= INITIAL_BYTES) {
+            inMemory = moved(in, inMemory, INITIAL_BYTES);
+            in = inMemory.buffer();
+            inAddress = UcxBytes.address(in);
+        }
+    }
+
+    /** The output (in read mode), back to its first size once the handshake is over. */
+    private void shrinkOutbound() {
+        if (handshakeOver && out.capacity() > INITIAL_BYTES && out.remaining() <= INITIAL_BYTES) {
+            out.compact();
+            outMemory = moved(out, outMemory, INITIAL_BYTES);
+            out = outMemory.buffer();
+            outAddress = UcxBytes.address(out);
+            out.flip();
+        }
+    }
+
     private void growInbound() {
         roomForAddressWanted = false;
         int needed = INITIAL_BYTES + UcxHandshake.addressCapacity();
@@ -152,6 +183,7 @@ final class UcxSideChannel implements UcxRecordLink {
             }
             out.position(out.position() + n);
         }
+        shrinkOutbound();
         return true;
     }
 
@@ -234,6 +266,8 @@ final class UcxSideChannel implements UcxRecordLink {
             if (roomForAddressWanted) {
                 growInbound();
             }
+            shrinkInbound();
+            shrinkOutbound();
         }
     }
 }
