@@ -398,7 +398,8 @@ static int conn_alloc(nucx_conn *conn) {
     conn->send_reqs = calloc((size_t) conn->send_slots, sizeof(void *));
     conn->recv_refs = calloc((size_t) conn->recv_slots, sizeof(nucx_slot_ref));
     conn->send_refs = calloc((size_t) conn->send_slots, sizeof(nucx_slot_ref));
-    conn->send_iovs = calloc((size_t) conn->send_slots * NUCX_MAX_IOV, sizeof(ucp_dt_iov_t));
+    /* Not zeroed: Java writes each entry before a send reads it, so pages of slots never sent stay untouched. */
+    conn->send_iovs = malloc((size_t) conn->send_slots * NUCX_MAX_IOV * sizeof(ucp_dt_iov_t));
     if (conn->state == NULL || conn->recv_bufs == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
         conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->send_iovs == NULL) {
         return -1;

@@ -72,7 +72,10 @@ final class UcxConnection implements UcxConnector.Endpoint {
     private final ByteBuffer sendArea;
     /** The send slots' I/O vectors: {@link UcxNative#MAX_IOV} entries per slot. */
     private final ByteBuffer sendIovs;
-    /** Per send slot: the buffers its send reads in place, retained until the send completes. */
+    /**
+     * Per send slot: the buffers its send reads in place, retained until the send completes; a slot's array is made
+     * with its first such send, so that a connection that only copies holds none.
+     */
     private final ByteBuf[][] heldBySlot;
     private final int[] heldCount;
     private int slotsHoldingBuffers;
@@ -109,7 +112,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
         this.sendArea = UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride);
         this.sendIovs = UcxBytes.words(created[UcxNative.CREATED_SEND_IOVS],
                 sendSlots * UcxNative.MAX_IOV * UcxNative.IOV_ENTRY_BYTES);
-        this.heldBySlot = new ByteBuf[sendSlots][UcxNative.MAX_IOV - 1];
+        this.heldBySlot = new ByteBuf[sendSlots][];
         this.heldCount = new int[sendSlots];
         for (int slot = 0; slot < recvWindow; slot++) {
             postRecv(slot, slot);
@@ -518,7 +521,12 @@ final class UcxConnection implements UcxConnector.Endpoint {
         }
         pendingCredits = 0;
         sendSeq++;
-        sendSlot = slot + 1 == sendSlots ? 0 : slot + 1;
+        if (rc != 0) {
+            // Still in flight. A send that completed at once leaves its slot free for the next one instead: a
+            // connection whose sends complete at once (small messages over shared memory) touches one slot's
+            // memory, not all of them.
+            sendSlot = slot + 1 == sendSlots ? 0 : slot + 1;
+        }
     }
 
     /** Releases the buffers of sends UCX has finished with; call when completions arrive. */
@@ -641,7 +649,12 @@ final class UcxConnection implements UcxConnector.Endpoint {
                     return false;
                 }
                 addEntry(buf.memoryAddress() + buf.readerIndex(), n);
-                heldBySlot[slot][heldCount[slot]++] = buf.retain();
+                ByteBuf[] held = heldBySlot[slot];
+                if (held == null) {
+                    held = new ByteBuf[UcxNative.MAX_IOV - 1];
+                    heldBySlot[slot] = held;
+                }
+                held[heldCount[slot]++] = buf.retain();
                 lastEntryCopied = false;
             } else {
                 if (!lastEntryCopied) {
