@@ -4,19 +4,14 @@
 package io.github.nettyucx.transport;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FileRegion;
-import io.netty.channel.RecvByteBufAllocator;
-import io.netty.channel.socket.ChannelInputShutdownEvent;
-import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.socket.DuplexChannelConfig;
 import io.netty.util.internal.StringUtil;
@@ -29,7 +24,8 @@ import java.nio.channels.NotYetConnectedException;
 
 /**
  * What a UCX stream channel does with its connection's bytes, whichever way they travel: the read loop
- * (bytes arrive in {@link UcxStreamUnsafe#readReady()}, from the link's {@link UcxInput}), writes
+ * (bytes arrive in {@link UcxStreamUnsafe#readReady()}, from the link's {@link UcxInput}, and go up the pipeline
+ * in {@link UcxStreamReadLoop}), writes
  * ({@link #doWrite}: bytes leave through the {@link UcxLink}; a channel takes {@link ByteBuf}s and
  * {@link FileRegion}s), and half-close. The side channel, its {@link UcxSession} events and connect are the
  * subclass's ({@link UcxSocketChannel}).
@@ -41,10 +37,10 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
     /** What carries the connection's bytes in its current phase: the handshake, then the data path. */
     UcxLink link;
     volatile boolean active;
-    private volatile boolean inputShutdown;
+    volatile boolean inputShutdown;
     private volatile boolean outputShutdown;
     boolean writePending;
-    private boolean readPending;
+    boolean readPending;
     private boolean readTaskScheduled;
     boolean inputClosedSeenErrorOnRead;
     private final Runnable readTask = () -> ((UcxStreamUnsafe) unsafe()).readReady();
@@ -87,15 +83,15 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
                 && (connection.hasReadable() || session.peerMessagesInFlight(connection.messagesReceived()));
     }
 
-    private boolean atEndOfInput() {
+    final boolean atEndOfInput() {
         return link.input().atEnd();
     }
 
-    private boolean shouldBreakReading() {
+    final boolean shouldBreakReading() {
         return inputShutdown && (inputClosedSeenErrorOnRead || !config().isAllowHalfClosure());
     }
 
-    private boolean readWanted() {
+    final boolean readWanted() {
         return config().isAutoRead() || readPending;
     }
 
@@ -306,6 +302,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
 
     /** Reads, resumes writes, and delivers the end of the peer's input, on the event loop. */
     abstract class UcxStreamUnsafe extends UcxUnsafe {
+        private final UcxStreamReadLoop readLoop = new UcxStreamReadLoop(AbstractUcxStreamChannel.this, this);
 
         @Override
         protected void flush0() {
@@ -392,93 +389,12 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         }
 
         /**
-         * Delivers arrived bytes in sequence order, like epoll's read loop delivers socket reads. (Netty's
-         * Unsafe hands out its RecvByteBufAllocator.Handle, deprecated in favour of ExtendedHandle, which a
-         * user's allocator need not implement.)
+         * Delivers arrived bytes in sequence order, like epoll's read loop delivers socket reads, then the end of
+         * the peer's input: {@link UcxStreamReadLoop}.
          */
-        @SuppressWarnings("deprecation")
         final void readReady() {
             readTaskScheduled = false;
-            if (!active) {
-                return;
-            }
-            if (shouldBreakReading()) {
-                discardInput();
-                return;
-            }
-            if (!readWanted() && !atEndOfInput()) {
-                return;
-            }
-            DuplexChannelConfig config = config();
-            ChannelPipeline pipeline = pipeline();
-            ByteBufAllocator allocator = config.getAllocator();
-            RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
-            UcxInput input = link.input();
-            allocHandle.reset(config);
-            ByteBuf byteBuf = null;
-            boolean endOfInput = false;
-            try {
-                do {
-                    if (atEndOfInput()) {
-                        endOfInput = true;
-                        readPending = false;
-                        break;
-                    }
-                    if (!input.hasReadable()) {
-                        break;
-                    }
-                    // The handle's guess bounds a read, as the user's RecvByteBufAllocator expects.
-                    byteBuf = receiveInPlace() ? input.readInPlace(allocHandle.guess()) : null;
-                    if (byteBuf != null) {
-                        allocHandle.attemptedBytesRead(byteBuf.readableBytes());
-                        allocHandle.lastBytesRead(byteBuf.readableBytes());
-                    } else {
-                        byteBuf = allocHandle.allocate(allocator);
-                        allocHandle.attemptedBytesRead(byteBuf.writableBytes());
-                        allocHandle.lastBytesRead(input.read(byteBuf));
-                    }
-                    if (allocHandle.lastBytesRead() <= 0) {
-                        byteBuf.release();
-                        byteBuf = null;
-                        if (allocHandle.lastBytesRead() < 0) {
-                            endOfInput = true;
-                            readPending = false;
-                        }
-                        break;
-                    }
-                    allocHandle.incMessagesRead(1);
-                    readPending = false;
-                    pipeline.fireChannelRead(byteBuf);
-                    byteBuf = null;
-                    if (shouldBreakReading() || !isOpen()) {
-                        break;
-                    }
-                } while (allocHandle.continueReading());
-                allocHandle.readComplete();
-                pipeline.fireChannelReadComplete();
-                if (isOpen()) {
-                    returnCreditsIfDue();
-                }
-                IOException endFailure = endOfInput ? input.endFailure() : null;
-                if (endFailure != null) {
-                    // As Netty's socket transports report a read that meets a reset: the error, then the close.
-                    pipeline.fireExceptionCaught(endFailure);
-                    close(voidPromise());
-                } else if (endOfInput) {
-                    if (session.peerReset()) {
-                        peerResetAtEndOfInput();
-                    } else {
-                        shutdownInput(true);
-                    }
-                }
-            } catch (Throwable t) {
-                handleReadException(pipeline, byteBuf, t, allocHandle);
-            } finally {
-                if (isOpen()) {
-                    readsWantedChanged();
-                    scheduleReadIfNeeded();
-                }
-            }
+            readLoop.read();
         }
 
         /** Returns the peer's credits when due; a data path that failed to closes the channel. */
@@ -488,66 +404,6 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
             } catch (IOException e) {
                 pipeline().fireExceptionCaught(e);
                 close(voidPromise());
-            }
-        }
-
-        private void discardInput() {
-            try {
-                link.input().discardReadable();
-            } catch (IOException e) {
-                pipeline().fireExceptionCaught(e);
-                close(voidPromise());
-                return;
-            }
-            returnCreditsIfDue();
-        }
-
-        @SuppressWarnings("deprecation")
-        private void handleReadException(ChannelPipeline pipeline, ByteBuf byteBuf, Throwable cause,
-                                         RecvByteBufAllocator.Handle allocHandle) {
-            if (byteBuf != null) {
-                if (byteBuf.isReadable()) {
-                    readPending = false;
-                    pipeline.fireChannelRead(byteBuf);
-                } else {
-                    byteBuf.release();
-                }
-            }
-            allocHandle.readComplete();
-            pipeline.fireChannelReadComplete();
-            pipeline.fireExceptionCaught(cause);
-            if (cause instanceof IOException || cause instanceof OutOfMemoryError) {
-                close(voidPromise());
-            }
-        }
-
-        /**
-         * The peer closed with {@code SO_LINGER} 0 and all it sent before has been read: as Netty's socket
-         * transports handle a read that meets a TCP reset, the channel reports it, then its input ends (closing
-         * the channel unless half-closure is allowed).
-         */
-        private void peerResetAtEndOfInput() {
-            inputClosedSeenErrorOnRead = true;
-            pipeline().fireExceptionCaught(new IOException("Connection reset by peer (it closed with SO_LINGER 0)"));
-            if (isOpen()) {
-                shutdownInput(false);
-            }
-        }
-
-        /** Peer's end of stream reached: half-close when allowed, else close, as Netty's socket transports do. */
-        private void shutdownInput(boolean allDataRead) {
-            if (!inputShutdown) {
-                if (config().isAllowHalfClosure()) {
-                    inputShutdown = true;
-                    pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
-                } else {
-                    close(voidPromise());
-                    return;
-                }
-            }
-            if (allDataRead && !inputClosedSeenErrorOnRead) {
-                inputClosedSeenErrorOnRead = true;
-                pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
             }
         }
     }

@@ -66,7 +66,7 @@ public final class Ucx {
      * and began a period of sleeping at once (docs/settings.md#busy-neighbours).
      */
     public static long eventLoopContentionHolds() {
-        return UcxIoHandler.CONTENTION_HOLDS.sum();
+        return UcxLoopWait.CONTENTION_HOLDS.sum();
     }
 
     /**

@@ -5,8 +5,6 @@ package io.github.nettyucx.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.AddressedEnvelope;
 import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
@@ -14,7 +12,6 @@ import io.netty.channel.ChannelMetadata;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.DefaultAddressedEnvelope;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.RecvByteBufAllocator;
@@ -22,22 +19,16 @@ import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.channel.socket.SocketProtocolFamily;
-import io.netty.util.ReferenceCountUtil;
-import io.netty.util.NetUtil;
 import io.netty.util.UncheckedBooleanSupplier;
 import io.netty.util.internal.ObjectUtil;
-import io.netty.util.internal.StringUtil;
 
 import java.io.IOException;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketAddress;
-import java.net.SocketException;
 import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.NotYetConnectedException;
-import java.nio.channels.UnresolvedAddressException;
 
 /**
  * A {@link DatagramChannel} (UDP) for {@link UcxEventLoopGroup}s: UCX has no datagrams, so this is a plain
@@ -51,18 +42,14 @@ import java.nio.channels.UnresolvedAddressException;
  * {@link io.netty.channel.ChannelOption#DATAGRAM_CHANNEL_ACTIVE_ON_REGISTRATION}), a connected channel reports
  * an ICMP port unreachable as a {@link java.net.PortUnreachableException} (to its next read or write), and it
  * writes {@link DatagramPacket}s, other {@link AddressedEnvelope}s of {@link ByteBuf}, and, once connected,
- * plain {@link ByteBuf}s. Heap buffers are copied to a direct buffer first.
+ * plain {@link ByteBuf}s. Heap buffers are copied to a direct buffer first ({@link UcxDatagramOutbound}); the
+ * native calls on the socket are {@link UcxDatagramSocket}'s.
  */
 public final class UcxDatagramChannel extends AbstractUcxChannel implements DatagramChannel {
     private static final ChannelMetadata METADATA = new ChannelMetadata(true, 16);
-    private static final String EXPECTED_TYPES = " (expected: " + StringUtil.simpleClassName(DatagramPacket.class)
-            + ", " + StringUtil.simpleClassName(AddressedEnvelope.class) + '<'
-            + StringUtil.simpleClassName(ByteBuf.class) + ", " + StringUtil.simpleClassName(InetSocketAddress.class)
-            + ">, " + StringUtil.simpleClassName(ByteBuf.class) + ')';
 
-    private final boolean ipv6;
+    private final UcxDatagramSocket udp;
     private final UcxDatagramChannelConfig config;
-    private final UcxDatagramAddresses addresses = new UcxDatagramAddresses();
     private volatile boolean active;
     private volatile boolean connected;
     /** The epoll interest: reads wanted (after a read() until one is done, or always with auto-read)... */
@@ -83,9 +70,9 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
     public UcxDatagramChannel(SocketProtocolFamily family) {
         super(null, -1);
         Ucx.ensureAvailability();
-        ipv6 = useIpv6(family);
+        udp = new UcxDatagramSocket(family);
         try {
-            fd = UcxNative.datagramSocket(ipv6);
+            fd = udp.open();
         } catch (IOException e) {
             throw new ChannelException("could not create a UDP socket: " + e.getMessage(), e);
         }
@@ -103,29 +90,10 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         this(family == null ? null : family.toSocketProtocolFamily());
     }
 
-    private static boolean useIpv6(SocketProtocolFamily family) {
-        if (family == null) {
-            return DefaultFamily.IPV6;
-        }
-        switch (family) {
-            case INET:
-                return false;
-            case INET6:
-                return true;
-            default:
-                throw new UnsupportedOperationException("UcxDatagramChannel sends UDP over IP; " + family
-                        + " is not supported (use SocketProtocolFamily.INET or INET6)");
-        }
-    }
-
-    /** Read once, on first use: the JVM's preference, and whether the kernel has IPv6 at all. */
-    private static final class DefaultFamily {
-        static final boolean IPV6 = !NetUtil.isIpV4StackPreferred() && UcxNative.datagramIpv6Supported();
-    }
 
     /** Whether the socket is IPv6 (dual-stack). */
     boolean isIpv6() {
-        return ipv6;
+        return udp.isIpv6();
     }
 
     @Override
@@ -177,20 +145,10 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
 
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
-        InetSocketAddress address = SocketAddresses.checkInet(localAddress);
-        bind(address);
+        local = udp.bind(fd, SocketAddresses.checkInet(localAddress));
         active = true;
     }
 
-    private void bind(InetSocketAddress address) throws IOException {
-        UcxNative.datagramBind(fd, ipv6, SocketAddresses.ip(address), scopeId(address.getAddress()),
-                address.getPort());
-        local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
-    }
-
-    private static int scopeId(InetAddress address) {
-        return address instanceof Inet6Address ? ((Inet6Address) address).getScopeId() : 0;
-    }
 
     /** Sets the default peer: datagrams from others are dropped by the kernel, plain buffers go to it. */
     private void doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws IOException {
@@ -199,13 +157,12 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
             throw new AlreadyConnectedException();
         }
         if (localAddress != null) {
-            bind(SocketAddresses.checkInet(localAddress));
+            local = udp.bind(fd, SocketAddresses.checkInet(localAddress));
         }
-        UcxNative.datagramConnect(fd, ipv6, SocketAddresses.ip(remoteInet), scopeId(remoteInet.getAddress()),
-                remoteInet.getPort());
+        InetSocketAddress bound = udp.connect(fd, remoteInet);
         // The address asked for (keeping its host name); the kernel's own only differs by IPv4 mapping.
         remote = remoteInet;
-        local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+        local = bound;
         connected = true;
         active = true;
     }
@@ -213,11 +170,11 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
     /** As Netty's epoll, a disconnected channel is inactive until it binds or connects again. */
     @Override
     protected void doDisconnect() throws Exception {
-        UcxNative.datagramDisconnect(fd);
+        InetSocketAddress bound = UcxDatagramSocket.disconnect(fd);
         connected = false;
         active = false;
         remote = null;
-        local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+        local = bound;
     }
 
     @Override
@@ -265,57 +222,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
 
     @Override
     protected Object filterOutboundMessage(Object msg) {
-        if (msg instanceof DatagramPacket) {
-            DatagramPacket packet = (DatagramPacket) msg;
-            checkUnresolved(packet);
-            ByteBuf content = packet.content();
-            return content.hasMemoryAddress() ? packet
-                    : new DatagramPacket(directCopy(packet, content), packet.recipient());
-        }
-        if (msg instanceof ByteBuf) {
-            ByteBuf buf = (ByteBuf) msg;
-            return buf.hasMemoryAddress() ? buf : directCopy(buf, buf);
-        }
-        if (msg instanceof AddressedEnvelope) {
-            @SuppressWarnings("unchecked")
-            AddressedEnvelope<Object, SocketAddress> envelope = (AddressedEnvelope<Object, SocketAddress>) msg;
-            checkUnresolved(envelope);
-            if (envelope.content() instanceof ByteBuf
-                    && (envelope.recipient() == null || envelope.recipient() instanceof InetSocketAddress)) {
-                ByteBuf content = (ByteBuf) envelope.content();
-                return content.hasMemoryAddress() ? envelope : new DefaultAddressedEnvelope<>(
-                        directCopy(envelope, content), (InetSocketAddress) envelope.recipient());
-            }
-        }
-        throw new UnsupportedOperationException("unsupported message type: " + StringUtil.simpleClassName(msg)
-                + EXPECTED_TYPES);
-    }
-
-    private static void checkUnresolved(AddressedEnvelope<?, ?> envelope) {
-        if (envelope.recipient() instanceof InetSocketAddress
-                && ((InetSocketAddress) envelope.recipient()).isUnresolved()) {
-            throw new UnresolvedAddressException();
-        }
-    }
-
-    /**
-     * A direct copy of {@code buf}'s readable bytes, from the channel's allocator when it pools direct buffers
-     * (or a thread-local one), so that the send reads native memory; releases {@code holder}, which owns buf.
-     */
-    private ByteBuf directCopy(Object holder, ByteBuf buf) {
-        int readable = buf.readableBytes();
-        if (readable == 0) {
-            ReferenceCountUtil.release(holder);
-            return Unpooled.EMPTY_BUFFER;
-        }
-        ByteBufAllocator alloc = alloc();
-        ByteBuf direct = alloc.isDirectBufferPooled() ? null : ByteBufUtil.threadLocalDirectBuffer();
-        if (direct == null) {
-            direct = alloc.directBuffer(readable);
-        }
-        direct.writeBytes(buf, buf.readerIndex(), readable);
-        ReferenceCountUtil.safeRelease(holder);
-        return direct;
+        return UcxDatagramOutbound.filter(msg, alloc());
     }
 
     /**
@@ -331,7 +238,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
                 break;
             }
             try {
-                if (!send(msg)) {
+                if (!udp.send(fd, msg, connected)) {
                     break;
                 }
                 if (local == null) {
@@ -351,33 +258,6 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         }
     }
 
-    /** Sends one message; false when the socket buffer is full. */
-    private boolean send(Object msg) throws IOException {
-        ByteBuf data;
-        InetSocketAddress recipient;
-        if (msg instanceof AddressedEnvelope) {
-            @SuppressWarnings("unchecked")
-            AddressedEnvelope<ByteBuf, InetSocketAddress> envelope =
-                    (AddressedEnvelope<ByteBuf, InetSocketAddress>) msg;
-            data = envelope.content();
-            recipient = envelope.recipient();
-        } else {
-            data = (ByteBuf) msg;
-            recipient = null;
-        }
-        int length = data.readableBytes();
-        long address = length == 0 ? 0 : data.memoryAddress() + data.readerIndex();
-        int sent;
-        if (recipient != null) {
-            byte[] ip = addresses.ip(recipient);
-            sent = UcxNative.datagramSendTo(fd, address, length, ipv6, ip, addresses.scopeId(), recipient.getPort());
-        } else if (connected) {
-            sent = UcxNative.datagramSend(fd, address, length);
-        } else {
-            throw new NotYetConnectedException();
-        }
-        return sent >= 0;
-    }
 
     // Multicast: the requests go to the socket on the event loop, as epoll does.
 
@@ -457,30 +337,12 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
                                      InetAddress source, ChannelPromise promise) {
         ObjectUtil.checkNotNull(group, "multicastAddress");
         if (eventLoop().inEventLoop()) {
-            membership0(join, group, networkInterface, source, promise);
+            UcxDatagramSocket.membership(socket(), join, group, networkInterface, source, promise);
         } else {
-            eventLoop().execute(() -> membership0(join, group, networkInterface, source, promise));
+            eventLoop().execute(() -> UcxDatagramSocket.membership(socket(), join, group, networkInterface, source,
+                    promise));
         }
         return promise;
-    }
-
-    private void membership0(boolean join, InetAddress group, NetworkInterface networkInterface, InetAddress source,
-                             ChannelPromise promise) {
-        if (!group.isMulticastAddress()) {
-            promise.setFailure(new IllegalArgumentException(group + " is not a multicast address"));
-            return;
-        }
-        if (!isOpen()) {
-            promise.setFailure(new SocketException("the channel is closed"));
-            return;
-        }
-        try {
-            UcxNative.datagramMembership(fd, join, group.getAddress(), source == null ? null : source.getAddress(),
-                    networkInterface == null ? 0 : networkInterface.getIndex());
-            promise.setSuccess();
-        } catch (IOException e) {
-            promise.setFailure(e);
-        }
     }
 
     @Override
@@ -595,9 +457,11 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
             Throwable failure = null;
             try {
                 do {
-                    if (!readOne(handle, allocator, pipeline)) {
+                    DatagramPacket packet = udp.receive(fd, handle, allocator, local);
+                    if (packet == null) {
                         break;
                     }
+                    pipeline.fireChannelRead(packet);
                     readPending = false;
                 } while (fd >= 0 && continueReading(handle));
             } catch (Throwable t) {
@@ -618,51 +482,6 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
                     ? ((RecvByteBufAllocator.ExtendedHandle) handle).continueReading(
                             UncheckedBooleanSupplier.TRUE_SUPPLIER)
                     : handle.continueReading();
-        }
-
-        /** Receives one datagram and fires it; false when none was waiting. */
-        @SuppressWarnings("deprecation")
-        private boolean readOne(RecvByteBufAllocator.Handle handle, ByteBufAllocator allocator,
-                                ChannelPipeline pipeline) throws IOException {
-            ByteBuf buf = directBuffer(handle.allocate(allocator), allocator);
-            try {
-                int writable = buf.writableBytes();
-                handle.attemptedBytesRead(writable);
-                int received = UcxNative.datagramRecvFrom(fd, buf.memoryAddress() + buf.writerIndex(), writable,
-                        addresses.senderBuffer());
-                if (received < 0) {
-                    handle.lastBytesRead(-1);
-                    return false;
-                }
-                buf.writerIndex(buf.writerIndex() + received);
-                // At least 1: an empty datagram is a message, not the end of the data.
-                handle.lastBytesRead(Math.max(1, received));
-                handle.incMessagesRead(1);
-                DatagramPacket packet = new DatagramPacket(buf, local, addresses.sender());
-                buf = null;
-                pipeline.fireChannelRead(packet);
-                return true;
-            } finally {
-                if (buf != null) {
-                    buf.release();
-                }
-            }
-        }
-
-        /** The allocator's buffer, or a direct one of the same size when it gave one without a native address. */
-        private ByteBuf directBuffer(ByteBuf buf, ByteBufAllocator allocator) {
-            if (buf.hasMemoryAddress()) {
-                return buf;
-            }
-            int capacity = buf.writableBytes();
-            buf.release();
-            ByteBuf direct = allocator.directBuffer(capacity);
-            if (!direct.hasMemoryAddress()) {
-                direct.release();
-                throw new ChannelException("the channel's allocator gives direct buffers without a native address;"
-                        + " configure one that does (PooledByteBufAllocator.DEFAULT, for example)");
-            }
-            return direct;
         }
     }
 }

@@ -9,12 +9,10 @@ import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoOps;
 import io.netty.channel.IoRegistration;
-import io.netty.util.NettyRuntime;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 import io.netty.util.internal.ObjectUtil;
-import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -22,15 +20,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The {@link IoHandler} of a UCX event loop: one UCP worker per loop thread. {@link #run} makes UCX
  * progress, hands completions to channels, and when idle spins and/or arms the worker and sleeps
  * in epoll (over the worker's event fd, an eventfd for {@link #wakeup()}, a timerfd for scheduled
- * tasks and the connections' side-channel sockets). It sees channels only as {@link UcxIoHandle}s.
+ * tasks and the connections' side-channel sockets), as {@link UcxLoopWait} says. It sees channels only as
+ * {@link UcxIoHandle}s.
  * After a same-host peer vanished, {@link UcxSharedMemoryProbe} checks that the worker's shared-memory
  * receive queue still delivers, and has a worker whose queue is stuck replaced.
  *
@@ -43,60 +40,20 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class UcxIoHandler implements IoHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
-    private static final long AWAKE = -1L;
-    private static final long NONE = Long.MAX_VALUE;
     /** While busy, side-channel sockets are polled at least this often. */
     private static final long BUSY_SOCKET_POLL_NANOS = 50_000;
-    /**
-     * How long a spin polls before it starts yielding the core (see {@link #spin}):
-     * {@code -Dio.github.nettyucx.spinYieldAfterMicros}, default 10, negative for never. Never yielding
-     * gives the best round trips while every loop has a core of its own, and loses most of the throughput
-     * once more threads are busy than there are cores; the measurements behind 10 are in
-     * docs/settings.md#yielding-while-spinning.
-     */
-    private static final long SPIN_WITHOUT_YIELD_NANOS = spinWithoutYieldNanos(
-            SystemPropertyUtil.getLong("io.github.nettyucx.spinYieldAfterMicros", 10));
-    /** Then the thread yields once every this many (a power of two) empty progress rounds. */
-    private static final int SPIN_ROUNDS_PER_YIELD_MASK = 4 - 1;
-    /**
-     * Whether {@link WaitStrategy#ADAPTIVE} yields from the first empty round, every round, once
-     * {@link AdaptiveSpin#yieldAtOnce()} says the peer needs our core:
-     * {@code -Dio.github.nettyucx.adaptiveYieldAtOnce}. It shortens round trips while two loops share a core, and
-     * keeps them sharing it, where the spin that yields later lets the scheduler move one to a free core; so by
-     * default it is on only where there is no other core to move to: a JVM allowed one CPU
-     * (docs/settings.md#adaptive-waiting).
-     */
-    private static final boolean ADAPTIVE_YIELD_AT_ONCE = SystemPropertyUtil.getBoolean(
-            "io.github.nettyucx.adaptiveYieldAtOnce", NettyRuntime.availableProcessors() == 1);
-    /**
-     * Whether {@link WaitStrategy#ADAPTIVE} stops spinning for a while when busy threads take the cores
-     * ({@link CoreContention}): {@code -Dio.github.nettyucx.sleepWhenContended}, default true
-     * (docs/settings.md#busy-neighbours).
-     */
-    private static final boolean SLEEP_WHEN_CONTENDED = SystemPropertyUtil.getBoolean(
-            "io.github.nettyucx.sleepWhenContended", true);
     private final ThreadAwareExecutor executor;
-    private final UcxIoHandlerConfig config;
     private final IntObjectMap<Registration> registrationsByFd = new IntObjectHashMap<>(64);
     private final List<Registration> registrations = new ArrayList<>();
     private final UcxIoEvent event = new UcxIoEvent();
-    private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
     /** Eventfd writes of {@link #wakeup()} in this process: counted where the system call is made anyway. */
     static final LongAdder WAKEUP_WRITES = new LongAdder();
     /** The same, of this handler only (tests look at one loop while others of the process run). */
     private final LongAdder wakeupWrites = new LongAdder();
-    /** Holds of {@link CoreContention} begun in this process: beside busy threads, sleeping at once paid. */
-    static final LongAdder CONTENTION_HOLDS = new LongAdder();
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
     private final UcxSuspensionGuard suspensionGuard;
-    /** The spin window of {@link WaitStrategy#ADAPTIVE}. */
-    private final AdaptiveSpin adaptiveSpin;
-    /** Tells from the spins' yields and the loop's rate of work when sleeping at once beats spinning. */
-    private final CoreContention contention = new CoreContention(JvmWork.INSTANCE);
-    /** Whether {@link #contention} may stop this loop's spins: {@link WaitStrategy#ADAPTIVE} only. */
-    private final boolean holdsSpinning;
-    /** Events the loop's runs have handled so far: what {@link #contention} compares spinning and sleeping by. */
-    private long work;
+    /** How the loop waits when a run finds no work: the wait strategy's spins and sleeps. */
+    private final UcxLoopWait waiting;
     /**
      * Registrations whose socket carries a plain TCP connection: while there are any, the loop looks at its
      * sockets in every run and every spin round, as it makes UCX progress (a UCX connection's bytes arrive through
@@ -105,18 +62,7 @@ public final class UcxIoHandler implements IoHandler {
     private int plainSockets;
     /** The I/O vector and scratch memory of the loop's plain TCP connections; created with the first. */
     private UcxPlainGather plainGather;
-    /** Whether the last yield of the current spin let another thread run on this core. */
-    private boolean yieldGaveCoreAway;
     private UcxWorker worker;
-    /**
-     * Where the I/O work of the current run began ({@link System#nanoTime()}): the start of the run, the end of
-     * the last empty spin round, or the end of the wait. What follows is reported as active I/O time.
-     */
-    private long ioStartNanos;
-
-    private static long spinWithoutYieldNanos(long micros) {
-        return micros < 0 ? Long.MAX_VALUE / 4 : TimeUnit.MICROSECONDS.toNanos(micros);
-    }
 
     /**
      * Creates the loop's UCP worker at once (on the thread that builds the group), so that a worker
@@ -124,10 +70,8 @@ public final class UcxIoHandler implements IoHandler {
      */
     private UcxIoHandler(ThreadAwareExecutor executor, UcxIoHandlerConfig config) {
         this.executor = executor;
-        this.config = config;
         suspensionGuard = new UcxSuspensionGuard(executor, this::workerStillBusy);
-        adaptiveSpin = new AdaptiveSpin(config.spinNanos());
-        holdsSpinning = SLEEP_WHEN_CONTENDED && config.waitStrategy() == WaitStrategy.ADAPTIVE;
+        waiting = new UcxLoopWait(this, config);
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
         } catch (IOException e) {
@@ -188,6 +132,11 @@ public final class UcxIoHandler implements IoHandler {
         return suspensionGuard;
     }
 
+    /** Whether a plain TCP connection's socket is in the epoll set: the loop then looks at the sockets often. */
+    boolean hasPlainSockets() {
+        return plainSockets > 0;
+    }
+
     /** Whether the worker has work left that no registration stands for (see {@link UcxSuspensionGuard}). */
     private boolean workerStillBusy() {
         return worker != null && (worker.hasClosingConnections() || sharedMemoryProbe.inFlight());
@@ -197,43 +146,22 @@ public final class UcxIoHandler implements IoHandler {
     public int run(IoHandlerContext context) {
         try {
             sharedMemoryProbe.check();
-            ioStartNanos = System.nanoTime();
+            waiting.runStarts(System.nanoTime());
             long socketsPolledBefore = worker.socketsPolledAt();
             int handled = processCompletions();
             if (handled == 0 && context.canBlock()) {
-                handled = awaitWork(context);
+                handled = waiting.awaitWork(context);
             }
             long now = System.nanoTime();
             handled += pollSocketsIfDue(socketsPolledBefore, now);
-            work += handled;
+            waiting.workDone(handled);
             if (handled > 0 && context.shouldReportActiveIoTime()) {
-                context.reportActiveIoTime(now - ioStartNanos);
+                context.reportActiveIoTime(now - waiting.ioStartNanos());
             }
             return handled;
         } catch (IOException e) {
             logger.warn("Unexpected failure of the UCX event loop; it continues", e);
             return 0;
-        }
-    }
-
-    /** Waits for work as the configured strategy says; returns what it handled once some came. */
-    private int awaitWork(IoHandlerContext context) throws IOException {
-        if (plainSockets > 0 && worker.boundConnections() == 0) {
-            // Only plain TCP connections: nothing comes through UCX, and spinning would take the core that the
-            // peers and the kernel's TCP processing need. The loop waits as epoll's does.
-            return sleep(context);
-        }
-        switch (config.waitStrategy()) {
-            case BUSY_POLL:
-                return Math.max(0, worker.waitAndDispatch(0, this));
-            case SPIN_THEN_SLEEP:
-                int handled = spin(context, config.spinNanos(), SPIN_WITHOUT_YIELD_NANOS, SPIN_ROUNDS_PER_YIELD_MASK);
-                return handled > 0 ? handled : sleep(context);
-            case ADAPTIVE:
-                return adaptiveWait(context);
-            case SLEEP:
-            default:
-                return sleep(context);
         }
     }
 
@@ -254,125 +182,13 @@ public final class UcxIoHandler implements IoHandler {
     /** Progress rounds per run, so that a flood of messages cannot starve the loop's tasks. */
     private static final int MAX_PROGRESS_ROUNDS = 16;
 
-    private int processCompletions() {
+    int processCompletions() {
         int handled = 0;
         for (int i = 0; i < MAX_PROGRESS_ROUNDS && worker.progress() != 0; i++) {
             handled += worker.dispatchCompletions(event);
         }
         worker.releaseFreed();
         return handled + worker.dispatchCompletions(event);
-    }
-
-    /**
-     * Spins as {@link AdaptiveSpin} says, then sleeps; tells it how the idle period ended. With
-     * {@link #ADAPTIVE_YIELD_AT_ONCE}, spin rounds that yield, yield every round, and from the first one while
-     * the peer needs our core; without it, they yield as {@link WaitStrategy#SPIN_THEN_SLEEP}'s do. While busy
-     * threads take the cores and {@link CoreContention} tries or holds sleeping at once, it sleeps at once, and the
-     * window waits for that to end.
-     */
-    private int adaptiveWait(IoHandlerContext context) throws IOException {
-        long idleStart = ioStartNanos;
-        if (holdsSpinning && holdsBesideBusyThreads(idleStart)) {
-            return sleep(context);
-        }
-        long yieldAfter = ADAPTIVE_YIELD_AT_ONCE && adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
-        int handled = spin(context, adaptiveSpin.windowNanos(), yieldAfter,
-                ADAPTIVE_YIELD_AT_ONCE ? 0 : SPIN_ROUNDS_PER_YIELD_MASK);
-        if (handled > 0) {
-            adaptiveSpin.foundWork(yieldGaveCoreAway);
-            return handled;
-        }
-        handled = sleep(context);
-        adaptiveSpin.slept(System.nanoTime() - idleStart);
-        return handled;
-    }
-
-    /** Whether {@link #contention} has this idle period sleep at once; counts the holds it begins. */
-    private boolean holdsBesideBusyThreads(long now) {
-        long begun = contention.holdsBegun();
-        boolean holds = contention.holds(now, work);
-        if (contention.holdsBegun() != begun) {
-            CONTENTION_HOLDS.increment();
-        }
-        return holds;
-    }
-
-    /**
-     * Polls the worker until work arrives or {@code spinNanos} are over. After the first {@code yieldAfterNanos}
-     * the thread yields its core every {@code roundsPerYieldMask + 1} empty rounds: when there are more busy
-     * threads than cores (the peer process, other loops, the application), a spinner that never yields holds
-     * the core that the thread it waits for needs, and round trips stretch to scheduler time slices. Yielding
-     * from the start would cost a quick reply its fast path, unless the peer is known to share our core
-     * ({@link AdaptiveSpin}). Each empty round moves {@link #ioStartNanos}: the round that finds work is the only
-     * active one. Every yield, and every slice-long gap between rounds, is reported to {@link CoreContention}; an
-     * adaptive loop stops spinning as soon as it starts a trial of sleeping at once.
-     */
-    private int spin(IoHandlerContext context, long spinNanos, long yieldAfterNanos, int roundsPerYieldMask)
-            throws IOException {
-        long start = ioStartNanos;
-        long spinUntil = start + spinNanos;
-        long yieldFrom = start + yieldAfterNanos;
-        int rounds = 0;
-        long now;
-        long roundStart = start;
-        yieldGaveCoreAway = false;
-        do {
-            int handled = processCompletions();
-            if (plainSockets > 0) {
-                handled += Math.max(0, worker.waitAndDispatch(0, this));
-            }
-            if (handled > 0) {
-                return handled;
-            }
-            if (!context.canBlock()) {
-                return 0;
-            }
-            now = System.nanoTime();
-            boolean held = holdsSpinning && contention.between(now, now - roundStart, work);
-            ioStartNanos = now;
-            if (now >= yieldFrom && (++rounds & roundsPerYieldMask) == 0) {
-                Thread.yield();
-                // A yield may last a time slice, spent waiting.
-                ioStartNanos = System.nanoTime();
-                long yielded = ioStartNanos - now;
-                yieldGaveCoreAway = yielded >= AdaptiveSpin.OTHER_THREAD_RAN_NANOS;
-                held |= holdsSpinning && contention.yielded(ioStartNanos, yielded, work);
-            }
-            if (held) {
-                break;
-            }
-            roundStart = ioStartNanos;
-        } while (now < spinUntil);
-        return Math.max(0, worker.waitAndDispatch(0, this));
-    }
-
-    /**
-     * Publishes the wake-up deadline before re-checking {@link IoHandlerContext#canBlock()}: a task
-     * added after that check sees the deadline in {@link #wakeup()} and writes the eventfd.
-     */
-    private int sleep(IoHandlerContext context) throws IOException {
-        if (!context.canBlock()) {
-            // Work came while the loop spun: it does not sleep, so it publishes no deadline either, which would
-            // have tasks from other threads write the eventfd in the meantime for nothing.
-            return processCompletions();
-        }
-        long deadline = context.deadlineNanos();
-        nextWakeupNanos.set(deadline == -1 ? NONE : deadline);
-        int events = 0;
-        try {
-            if (context.canBlock()) {
-                long timeout = deadline == -1 ? -1 : Math.max(1, context.delayNanos(System.nanoTime()));
-                if (sharedMemoryProbe.inFlight() && (timeout < 0 || timeout > UcxSharedMemoryProbe.CHECK_NANOS)) {
-                    timeout = UcxSharedMemoryProbe.CHECK_NANOS;
-                }
-                UcxTransportMetrics.loopSlept();
-                events = worker.waitAndDispatch(timeout, this);
-                ioStartNanos = worker.socketsPolledAt();
-            }
-        } finally {
-            nextWakeupNanos.set(AWAKE);
-        }
-        return Math.max(0, events) + processCompletions();
     }
 
     /**
@@ -452,7 +268,7 @@ public final class UcxIoHandler implements IoHandler {
 
     @Override
     public void wakeup() {
-        if (!executor.isExecutorThread(Thread.currentThread()) && nextWakeupNanos.getAndSet(AWAKE) != AWAKE) {
+        if (!executor.isExecutorThread(Thread.currentThread()) && waiting.wakeupNeeded()) {
             UcxNative.eventFdWrite(worker.eventFd());
             WAKEUP_WRITES.increment();
             wakeupWrites.increment();
@@ -461,7 +277,7 @@ public final class UcxIoHandler implements IoHandler {
 
     /** Holds of this loop's {@link CoreContention} so far; on the loop's thread. */
     long contentionHolds() {
-        return contention.holdsBegun();
+        return waiting.contentionHolds();
     }
 
     /** Eventfd writes of {@link #wakeup()} to this handler's loop so far. */

@@ -15,15 +15,10 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.ProtocolException;
 import java.net.SocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.AlreadyBoundException;
-import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.ConnectionPendingException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,8 +27,9 @@ import java.util.concurrent.TimeUnit;
  * chosen when the peer's hello arrives. A small TCP connection, the side channel, carries the handshake and
  * then the close records; its hang-up tells that the peer died. A peer that does not speak netty-ucx gets plain
  * TCP on that socket. The channel holds one {@link UcxLink} for its phase (the handshake, then the data path);
- * {@link UcxConnector} sets the connection up; this class connects the socket, runs the side channel and feeds
- * its events to the {@link UcxSession}; reading, writing and half-close are {@link AbstractUcxStreamChannel}'s.
+ * {@link UcxClientConnect} connects a client's socket; {@link UcxConnector} sets the connection up; this class runs
+ * the side channel and feeds its events to the {@link UcxSession}; {@link UcxSocketClose} ends the connection;
+ * reading, writing and half-close are {@link AbstractUcxStreamChannel}'s.
  */
 public final class UcxSocketChannel extends AbstractUcxStreamChannel implements SocketChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSocketChannel.class);
@@ -43,20 +39,22 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     private static final long STALE_SOCKET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final UcxSocketChannelConfig config = new UcxSocketChannelConfig(this);
-    private final UcxSideChannel side = new UcxSideChannel();
+    final UcxSideChannel side = new UcxSideChannel();
     /** Set while side-channel input is parsed: handlers called from there must not read it again. */
     private boolean parsingSideChannel;
     /** Sets the connection up: the handshake, the choice of the data path, a client's fallback to plain TCP. */
-    private final UcxConnector connector;
+    final UcxConnector connector;
     /** A client's connect promise and deadline (the connector's). */
-    private final UcxConnectAttempt attempt;
-    /** The local address asked for (connect's, or bind's before it): a connect that starts over binds it again. */
-    private InetSocketAddress localRequested;
+    final UcxConnectAttempt attempt;
+    /** A client's TCP connect, and its start over as plain TCP. */
+    final UcxClientConnect clientConnect = new UcxClientConnect(this);
+    /** What the close does to the connection and the socket. */
+    private final UcxSocketClose closing = new UcxSocketClose(this);
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
         super(null, -1);
-        connector = new UcxConnector(new ConnectorHost(), config, false, null);
+        connector = new UcxConnector(new UcxSocketConnectorHost(this), config, false, null);
         attempt = connector.attempt();
         session = connector.session();
         link = new UcxHandshakeLink(side);
@@ -69,7 +67,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      */
     UcxSocketChannel(UcxServerSocketChannel parent, int fd, Runnable handshakeSlot) {
         super(parent, fd);
-        connector = new UcxConnector(new ConnectorHost(), config, true, handshakeSlot);
+        connector = new UcxConnector(new UcxSocketConnectorHost(this), config, true, handshakeSlot);
         attempt = connector.attempt();
         session = connector.session();
         link = new UcxHandshakeLink(side);
@@ -135,7 +133,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * Plain TCP on this socket, for either end, starting with the side channel's unparsed input (in read mode):
      * the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path, input and records.
      */
-    private void startPlain() throws IOException {
+    void startPlain() throws IOException {
         UcxPlainDataPath plain = new UcxPlainDataPath(fd, side.takeInbound(), config, this::interest, retryWriteLater);
         plain.registered(registration().watchPlainSocket());
         link = plain;
@@ -146,11 +144,11 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         config.plainSocket().attach(fd, ipv6, config);
     }
 
-    private void flushSideChannel() throws IOException {
+    void flushSideChannel() throws IOException {
         interest(side.flush() ? UcxIoOps.IN : UcxIoOps.IN_OUT);
     }
 
-    private void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
+    void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
         UcxIoHandler.Registration registration = registration();
         link = UcxDataPathPolicy.connect(choice, hello, link.connection(), link.input(), side,
                 registration::removeFromEpoll, retryWriteLater);
@@ -158,10 +156,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             logger.debug("{} connected over its {} (same host: {}, peer error handling: {})", this, link,
                     hello.sameHost(), hello.peerErrorHandling());
         }
-    }
-
-    private boolean isAccepted() {
-        return connector.isAccepted();
     }
 
     @Override
@@ -208,14 +202,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     /** Binds the side channel's socket before {@code connect()}, which then connects this socket. */
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
-        if (fd >= 0) {
-            throw new AlreadyBoundException();
-        }
-        InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
-        localRequested = bindTo;
-        fd = UcxNative.socketStream(bindTo.getAddress() instanceof Inet6Address);
-        UcxNative.socketBind(fd, SocketAddresses.ip(bindTo), bindTo.getPort());
-        local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+        clientConnect.bind(localAddress);
     }
 
     @Override
@@ -234,72 +221,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         if (promise != null) {
             promise.tryFailure(new ClosedChannelException());
         }
-        takePeerHelloBeforeClose();
-        int sideFd = fd;
-        fd = -1;
-        UcxIoHandler.Registration registration = registration();
-        if (registration != null) {
-            registration.removeFromEpoll();
-            registration.plainSocketGone();
-        }
-        boolean force = session.closeForcibly();
-        boolean announce = session.closed();
-        UcxConnection connection = link.connection();
-        if (connection != null) {
-            if (announce && sideFd >= 0) {
-                sendCloseRecord();
-            }
-            connection.close(sideFd, force);
-            if (registration != null) {
-                registration.unbindConnection();
-            }
-        } else if (sideFd >= 0) {
-            if (config.getSoLinger() == 0) {
-                // Plain TCP, or a handshake cut short: the socket's own close resets, as any TCP socket's.
-                resetOnClose(sideFd);
-            }
-            UcxNative.socketClose(sideFd);
-        }
-        side.release();
-    }
-
-    /**
-     * A close after our hello went out but before the peer's was processed: the peer may already count the
-     * connection as made (an accepted channel closed as soon as the client's connect succeeds), and must see
-     * an orderly end, not a reset. Its hello has usually arrived by then: taking it sets up the data path
-     * that carries the close record. Otherwise the close stays without a record, which the peer reports as
-     * a reset.
-     */
-    private void takePeerHelloBeforeClose() {
-        if (link.connection() == null || fd < 0 || session.state() != UcxSession.State.AWAITING_HELLO
-                && session.state() != UcxSession.State.AWAITING_ADDRESS) {
-            return;
-        }
-        try {
-            link.records().receiveRecords();
-            session.input(side.inbound(), messagesReceived());
-        } catch (IOException e) {
-            logger.debug("{}: no usable hello from the peer before the close", this, e);
-        } finally {
-            side.consumed();
-        }
-    }
-
-    private void resetOnClose(int socket) {
-        try {
-            UcxNative.socketResetOnClose(socket);
-        } catch (IOException e) {
-            logger.debug("{}: could not set SO_LINGER 0 before the close", this, e);
-        }
-    }
-
-    /** Tells the peer how many messages precede our end, and whether it is a reset (SO_LINGER 0); best effort. */
-    private void sendCloseRecord() {
-        try {
-            link.records().sendClose(messagesSent(), config.getSoLinger() == 0);
-        } catch (IOException e) {
-            logger.debug("Could not send the close record to {}", remote, e);
-        }
+        closing.close();
     }
 
     @Override
@@ -372,108 +294,12 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             if (promise.isDone() || !ensureOpen(promise)) {
                 return;
             }
-            if (attempt.isPending() || link.connection() != null || session.isTcpConnected()) {
-                // As on NIO: this promise fails, the connection (or the attempt) in progress goes on.
-                promise.tryFailure(annotateConnectException(attempt.isPending() ? new ConnectionPendingException()
-                        : new AlreadyConnectedException(), remoteAddress));
-                return;
-            }
-            try {
-                InetSocketAddress target = SocketAddresses.checkInet(remoteAddress);
-                connector.connecting(promise, target, eventLoop(), () -> close(voidPromise()));
-                startConnect(target, localAddress);
-            } catch (Throwable t) {
-                failConnect(annotateConnectException(t, remoteAddress));
-            }
+            clientConnect.connect(remoteAddress, localAddress, promise);
         }
 
-        private void startConnect(InetSocketAddress target, SocketAddress localAddress) throws IOException {
-            if (fd < 0) {
-                fd = UcxNative.socketStream(target.getAddress() instanceof Inet6Address);
-            } else if (localAddress != null) {
-                throw new AlreadyBoundException();
-            }
-            if (localAddress != null) {
-                InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
-                localRequested = bindTo;
-                UcxNative.socketBind(fd, SocketAddresses.ip(bindTo), bindTo.getPort());
-            }
-            if (UcxNative.socketConnect(fd, SocketAddresses.ip(target), target.getPort())) {
-                tcpConnected();
-            } else {
-                interest(UcxIoOps.IN_OUT);
-            }
-        }
-
-        private void tcpConnected() throws IOException {
-            side.attach(fd);
-            local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
-            InetSocketAddress actual = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
-            remote = actual != null ? actual : attempt.target();
-            if (!connector.tcpConnected()) {
-                plainServer();
-            }
-        }
-
-        /** The server does not speak netty-ucx: the connection is plain TCP on this socket, nothing was sent. */
-        private void plainServer() throws IOException {
-            side.inbound();
-            try {
-                startPlain();
-            } finally {
-                side.consumed();
-            }
-            activate();
-        }
-
-        /**
-         * The server did not answer our hello as a netty-ucx server ({@code why}): remember it, drop this
-         * connection (what it sent in answer is not the application's) and connect again as plain TCP. Nothing
-         * of the application's was written: the pipeline is not active yet.
-         */
-        private void fallBackToPlain(String why) {
-            InetSocketAddress target = connector.startOverAsPlain(why);
-            session = connector.session();
-            UcxIoHandler.Registration registration = registration();
-            registration.removeFromEpoll();
-            UcxConnection connection = link.connection();
-            if (connection != null) {
-                connection.close(fd, true);
-                registration.unbindConnection();
-            } else if (fd >= 0) {
-                try {
-                    UcxNative.socketClose(fd);
-                } catch (IOException e) {
-                    logger.debug("closing the probe's socket failed", e);
-                }
-            }
-            fd = -1;
-            side.reset();
-            link = new UcxHandshakeLink(side);
-            try {
-                startConnect(target, localRequested);
-            } catch (Throwable t) {
-                failConnect(annotateConnectException(t, target));
-            }
-        }
-
-        private void finishConnect() {
-            try {
-                if (UcxNative.socketFinishConnect(fd)) {
-                    tcpConnected();
-                }
-            } catch (Throwable t) {
-                failConnect(annotateConnectException(t, attempt.target()));
-            }
-        }
-
-        private void failConnect(Throwable cause) {
-            connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
-            ChannelPromise promise = attempt.take();
-            if (promise != null) {
-                promise.tryFailure(cause);
-            }
-            close(voidPromise());
+        /** Netty's note of the address to a connect's failure, for {@link UcxClientConnect}. */
+        Throwable annotate(Throwable cause, SocketAddress remoteAddress) {
+            return annotateConnectException(cause, remoteAddress);
         }
 
         private void socketReady(int ops) {
@@ -483,7 +309,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             if (!session.isTcpConnected()) {
                 if ((ops & (UcxNative.EPOLLOUT | UcxNative.EPOLLERR | UcxNative.EPOLLHUP)) != 0) {
-                    finishConnect();
+                    clientConnect.finishConnect();
                 }
                 return;
             }
@@ -580,7 +406,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
 
         /** The data path is up: complete the connect, or activate the accepted channel. */
-        private void activate() {
+        void activate() {
             connector.opened(link.kind(), local, remote);
             if (attempt.isPending()) {
                 fulfillConnect();
@@ -617,7 +443,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
 
         private void protocolError(ProtocolException e) {
             if (connector.mayFallBack()) {
-                fallBackToPlain(e.getMessage());
+                clientConnect.fallBackToPlain(e.getMessage());
                 return;
             }
             PEER_WARNINGS.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}",
@@ -625,7 +451,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             connector.failing(UcxTransportMetrics.SetupFailure.PROTOCOL, e.getMessage());
             session.peerLost();
             if (attempt.isPending()) {
-                failConnect(connector.handshakeFailed(e));
+                clientConnect.failConnect(connector.handshakeFailed(e));
             } else {
                 pipeline().fireExceptionCaught(e);
                 close(voidPromise());
@@ -635,7 +461,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         @Override
         void peerVanished(IOException cause) {
             if (connector.mayFallBack()) {
-                fallBackToPlain(cause.getMessage());
+                clientConnect.fallBackToPlain(cause.getMessage());
                 return;
             }
             connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
@@ -647,7 +473,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 ConnectException connectFailure = new ConnectException("connection to " + attempt.target()
                         + " failed: " + cause.getMessage());
                 connectFailure.initCause(cause);
-                failConnect(connectFailure);
+                clientConnect.failConnect(connectFailure);
             } else if (isOpen()) {
                 pipeline().fireExceptionCaught(cause);
                 close(voidPromise());
@@ -663,103 +489,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             session.peerLost();
             peerVanished(cause);
             return true;
-        }
-    }
-
-    /** The channel as its connector sees it: the side channel, the native connection and the loop. */
-    private final class ConnectorHost implements UcxConnector.Host {
-        @Override
-        public void send(ByteBuffer bytes) throws IOException {
-            side.queue(bytes);
-        }
-
-        @Override
-        public void flush() throws IOException {
-            flushSideChannel();
-        }
-
-        @Override
-        public void expectAddress() {
-            side.makeRoomForAddress();
-        }
-
-        @Override
-        public InetSocketAddress remoteAddress() {
-            return remote;
-        }
-
-        @Override
-        public int peerUid() {
-            return fd < 0 ? -1 : UcxNative.socketPeerUid(fd);
-        }
-
-        @Override
-        public void keepAlive() {
-            UcxNative.socketKeepAlive(fd, 10, 2, 3);
-        }
-
-        @Override
-        public UcxConnector.Endpoint newEndpoint() throws IOException {
-            UcxIoHandler.Registration registration = registration();
-            UcxConnection connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
-                    config.recvWindow(), config.recvUnit(), config.sendSlots());
-            link = new UcxHandshakeLink(side, connection, new UcxConnectionInput(connection, session));
-            return connection;
-        }
-
-        @Override
-        public byte[] workerAddress() throws IOException {
-            return registration().worker().workerAddress();
-        }
-
-        @Override
-        public void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
-            UcxSocketChannel.this.connectDataPath(choice, hello);
-        }
-
-        @Override
-        public void startPlain() throws IOException {
-            UcxSocketChannel.this.startPlain();
-        }
-
-        @Override
-        public Future<?> schedule(Runnable task, long millis) {
-            return eventLoop().schedule(task, millis, TimeUnit.MILLISECONDS);
-        }
-
-        @Override
-        public boolean isOpen() {
-            return UcxSocketChannel.this.isOpen();
-        }
-
-        @Override
-        public boolean isActive() {
-            return active;
-        }
-
-        @Override
-        public void abort(IOException cause) {
-            ((UcxSocketUnsafe) unsafe()).peerVanished(cause);
-        }
-
-        @Override
-        public void close() {
-            unsafe().close(unsafe().voidPromise());
-        }
-
-        @Override
-        public void fallBack(String why) {
-            ((UcxSocketUnsafe) unsafe()).fallBackToPlain(why);
-        }
-
-        @Override
-        public void clientSilent() {
-            ((UcxSocketUnsafe) unsafe()).clientStayedSilent();
-        }
-
-        @Override
-        public String toString() {
-            return UcxSocketChannel.this.toString();
         }
     }
 }
