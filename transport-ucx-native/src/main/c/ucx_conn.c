@@ -2,9 +2,10 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * The connection core: a connection's memory (its pre-posted receive slots, one per sequence number in
- * the window, its send staging slots, and the state block Java reads after each progress call), its
- * UCP endpoint, its credit messages, what it reports to Java, and its close. Its data messages travel
+ * The connection core: a connection's memory (its receive slots, one per sequence number in the
+ * window, posted while it is not parked (ucx_park.c); its send staging slots; and the state block Java
+ * reads after each progress call), its UCP endpoint, its credit messages, its parking, what it
+ * reports to Java, and its close. Its data messages travel
  * on its path (ucx_conn.h, struct nucx_path_ops): the tag path (ucx_tag_path.c) or the frame path
  * (ucx_frame_path.c), which this file reaches only through the path's table.
  *
@@ -51,6 +52,7 @@
 #include "ucx_context.h"
 #include "ucx_errors.h"
 #include "ucx_memory.h"
+#include "ucx_park.h"
 #include "ucx_worker.h"
 
 #define NUCX_AREA_ALIGNMENT 4096
@@ -284,6 +286,70 @@ static void java_conn_post_recv(JNIEnv *env, jclass cls, jlong conn_ptr, jint sl
     conn->path->post_recv(conn, slot, (uint32_t) seq, (char *) (intptr_t) address, (ucp_mem_h) (intptr_t) memh);
 }
 
+/* ---- parking (ucx_park.c tells why) ---- */
+
+/*
+ * Parks the connection: its data receives are cancelled (Java then releases the buffers of the slots
+ * whose state went back to NUCX_RECV_IDLE) and messages for it are held until Java posts receives
+ * again. recv_seq: the next sequence number Java reads. Returns 1 when it is parked, 0 when its path
+ * does not park or the worker's table could not grow.
+ */
+static jint java_conn_park(JNIEnv *env, jclass cls, jlong conn_ptr, jint recv_seq) {
+    (void) env; (void) cls;
+    nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if (conn->parked) {
+        return 1;
+    }
+    if (!conn->path->parks || conn->closing || nucx_park_add(conn->worker, conn) != 0) {
+        return 0;
+    }
+    conn->parked = 1;
+    conn->park_base = nucx_tag_seq((uint32_t) recv_seq, conn->tag_secret);
+    nucx_conn_cancel_data_receives(conn);
+    return 1;
+}
+
+/* Ends the parking: Java posted the receives, which took the held messages of their sequence numbers. */
+static void conn_unpark(nucx_conn *conn) {
+    if (!conn->parked) {
+        return;
+    }
+    nucx_park_remove(conn->worker, conn);
+    conn->parked = 0;
+    /* None of the receives wanted them: outside what the window holds now. */
+    nucx_held_discard(conn);
+    conn->state[NUCX_STATE_HELD] = 0;
+}
+
+static void java_conn_unpark(JNIEnv *env, jclass cls, jlong conn_ptr) {
+    (void) env; (void) cls;
+    conn_unpark((nucx_conn *) (intptr_t) conn_ptr);
+}
+
+/*
+ * A message the worker's sweep found in UCX's unexpected queue: held, and Java told, when it is a data
+ * message for a parked connection with that connection's key and a sequence number in its window;
+ * otherwise the sweep discards it as a stray.
+ */
+int nucx_conn_take_unexpected(nucx_worker *w, ucp_tag_message_h message, const ucp_tag_recv_info_t *info) {
+    uint64_t tag = info->sender_tag;
+    if ((tag & NUCX_TAG_CTRL_BIT) != 0) {
+        return 0;
+    }
+    nucx_conn *conn = nucx_park_find(w, (uint32_t) (tag >> NUCX_TAG_ID_SHIFT));
+    if (conn == NULL || (uint32_t) (tag & NUCX_TAG_KEY_MASK) != nucx_secret_key(conn->tag_secret)) {
+        return 0;
+    }
+    uint32_t seq = (uint32_t) (tag >> NUCX_TAG_SEQ_SHIFT) & NUCX_TAG_SEQ_MASK;
+    if (((seq - conn->park_base) & NUCX_TAG_SEQ_MASK) >= (uint32_t) conn->recv_slots ||
+        nucx_held_put(conn, message, seq, info->length) != 0) {
+        return 0;
+    }
+    conn->state[NUCX_STATE_HELD] = conn->held_count;
+    nucx_conn_notify(conn);
+    return 1;
+}
+
 /* ---- lifetime ---- */
 
 static void *aligned_area(size_t size) {
@@ -322,6 +388,7 @@ static void conn_release(nucx_conn *conn) {
     free(conn->send_area);
     free(conn->recv_reqs);
     free(conn->send_reqs);
+    free(conn->held);
     if (conn->linger.receives_orphaned) {
         for (int i = 0; i < conn->recv_slots; i++) {
             conn->recv_refs[i].conn = NULL;
@@ -400,8 +467,10 @@ static int conn_alloc(nucx_conn *conn) {
     conn->send_refs = calloc((size_t) conn->send_slots, sizeof(nucx_slot_ref));
     /* Not zeroed: Java writes each entry before a send reads it, so pages of slots never sent stay untouched. */
     conn->send_iovs = malloc((size_t) conn->send_slots * NUCX_MAX_IOV * sizeof(ucp_dt_iov_t));
+    conn->held = malloc((size_t) conn->recv_slots * sizeof(nucx_held));
     if (conn->state == NULL || conn->recv_bufs == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
-        conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->send_iovs == NULL) {
+        conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->send_iovs == NULL ||
+        conn->held == NULL) {
         return -1;
     }
     for (int i = 0; i < conn->recv_slots; i++) {
@@ -723,6 +792,7 @@ static void close_endpoint(nucx_conn *conn, int force) {
  */
 void nucx_conn_close(nucx_conn *conn, int side_fd, int force, int report_free) {
     nucx_worker *w = conn->worker;
+    conn_unpark(conn);
     conn->linger.report_free = report_free;
     unlink_live(conn);
     conn->closing = 1;
@@ -777,6 +847,8 @@ static const JNINativeMethod methods[] = {
     {"connSendIov", "(JIIII)I", (void *) java_conn_send_iov},
     {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},
     {"connPostRecv", "(JIIJJ)V", (void *) java_conn_post_recv},
+    {"connPark", "(JI)I", (void *) java_conn_park},
+    {"connUnpark", "(J)V", (void *) java_conn_unpark},
     {"connDescribe", "(J)Ljava/lang/String;", (void *) java_conn_describe},
     {"connClose", "(JIZZ)V", (void *) java_conn_close},
 };

@@ -69,13 +69,17 @@ struct nucx_conn {
     uint32_t ctrl_send_buf;
     int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
     nucx_frames *frames;     /* the frame path's own state (ucx_frame_path.c), or NULL */
+    int parked;              /* no data receive posted: messages are held (ucx_park.c) until Java posts them */
+    uint32_t park_base;      /* the sequence field of the first message the parked connection waits for */
+    struct nucx_held_message *held; /* recv_slots entries: the messages held while parked */
+    int32_t held_count;
     nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
     nucx_conn *next_live;
 };
 
 /*
  * A data path: how a connection's data messages travel. A connection starts on the path the loader
- * hands to nucx_register_conn (the tag path), whose receives Java posts before the hello; when both
+ * hands to nucx_register_conn (the tag path), parked until its first message (ucx_park.c); when both
  * hellos choose TCP, connStreamStart (ucx_frame_path.c) moves it to the frame path, once, as the
  * handshake ends. The core then calls the connection's path for each of these, and checks nothing
  * per call.
@@ -83,6 +87,8 @@ struct nucx_conn {
 struct nucx_path_ops {
     /* What connDescribe says, or NULL for the endpoint's own description. */
     const char *about;
+    /* Whether an idle connection on this path may park (give up its data receives, see ucx_park.c). */
+    int parks;
     /* Whether the peer's window needs our credit messages (connSendCredits); else nothing is sent. */
     int sends_credits;
     /*
@@ -119,9 +125,14 @@ static inline uint32_t nucx_secret_key(uint64_t secret) {
     return (uint32_t) (secret >> 34) & NUCX_TAG_KEY_MASK;
 }
 
+/* The sequence field of a data message's tag (see the tag layout). */
+static inline uint32_t nucx_tag_seq(uint32_t seq, uint64_t secret) {
+    return (seq + nucx_secret_base(secret)) & NUCX_TAG_SEQ_MASK;
+}
+
 static inline uint64_t nucx_data_tag(uint32_t id, uint64_t secret, uint32_t seq) {
     return ((uint64_t) id << NUCX_TAG_ID_SHIFT)
-           | ((uint64_t) ((seq + nucx_secret_base(secret)) & NUCX_TAG_SEQ_MASK) << NUCX_TAG_SEQ_SHIFT)
+           | ((uint64_t) nucx_tag_seq(seq, secret) << NUCX_TAG_SEQ_SHIFT)
            | nucx_secret_key(secret);
 }
 
@@ -146,6 +157,9 @@ static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
 NUCX_HIDDEN void nucx_conn_notify(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_fail(nucx_conn *conn, int32_t error);
 NUCX_HIDDEN void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length);
+
+/* Unexpected messages the worker's sweep found: 1 when one was held for a parked connection. */
+NUCX_HIDDEN int nucx_conn_take_unexpected(nucx_worker *w, ucp_tag_message_h message, const ucp_tag_recv_info_t *info);
 
 /* UCX receives of the connection. */
 NUCX_HIDDEN void nucx_conn_cancel_data_receives(nucx_conn *conn);

@@ -26,6 +26,7 @@
     X(stateCredits, NUCX_STATE_CREDITS)                \
     X(stateWiredUp, NUCX_STATE_WIRED_UP)               \
     X(stateSideInput, NUCX_STATE_SIDE_INPUT)           \
+    X(stateHeld, NUCX_STATE_HELD)                      \
     X(stateHeaderWords, NUCX_STATE_HEADER_WORDS)       \
     X(readyCount, NUCX_READY_COUNT)                    \
     X(readyCapacity, NUCX_READY_CAPACITY)              \

@@ -907,9 +907,10 @@ static nucx_frames *frames_alloc(const nucx_conn *conn, uint32_t input_length) {
 /*
  * Moves a connection to the frame path once both hellos chose the TCP data path; its path changes
  * here, once, and never again. fd stays Java's until the channel closes; input is what Java read
- * after the peer's hello, output what of our hello it could not write yet. Every receive slot stays
- * posted, now for frames: UCX cannot have matched any of them, since the peer chose this path too and
- * never sends through UCX, so their UCX receives are withdrawn.
+ * after the peer's hello, output what of our hello it could not write yet. Every receive slot posted
+ * stays posted, now for frames: UCX cannot have matched any of them, since the peer chose this path too
+ * and never sends through UCX, so their UCX receives are withdrawn. A parked connection has none posted:
+ * Java posts them next (UcxReceiveWindow.unparkForGood).
  */
 static void java_conn_frame_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint fd, jlong input, jint input_length,
                                    jlong output, jint output_length) {
@@ -935,7 +936,9 @@ static void java_conn_frame_start(JNIEnv *env, jclass cls, jlong conn_ptr, jint 
     conn->worker->frame_conns++;
     nucx_conn_cancel_data_receives(conn);
     for (int i = 0; i < conn->recv_slots; i++) {
-        frame_post_recv(conn, i, 0, conn->recv_bufs[i], NULL);
+        if (nucx_recv_state(conn)[i] == NUCX_RECV_POSTED) {
+            frame_post_recv(conn, i, 0, conn->recv_bufs[i], NULL);
+        }
     }
     conn->state[NUCX_STATE_WIRED_UP] = 1;
     if (unsent != NULL) {

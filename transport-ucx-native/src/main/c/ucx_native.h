@@ -92,6 +92,7 @@ enum nucx_state_word {
     NUCX_STATE_CREDITS,    /* credits the peer returned so far, modulo 2^32 */
     NUCX_STATE_WIRED_UP,   /* 1 once the endpoint's first flush completed: its lanes are final */
     NUCX_STATE_SIDE_INPUT, /* 1 while the TCP data path holds side-channel records or its end for Java */
+    NUCX_STATE_HELD,       /* messages held for the parked connection (ucx_park.c) until Java posts receives */
     NUCX_STATE_HEADER_WORDS
 };
 

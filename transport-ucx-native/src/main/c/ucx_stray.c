@@ -2,40 +2,23 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * Stray messages: tagged messages that no posted receive wanted. A peer that follows the protocol
- * never sends one to a live connection: every receive of the window is posted before the handshake
- * and reposted before its credit goes back, so a data message that waits in UCX's unexpected queue
- * was sent without credit or repeats a sequence number. Messages still in flight when a connection
+ * Stray messages: tagged messages that no posted receive wanted. Those for a parked connection
+ * (ucx_park.c) are held for it; otherwise a peer that follows the protocol never sends one to a live
+ * connection: every receive of the window is posted again before its credit goes back, so a data
+ * message that waits in UCX's unexpected queue was sent without credit or repeats a sequence number. Messages still in flight when a connection
  * closed (its receives cancelled), or aimed at ids that do not exist, land there too. UCX would keep
  * all of them until the worker is destroyed, so the loop drains them after each productive progress
  * call. A stray is dropped and counted, never blamed on the connection its tag names: UCX 1.13's tag
  * receive does not tell which endpoint a message came from, so anyone who learned or guessed a
  * connection's tag could otherwise close that connection by sending it one message.
  */
+#include "ucx_conn.h"
+#include "ucx_park.h"
 #include "ucx_stray.h"
 #include "ucx_worker.h"
 
-/* Strays drained per sweep, so that a flood cannot hold the loop for long. */
-#define NUCX_STRAYS_PER_SWEEP 64
-
-static void stray_recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info,
-                                void *user_data) {
-    (void) status; (void) info; (void) user_data;
-    ucp_request_free(request);
-}
-
 /* Strays dropped by every worker of the process since it started. */
 static uint64_t strays_dropped;
-
-/* Receives the message into the worker's scratch buffer, which nobody reads. */
-static void drop(nucx_worker *w, ucp_tag_message_h message) {
-    ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK,
-        .cb.recv = stray_recv_callback,
-    };
-    /* Completed at once, failed, or freed by the callback: nothing to keep either way. */
-    ucp_tag_msg_recv_nbx(w->worker, w->stray_buffer, NUCX_STRAY_BUFFER_BYTES, message, &param);
-}
 
 int nucx_sweep_strays(nucx_worker *w) {
     int swept = 0;
@@ -45,8 +28,11 @@ int nucx_sweep_strays(nucx_worker *w) {
         if (message == NULL) {
             break;
         }
-        drop(w, message);
         swept++;
+        if (nucx_conn_take_unexpected(w, message, &info)) {
+            continue;
+        }
+        nucx_discard_message(w, message);
         __atomic_fetch_add(&strays_dropped, 1, __ATOMIC_RELAXED);
     }
     return swept;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include "ucx_conn.h"
+#include "ucx_park.h"
 #include "ucx_tag_path.h"
 #include "ucx_worker.h"
 
@@ -30,6 +31,11 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
         /* Withdrawn when the connection moved to the frame path: the slot stays posted there. */
         return;
     }
+    if (conn->parked && status == UCS_ERR_CANCELED) {
+        /* Given up by the parking: Java may release the buffer. */
+        nucx_recv_state(conn)[ref->index] = NUCX_RECV_IDLE;
+        return;
+    }
     if (!conn->closing) {
         nucx_conn_recv_done(conn, ref->index, status, info->length);
     }
@@ -37,10 +43,14 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
 
 /*
  * Posts the receive of sequence number seq into buffer (recv_slot_bytes long, owned by Java until
- * the connection is freed); memh is the buffer's registration, or NULL.
+ * the connection is freed); memh is the buffer's registration, or NULL. A message held for it while
+ * the connection was parked (ucx_park.c) is received at once.
  */
 static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
     ucp_tag_recv_info_t info;
+    size_t held_length = 0;
+    ucp_tag_message_h held = conn->held_count > 0
+                             ? nucx_held_take(conn, nucx_tag_seq(seq, conn->tag_secret), &held_length) : NULL;
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_RECV_INFO,
         .cb.recv = recv_callback,
@@ -55,8 +65,17 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp
     nucx_recv_state(conn)[slot] = NUCX_RECV_POSTED;
     conn->recv_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;
-    void *req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes,
-                                 nucx_data_tag(conn->id, conn->tag_secret, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
+    void *req;
+    if (held != NULL) {
+        conn->state[NUCX_STATE_HELD] = conn->held_count;
+        /* The length it was probed with: a receive of a probed message may not fill in its info. */
+        param.op_attr_mask &= ~(uint32_t) UCP_OP_ATTR_FIELD_RECV_INFO;
+        info.length = held_length;
+        req = ucp_tag_msg_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes, held, &param);
+    } else {
+        req = ucp_tag_recv_nbx(conn->worker->worker, buffer, (size_t) conn->recv_slot_bytes,
+                               nucx_data_tag(conn->id, conn->tag_secret, seq), NUCX_TAG_DATA_MATCH_MASK, &param);
+    }
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->recv_reqs[slot] = NULL;
         conn->outstanding--;
@@ -163,6 +182,7 @@ static void tag_free(nucx_conn *conn) {
 
 const nucx_path_ops nucx_tag_path = {
     .about = NULL,
+    .parks = 1,
     .sends_credits = 1,
     .send = post_send,
     .post_recv = post_recv,

@@ -20,6 +20,7 @@
 #include "ucx_errors.h"
 #include "ucx_frame_path.h"
 #include "ucx_linger.h"
+#include "ucx_park.h"
 #include "ucx_probe.h"
 #include "ucx_stray.h"
 
@@ -59,6 +60,7 @@ static void worker_free(nucx_worker *w) {
     free(w->ready);
     free(w->freed_ids);
     free(w->stray_buffer);
+    nucx_park_free(w);
     free(w);
 }
 
@@ -251,8 +253,13 @@ static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
     while (rounds < NUCX_MAX_PROGRESS_ROUNDS && ucp_worker_progress(w->worker) != 0) {
         rounds++;
     }
-    if (rounds > 0) {
-        nucx_sweep_strays(w);
+    if (rounds > 0 || w->sweep_pending) {
+        /*
+         * A full sweep may have left messages, held ones for parked connections among them: the next
+         * call sweeps again, and this one counts as progress so that the loop makes it before it sleeps.
+         */
+        w->sweep_pending = nucx_sweep_strays(w) == NUCX_STRAYS_PER_SWEEP;
+        rounds += w->sweep_pending;
     }
     if (w->frame_conns > 0) {
         rounds += nucx_frame_path_service(w);

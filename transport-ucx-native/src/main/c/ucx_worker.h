@@ -31,10 +31,14 @@ struct nucx_worker {
     int freed_count;
     int freed_capacity;
     void *stray_buffer;    /* NUCX_STRAY_BUFFER_BYTES that stray messages are received into and dropped */
+    int sweep_pending;     /* the last sweep of unexpected messages stopped at its limit (ucx_stray.c) */
     struct nucx_probe *probe; /* shared-memory probe (ucx_probe.c), once a same-host peer vanished */
     int frame_epoll_fd;    /* sockets of the connections on the frame path; itself in epoll_fd */
     int frame_conns;       /* connections on the frame path, closing ones included */
     nucx_conn *deferred_frames; /* of those, the ones whose writes wait for the next progress */
+    nucx_conn **parked_table;   /* parked connections by id (ucx_park.c) */
+    uint32_t parked_capacity;   /* a power of two, or 0 */
+    uint32_t parked_count;
 };
 
 NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);

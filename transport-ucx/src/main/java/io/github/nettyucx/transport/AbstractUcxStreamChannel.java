@@ -359,6 +359,12 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
                 peerVanished(new IOException(link + " failed: " + UcxNative.statusString(error)));
                 return;
             }
+            try {
+                connection.wakeIfHeld();
+            } catch (IOException e) {
+                peerVanished(e);
+                return;
+            }
             if (connection.sideInputReady()) {
                 sideChannelReadable();
                 if (!isOpen()) {

@@ -10,8 +10,9 @@ import io.netty.channel.ChannelOption;
  */
 public final class UcxChannelOption<T> extends ChannelOption<T> {
     /**
-     * Receive slots pre-posted per connection: how many messages the peer may send before it
-     * waits for credit. Advertised to the peer in the handshake.
+     * Receive slots per connection: how many messages the peer may send before it waits for credit.
+     * Advertised to the peer in the handshake. An idle connection holds no buffer for them (it parks, see
+     * docs/protocol.md).
      */
     public static final ChannelOption<Integer> UCX_RECV_WINDOW = valueOf(UcxChannelOption.class, "UCX_RECV_WINDOW");
     /** Bytes per receive slot, which is also the largest UCX message the peer sends. */

@@ -3,33 +3,23 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FileRegion;
 import io.netty.util.internal.PlatformDependent;
-import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
- * The native connection of one channel and its slots: a ring of pre-posted receive slots, one per
- * sequence number in the window, read strictly in sequence order (so receives can complete in any
- * order), and send slots that flushed bytes are gathered into, one message each. It is created before
- * the peer's hello (whose window it advertises) and does not know how its messages travel: the
- * data path ({@link UcxLink}) chosen at the hello connects it, sends through it and applies flow control.
- * Used on the event loop only.
- * <p>
- * Each receive is posted into a pooled, registered buffer of {@link UcxMemoryRegistration#receiveAllocator}:
- * a message of at least {@link #IN_PLACE_MIN_BYTES} goes up the pipeline in that buffer, and the slot gets
- * a fresh one; smaller messages are copied out and the buffer is posted again. The buffers stay alive
- * until the native connection is freed, since UCX may write into them until then.
+ * The native connection of one channel: its receive window ({@link UcxReceiveWindow}) and send slots that
+ * flushed bytes are gathered into, one message each. It is created before the peer's hello (whose window it
+ * advertises) and does not know how its messages travel: the data path ({@link UcxLink}) chosen at the hello
+ * connects it, sends through it and applies flow control. Used on the event loop only.
  * <p>
  * A send is one message: the header (credits returned), then the flushed bytes. Small pieces are copied
  * into the slot; direct buffers from the data path's in-place threshold go as I/O vector entries over
@@ -45,28 +35,20 @@ import java.util.List;
  * socket ({@link #sendFromFile}).
  */
 final class UcxConnection implements UcxConnector.Endpoint {
-    /**
-     * Payload bytes from which a received message is handed up in the buffer it arrived in rather
-     * than copied (below it, a right-sized copy wastes less memory than a whole slot buffer).
-     */
-    static final int IN_PLACE_MIN_BYTES = Math.max(1,
-            SystemPropertyUtil.getInt("io.github.nettyucx.receiveInPlaceBytes", 16 * 1024));
-
     private final UcxWorker worker;
+    private final int index;
     private final long conn;
     /** The native state block (ucx_native.h): header words, then one word per receive and per send slot. */
     private final ByteBuffer state;
     private final int id;
     /** The rest of the tags of the messages this connection receives, told to the peer in our hello. */
     private final long tagSecret;
-    private final int recvWindow;
+    private final UcxReceiveWindow receives;
     private final int recvUnit;
     /** Bytes between receive (and send) slots: a unit of payload plus the header in front of it. */
     private final int slotStride;
     private final int sendSlots;
     private final int sendUnit;
-    /** Per receive slot: the buffer its receive is posted into. */
-    private final ByteBuf[] recvBufs;
     private final long sendAreaAddress;
     /** The send slots' bytes, which copies into a message go to. */
     private final ByteBuffer sendArea;
@@ -85,44 +67,36 @@ final class UcxConnection implements UcxConnector.Endpoint {
     /** Messages travel on the TCP data path, which can send a DefaultFileRegion's bytes from its file. */
     private boolean sendsFromFiles;
 
-    private int recvSlot;
-    private int recvSeq;
-    private int recvOffset;
     private int sendSlot;
     private int sendSeq;
-    private int pendingCredits;
     private boolean connected;
     private boolean closed;
 
-    private UcxConnection(UcxWorker worker, long[] created, ByteBuf[] recvBufs, int recvUnit, int sendSlots) {
+    private UcxConnection(UcxWorker worker, int index, long[] created, int recvWindow, int recvUnit, int sendSlots) {
         this.worker = worker;
+        this.index = index;
         this.conn = created[UcxNative.CREATED_CONN];
         this.state = UcxBytes.words(created[UcxNative.CREATED_STATE],
-                4 * (UcxNative.STATE_HEADER_WORDS + recvBufs.length + sendSlots));
+                4 * (UcxNative.STATE_HEADER_WORDS + recvWindow + sendSlots));
         this.id = (int) created[UcxNative.CREATED_ID];
         this.tagSecret = created[UcxNative.CREATED_TAG_SECRET];
-        this.recvBufs = recvBufs;
-        int recvWindow = recvBufs.length;
-        this.recvWindow = recvWindow;
         this.recvUnit = recvUnit;
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
         this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
+        this.receives = new UcxReceiveWindow(conn, state, recvWindow, slotStride);
         this.sendAreaAddress = created[UcxNative.CREATED_SEND_AREA];
         this.sendArea = UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride);
         this.sendIovs = UcxBytes.words(created[UcxNative.CREATED_SEND_IOVS],
                 sendSlots * UcxNative.MAX_IOV * UcxNative.IOV_ENTRY_BYTES);
         this.heldBySlot = new ByteBuf[sendSlots][];
         this.heldCount = new int[sendSlots];
-        for (int slot = 0; slot < recvWindow; slot++) {
-            postRecv(slot, slot);
-        }
     }
 
     /**
-     * Allocates the slots and posts every receive, so the window the hello advertises is real.
-     * A slot holds a whole unit of payload after the header, so a write of exactly one unit (64 KiB
-     * by default) travels as one message.
+     * Allocates the slots; the receive window starts parked, so the window the hello advertises is real without a
+     * buffer per slot (see {@link UcxReceiveWindow}). A slot holds a whole unit of payload after the header, so a
+     * write of exactly one unit (64 KiB by default) travels as one message.
      */
     static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots)
             throws IOException {
@@ -130,49 +104,23 @@ final class UcxConnection implements UcxConnector.Endpoint {
         if (recvWindow * stride > Integer.MAX_VALUE || sendSlots * stride > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
         }
-        ByteBuf[] recvBufs = allocateReceiveBuffers(recvWindow, (int) stride);
         long[] created = new long[UcxNative.CREATED_WORDS];
+        UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
+        UcxConnection connection = null;
         try {
-            UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
+            connection = new UcxConnection(worker, index, created, recvWindow, recvUnit, sendSlots);
+            connection.receives.start();
+            return connection;
         } catch (Throwable t) {
-            release(recvBufs);
-            throw t;
-        }
-        try {
-            return new UcxConnection(worker, created, recvBufs, recvUnit, sendSlots);
-        } catch (Throwable t) {
-            // Receives may be posted into the buffers: they go when the native connection does.
-            worker.holdUntilFreed((int) created[UcxNative.CREATED_ID], Arrays.asList(recvBufs));
+            // Receives may be posted into buffers: they go when the native connection does.
+            List<ByteBuf> posted = new ArrayList<>();
+            if (connection != null) {
+                connection.receives.takeBuffers(posted);
+            }
+            worker.holdUntilFreed((int) created[UcxNative.CREATED_ID], posted);
             UcxNative.connClose(created[UcxNative.CREATED_CONN], -1, true, true);
             throw t;
         }
-    }
-
-    private static ByteBuf[] allocateReceiveBuffers(int count, int bytes) {
-        ByteBuf[] buffers = new ByteBuf[count];
-        try {
-            for (int i = 0; i < count; i++) {
-                buffers[i] = UcxMemoryRegistration.receiveAllocator().directBuffer(bytes, bytes);
-            }
-        } catch (Throwable t) {
-            release(buffers);
-            throw t;
-        }
-        return buffers;
-    }
-
-    private static void release(ByteBuf[] buffers) {
-        for (ByteBuf buffer : buffers) {
-            if (buffer != null) {
-                buffer.release();
-            }
-        }
-    }
-
-    private void postRecv(int slot, int seq) {
-        ByteBuf buffer = recvBufs[slot];
-        UcxNative.connPostRecv(conn, slot, seq, buffer.memoryAddress(),
-                UcxMemoryRegistration.memoryHandleOf(buffer));
     }
 
     @Override
@@ -187,7 +135,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
 
     @Override
     public int recvWindow() {
-        return recvWindow;
+        return receives.window();
     }
 
     @Override
@@ -210,6 +158,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
         UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.tagSecret,
                 peer.peerErrorHandling());
         connected = true;
+        worker.sweepWhenIdle(index, receives);
     }
 
     /** Hands the side channel's socket to the connection, whose messages travel as frames on it from now on. */
@@ -217,6 +166,8 @@ final class UcxConnection implements UcxConnector.Endpoint {
         side.handOver(conn);
         connected = true;
         sendsFromFiles = true;
+        // Frames are read from the socket into posted slots: this path never parks.
+        receives.unparkForGood();
     }
 
     /** Side-channel input (records, or the peer's end) that the native side took off the socket waits. */
@@ -236,7 +187,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
 
     /** Messages fully read so far. */
     int messagesReceived() {
-        return recvSeq;
+        return receives.messagesReceived();
     }
 
     /** Re-enables completion notifications; call before looking at the state. */
@@ -249,90 +200,31 @@ final class UcxConnection implements UcxConnector.Endpoint {
         return state.getInt(4 * UcxNative.STATE_ERROR);
     }
 
-    private int recvState(int slot) {
-        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + slot));
-    }
-
     private int sendState(int slot) {
-        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + recvWindow + slot));
+        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + receives.window() + slot));
     }
 
-    // ---- receive ----
+    // ---- receive: the window ----
 
-    /** True when the next message in sequence has arrived (or its receive failed). */
     boolean hasReadable() {
-        int st = recvState(recvSlot);
-        return st != UcxNative.RECV_POSTED && st != UcxNative.RECV_IDLE;
+        return receives.hasReadable();
     }
 
-    /**
-     * Hands over the next message in the buffer it arrived in, when it has at least
-     * {@link #IN_PLACE_MIN_BYTES} and at most {@code maxBytes} and nothing of it was read yet;
-     * returns null otherwise (then use {@link #read}), also when no fresh buffer for the slot could
-     * be allocated.
-     */
+    /** A parked receive window that has a message waiting posts its receives ({@link UcxReceiveWindow#wakeIfHeld}). */
+    void wakeIfHeld() throws IOException {
+        receives.wakeIfHeld();
+    }
+
     ByteBuf readInPlace(int maxBytes) {
-        int st = recvState(recvSlot);
-        if (st < IN_PLACE_MIN_BYTES || st > maxBytes || recvOffset != 0) {
-            return null;
-        }
-        ByteBuf fresh;
-        try {
-            fresh = UcxMemoryRegistration.receiveAllocator().directBuffer(slotStride, slotStride);
-        } catch (OutOfMemoryError e) {
-            return null;
-        }
-        ByteBuf message = recvBufs[recvSlot];
-        message.setIndex(UcxNative.HEADER_BYTES, UcxNative.HEADER_BYTES + st);
-        recvBufs[recvSlot] = fresh;
-        consumeSlot();
-        return message;
+        return receives.readInPlace(maxBytes);
     }
 
-    /**
-     * Copies bytes of the next message(s) in sequence into {@code dst}, up to its writable bytes.
-     * Returns the bytes copied, 0 when nothing has arrived.
-     */
     int read(ByteBuf dst) throws IOException {
-        for (;;) {
-            int st = recvState(recvSlot);
-            if (st == UcxNative.RECV_POSTED || st == UcxNative.RECV_IDLE) {
-                return 0;
-            }
-            if (st < 0) {
-                throw new IOException("UCX receive failed: " + UcxNative.statusString(st));
-            }
-            int n = Math.min(st - recvOffset, dst.writableBytes());
-            if (n > 0) {
-                copyOut(recvBufs[recvSlot], UcxNative.HEADER_BYTES + recvOffset, dst, n);
-                recvOffset += n;
-            }
-            if (recvOffset == st) {
-                consumeSlot();
-            }
-            if (n > 0 || !dst.isWritable()) {
-                return n;
-            }
-        }
+        return receives.read(dst);
     }
 
-    /** Drops every message that has arrived (input shut down): the peer still gets its credits back. */
     void discardReadable() throws IOException {
-        while (hasReadable()) {
-            int st = recvState(recvSlot);
-            if (st < 0) {
-                throw new IOException("UCX receive failed: " + UcxNative.statusString(st));
-            }
-            consumeSlot();
-        }
-    }
-
-    /** Appends {@code n} bytes at {@code offset} of {@code src} to {@code dst}, without allocating. */
-    private static void copyOut(ByteBuf src, int offset, ByteBuf dst, int n) {
-        int writerIndex = dst.writerIndex();
-        ByteBuffer from = src.internalNioBuffer(offset, n);
-        UcxBytes.copy(from, from.position(), dst, writerIndex, n);
-        dst.writerIndex(writerIndex + n);
+        receives.discardReadable();
     }
 
     /** Copies {@code n} readable bytes of {@code src} to {@code offset} of the send area, without allocating. */
@@ -340,22 +232,14 @@ final class UcxConnection implements UcxConnector.Endpoint {
         UcxBytes.copy(src, src.readerIndex(), sendArea, offset, n);
     }
 
-    private void consumeSlot() {
-        postRecv(recvSlot, recvSeq + recvWindow);
-        recvSeq++;
-        recvSlot = recvSlot + 1 == recvWindow ? 0 : recvSlot + 1;
-        recvOffset = 0;
-        pendingCredits++;
-    }
-
     /** Credits owed to the peer: slots consumed and reposted since a message of ours last carried them. */
     int pendingCredits() {
-        return pendingCredits;
+        return receives.pendingCredits();
     }
 
     /** The pending credits were returned (or need no returning). */
     void clearPendingCredits() {
-        pendingCredits = 0;
+        receives.clearPendingCredits();
     }
 
     // ---- send ----
@@ -474,8 +358,8 @@ final class UcxConnection implements UcxConnector.Endpoint {
         int n = (int) Math.min(gatherer.room(), left);
         int slot = sendSlot;
         boolean inPlace = heldCount[slot] > 0;
-        int rc = UcxNative.connStreamSendFile(conn, slot, gathered, inPlace ? gatherer.iovCount : 0, pendingCredits,
-                fileRegion, region.position() + region.transferred(), n);
+        int rc = UcxNative.connStreamSendFile(conn, slot, gathered, inPlace ? gatherer.iovCount : 0,
+                receives.pendingCredits(), fileRegion, region.position() + region.transferred(), n);
         if (rc == UcxNative.SEND_FILE_DECLINED) {
             return false;
         }
@@ -503,8 +387,8 @@ final class UcxConnection implements UcxConnector.Endpoint {
         int slot = sendSlot;
         boolean inPlace = heldCount[slot] > 0;
         sent(slot, inPlace, inPlace
-                ? UcxNative.connSendIov(conn, slot, gatherer.iovCount, sendSeq, pendingCredits)
-                : UcxNative.connSend(conn, slot, length, sendSeq, pendingCredits));
+                ? UcxNative.connSendIov(conn, slot, gatherer.iovCount, sendSeq, receives.pendingCredits())
+                : UcxNative.connSend(conn, slot, length, sendSeq, receives.pendingCredits()));
     }
 
     /** Moves on to the next slot after a send of {@code slot} that returned {@code rc}; throws when it failed. */
@@ -519,7 +403,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
         if (rc < 0) {
             throw new IOException("UCX send failed: " + UcxNative.statusString(rc));
         }
-        pendingCredits = 0;
+        receives.clearPendingCredits();
         sendSeq++;
         if (rc != 0) {
             // Still in flight. A send that completed at once leaves its slot free for the next one instead: a
@@ -561,7 +445,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
      */
     private List<ByteBuf> takeBuffersInUse() {
         releaseCompletedSends();
-        List<ByteBuf> inUse = new ArrayList<>(recvWindow + slotsHoldingBuffers);
+        List<ByteBuf> inUse = new ArrayList<>(receives.window() + slotsHoldingBuffers);
         for (int slot = 0; slot < sendSlots; slot++) {
             for (int i = 0; i < heldCount[slot]; i++) {
                 inUse.add(heldBySlot[slot][i]);
@@ -570,10 +454,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
             heldCount[slot] = 0;
         }
         slotsHoldingBuffers = 0;
-        for (int slot = 0; slot < recvWindow; slot++) {
-            inUse.add(recvBufs[slot]);
-            recvBufs[slot] = null;
-        }
+        receives.takeBuffers(inUse);
         return inUse;
     }
 
@@ -591,6 +472,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
             return;
         }
         closed = true;
+        worker.stopSweeping(index);
         worker.holdUntilFreed(id, takeBuffersInUse());
         UcxNative.connClose(conn, sideFd, force, true);
     }
@@ -599,6 +481,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
     void abandon() {
         closed = true;
         connected = false;
+        worker.stopSweeping(index);
         worker.holdUntilFreed(id, takeBuffersInUse());
     }
 

@@ -154,6 +154,7 @@ public final class UcxIoHandler implements IoHandler {
             }
             long now = System.nanoTime();
             handled += pollSocketsIfDue(socketsPolledBefore, now);
+            worker.sweepIdleWindows(now);
             waiting.workDone(handled);
             if (handled > 0 && context.shouldReportActiveIoTime()) {
                 context.reportActiveIoTime(now - waiting.ioStartNanos());

@@ -234,6 +234,11 @@ final class UcxLoopWait {
                 if (probing && (timeout < 0 || timeout > UcxSharedMemoryProbe.CHECK_NANOS)) {
                     timeout = UcxSharedMemoryProbe.CHECK_NANOS;
                 }
+                long sweepIn = loop.worker().nanosToSweep(System.nanoTime());
+                if (sweepIn >= 0 && (timeout < 0 || timeout > sweepIn)) {
+                    // Idle connections park at the worker's next sweep, which an idle loop must not sleep through.
+                    timeout = Math.max(1, sweepIn);
+                }
                 UcxTransportMetrics.loopSlept();
                 events = loop.worker().waitAndDispatch(timeout, loop);
                 ioStartNanos = loop.worker().socketsPolledAt();

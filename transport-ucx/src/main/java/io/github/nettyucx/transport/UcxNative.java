@@ -35,6 +35,7 @@ final class UcxNative {
     static final int STATE_CREDITS = UcxNativeConstants.stateCredits();
     static final int STATE_WIRED_UP = UcxNativeConstants.stateWiredUp();
     static final int STATE_SIDE_INPUT = UcxNativeConstants.stateSideInput();
+    static final int STATE_HELD = UcxNativeConstants.stateHeld();
     static final int STATE_HEADER_WORDS = UcxNativeConstants.stateHeaderWords();
     /** Words (int32) of a worker's ready list, then the indices of the connections to dispatch. */
     static final int READY_COUNT = UcxNativeConstants.readyCount();
@@ -193,6 +194,12 @@ final class UcxNative {
 
     /** Posts the receive of sequence number {@code seq} into {@code address} (a slot's worth of bytes). */
     static native void connPostRecv(long conn, int slot, int seq, long address, long memoryHandle);
+
+    /** Parks an idle connection (ucx_park.c): 1 when parked, its data receives cancelled; 0 when it does not park. */
+    static native int connPark(long conn, int recvSeq);
+
+    /** Ends a parking once the receives are posted again; held messages none of them took are dropped. */
+    static native void connUnpark(long conn);
 
     static native String connDescribe(long conn);
 

@@ -31,6 +31,8 @@ final class UcxNativeConstants {
 
     static native int stateSideInput();
 
+    static native int stateHeld();
+
     static native int stateHeaderWords();
 
     static native int readyCount();

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -51,6 +52,10 @@ final class UcxWorker {
     private final int[] freedIds = new int[64];
     private byte[] workerAddress;
     private long lastSocketPollNanos = System.nanoTime();
+    /** Receive windows that park when idle ({@link UcxReceiveWindow}), by connection index, and how many. */
+    private UcxReceiveWindow[] parkable = new UcxReceiveWindow[16];
+    private int parkableCount;
+    private long nextParkSweepNanos;
     private int readyListOverflows;
 
     UcxWorker(int maxConnections) throws IOException {
@@ -157,6 +162,48 @@ final class UcxWorker {
             handled += dispatch(index, event);
         }
         return handled;
+    }
+
+    /** The window of the connection at {@code index} is swept from now on, and parks once idle. */
+    void sweepWhenIdle(int index, UcxReceiveWindow window) {
+        if (UcxReceiveWindow.PARK_IDLE_NANOS <= 0) {
+            return;
+        }
+        if (index >= parkable.length) {
+            parkable = Arrays.copyOf(parkable, Math.max(index + 1, 2 * parkable.length));
+        }
+        if (parkable[index] == null) {
+            parkableCount++;
+        }
+        parkable[index] = window;
+    }
+
+    /** The connection at {@code index} closes: its window is no longer swept. */
+    void stopSweeping(int index) {
+        if (index < parkable.length && parkable[index] != null) {
+            parkable[index] = null;
+            parkableCount--;
+        }
+    }
+
+    /** Sweeps the windows every half {@link UcxReceiveWindow#PARK_IDLE_NANOS}: those idle since the last sweep park. */
+    void sweepIdleWindows(long now) {
+        if (parkableCount == 0 || now - nextParkSweepNanos < 0) {
+            return;
+        }
+        nextParkSweepNanos = now + UcxReceiveWindow.PARK_IDLE_NANOS / 2;
+        int end = Math.min(parkable.length, nextFreeIndex);
+        for (int i = 0; i < end; i++) {
+            UcxReceiveWindow window = parkable[i];
+            if (window != null) {
+                window.sweep();
+            }
+        }
+    }
+
+    /** Nanoseconds until the next sweep is due, or -1 when there is nothing to sweep: the loop sleeps no longer. */
+    long nanosToSweep(long now) {
+        return parkableCount == 0 ? -1 : Math.max(0, nextParkSweepNanos - now);
     }
 
     /** Connections bound to an index now. */

@@ -37,7 +37,7 @@ class UcxNativeConstantsTest {
     @Test
     void eachLayoutNamesDistinctWordsBelowItsSize() {
         assertLayout(UcxNative.STATE_HEADER_WORDS, UcxNative.STATE_NOTIFIED, UcxNative.STATE_ERROR,
-                UcxNative.STATE_CREDITS, UcxNative.STATE_WIRED_UP, UcxNative.STATE_SIDE_INPUT);
+                UcxNative.STATE_CREDITS, UcxNative.STATE_WIRED_UP, UcxNative.STATE_SIDE_INPUT, UcxNative.STATE_HELD);
         assertLayout(UcxNative.READY_HEADER_WORDS, UcxNative.READY_COUNT, UcxNative.READY_CAPACITY,
                 UcxNative.READY_OVERFLOWED);
         assertLayout(UcxNative.CREATED_WORDS, UcxNative.CREATED_CONN, UcxNative.CREATED_STATE,
