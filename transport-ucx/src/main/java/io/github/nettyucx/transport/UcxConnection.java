@@ -50,18 +50,10 @@ final class UcxConnection implements UcxConnector.Endpoint {
     private final int sendSlots;
     private final int sendUnit;
     private final long sendAreaAddress;
-    /** The send slots' bytes, which copies into a message go to. */
+    /** The send slots' bytes, which copies into a message go to (and file regions are read into). */
     private final ByteBuffer sendArea;
-    /** The send slots' I/O vectors: {@link UcxNative#MAX_IOV} entries per slot. */
-    private final ByteBuffer sendIovs;
-    /**
-     * Per send slot: the buffers its send reads in place, retained until the send completes; a slot's array is made
-     * with its first such send, so that a connection that only copies holds none.
-     */
-    private final ByteBuf[][] heldBySlot;
-    private final int[] heldCount;
-    private int slotsHoldingBuffers;
-    private final SendGatherer gatherer = new SendGatherer();
+    /** Gathers a message into a send slot; keeps the buffers each slot's send reads in place. */
+    private final UcxSendGatherer gatherer;
     /** What FileRegions write into; created with the connection's first region. */
     private UcxSlotChannel slotChannel;
     /** Messages travel on the TCP data path, which can send a DefaultFileRegion's bytes from its file. */
@@ -87,10 +79,9 @@ final class UcxConnection implements UcxConnector.Endpoint {
         this.receives = new UcxReceiveWindow(conn, state, recvWindow, slotStride);
         this.sendAreaAddress = created[UcxNative.CREATED_SEND_AREA];
         this.sendArea = UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride);
-        this.sendIovs = UcxBytes.words(created[UcxNative.CREATED_SEND_IOVS],
+        ByteBuffer sendIovs = UcxBytes.words(created[UcxNative.CREATED_SEND_IOVS],
                 sendSlots * UcxNative.MAX_IOV * UcxNative.IOV_ENTRY_BYTES);
-        this.heldBySlot = new ByteBuf[sendSlots][];
-        this.heldCount = new int[sendSlots];
+        this.gatherer = new UcxSendGatherer(sendArea, sendAreaAddress, sendIovs, slotStride, sendSlots);
     }
 
     /**
@@ -227,11 +218,6 @@ final class UcxConnection implements UcxConnector.Endpoint {
         receives.discardReadable();
     }
 
-    /** Copies {@code n} readable bytes of {@code src} to {@code offset} of the send area, without allocating. */
-    private void copyIn(ByteBuf src, int offset, int n) {
-        UcxBytes.copy(src, src.readerIndex(), sendArea, offset, n);
-    }
-
     /** Credits owed to the peer: slots consumed and reposted since a message of ours last carried them. */
     int pendingCredits() {
         return receives.pendingCredits();
@@ -276,7 +262,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
      * Returns false when nothing could be sent because a FileRegion yielded no bytes (it may later).
      */
     boolean sendNext(ChannelOutboundBuffer in, int capacity, int inPlaceMinBytes) throws Exception {
-        releaseHeld(sendSlot);
+        gatherer.releaseHeld(sendSlot);
         gatherer.reset(sendSlot, capacity, wiredUp() ? inPlaceMinBytes : Integer.MAX_VALUE);
         in.forEachFlushedMessage(gatherer);
         FileRegion region = gatherer.region;
@@ -357,7 +343,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
         int gathered = gatherer.filled;
         int n = (int) Math.min(gatherer.room(), left);
         int slot = sendSlot;
-        boolean inPlace = heldCount[slot] > 0;
+        boolean inPlace = gatherer.readsInPlace(slot);
         int rc = UcxNative.connStreamSendFile(conn, slot, gathered, inPlace ? gatherer.iovCount : 0,
                 receives.pendingCredits(), fileRegion, region.position() + region.transferred(), n);
         if (rc == UcxNative.SEND_FILE_DECLINED) {
@@ -385,7 +371,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
 
     private void send(int length) throws IOException {
         int slot = sendSlot;
-        boolean inPlace = heldCount[slot] > 0;
+        boolean inPlace = gatherer.readsInPlace(slot);
         sent(slot, inPlace, inPlace
                 ? UcxNative.connSendIov(conn, slot, gatherer.iovCount, sendSeq, receives.pendingCredits())
                 : UcxNative.connSend(conn, slot, length, sendSeq, receives.pendingCredits()));
@@ -393,12 +379,9 @@ final class UcxConnection implements UcxConnector.Endpoint {
 
     /** Moves on to the next slot after a send of {@code slot} that returned {@code rc}; throws when it failed. */
     private void sent(int slot, boolean inPlace, int rc) throws IOException {
-        if (inPlace) {
-            slotsHoldingBuffers++;
-        }
         if (rc <= 0) {
             // Completed at once or failed: UCX no longer reads the buffers.
-            releaseHeld(slot);
+            gatherer.releaseHeld(slot);
         }
         if (rc < 0) {
             throw new IOException("UCX send failed: " + UcxNative.statusString(rc));
@@ -415,28 +398,14 @@ final class UcxConnection implements UcxConnector.Endpoint {
 
     /** Releases the buffers of sends UCX has finished with; call when completions arrive. */
     void releaseCompletedSends() {
-        if (slotsHoldingBuffers == 0) {
+        if (!gatherer.holdsBuffers()) {
             return;
         }
         for (int slot = 0; slot < sendSlots; slot++) {
-            if (heldCount[slot] > 0 && sendState(slot) != UcxNative.SEND_BUSY) {
-                releaseHeld(slot);
+            if (gatherer.readsInPlace(slot) && sendState(slot) != UcxNative.SEND_BUSY) {
+                gatherer.releaseHeld(slot);
             }
         }
-    }
-
-    private void releaseHeld(int slot) {
-        int count = heldCount[slot];
-        if (count == 0) {
-            return;
-        }
-        ByteBuf[] held = heldBySlot[slot];
-        for (int i = 0; i < count; i++) {
-            held[i].release();
-            held[i] = null;
-        }
-        heldCount[slot] = 0;
-        slotsHoldingBuffers--;
     }
 
     /**
@@ -445,15 +414,8 @@ final class UcxConnection implements UcxConnector.Endpoint {
      */
     private List<ByteBuf> takeBuffersInUse() {
         releaseCompletedSends();
-        List<ByteBuf> inUse = new ArrayList<>(receives.window() + slotsHoldingBuffers);
-        for (int slot = 0; slot < sendSlots; slot++) {
-            for (int i = 0; i < heldCount[slot]; i++) {
-                inUse.add(heldBySlot[slot][i]);
-                heldBySlot[slot][i] = null;
-            }
-            heldCount[slot] = 0;
-        }
-        slotsHoldingBuffers = 0;
+        List<ByteBuf> inUse = new ArrayList<>();
+        gatherer.takeHeld(inUse);
         receives.takeBuffers(inUse);
         return inUse;
     }
@@ -483,115 +445,5 @@ final class UcxConnection implements UcxConnector.Endpoint {
         connected = false;
         worker.stopSweeping(index);
         worker.holdUntilFreed(id, takeBuffersInUse());
-    }
-
-    /**
-     * Plans one send over the flushed buffers without consuming them: the slot's I/O vector gets an
-     * entry per buffer sent in place and one per run of bytes copied into the slot.
-     */
-    private final class SendGatherer implements ChannelOutboundBuffer.MessageProcessor {
-        private int slot;
-        private int stagingOffset;
-        private int capacity;
-        private int copied;
-        private boolean lastEntryCopied;
-        private int inPlaceMinBytes;
-        int filled;
-        int iovCount;
-        /** The FileRegion that ended the gathering with room left in the message, or null. */
-        FileRegion region;
-
-        void reset(int slot, int capacity, int inPlaceMinBytes) {
-            this.slot = slot;
-            this.inPlaceMinBytes = inPlaceMinBytes;
-            this.stagingOffset = slot * slotStride + UcxNative.HEADER_BYTES;
-            this.capacity = capacity;
-            this.copied = 0;
-            this.lastEntryCopied = false;
-            this.filled = 0;
-            this.iovCount = 1;
-            this.region = null;
-        }
-
-        @Override
-        public boolean processMessage(Object msg) {
-            if (!(msg instanceof ByteBuf)) {
-                // Only FileRegions pass the channel's filter besides buffers. Called only with room left.
-                if (lastEntryCopied || iovCount < UcxNative.MAX_IOV) {
-                    region = (FileRegion) msg;
-                }
-                return false;
-            }
-            ByteBuf buf = (ByteBuf) msg;
-            int n = Math.min(buf.readableBytes(), capacity - filled);
-            if (n <= 0) {
-                return filled < capacity;
-            }
-            if (n >= inPlaceMinBytes && buf.hasMemoryAddress()) {
-                if (iovCount == UcxNative.MAX_IOV) {
-                    return false;
-                }
-                addEntry(buf.memoryAddress() + buf.readerIndex(), n);
-                ByteBuf[] held = heldBySlot[slot];
-                if (held == null) {
-                    held = new ByteBuf[UcxNative.MAX_IOV - 1];
-                    heldBySlot[slot] = held;
-                }
-                held[heldCount[slot]++] = buf.retain();
-                lastEntryCopied = false;
-            } else {
-                if (!lastEntryCopied) {
-                    if (iovCount == UcxNative.MAX_IOV) {
-                        return false;
-                    }
-                    addEntry(sendAreaAddress + stagingOffset + copied, 0);
-                    lastEntryCopied = true;
-                }
-                copyIn(buf, stagingOffset + copied, n);
-                copied += n;
-                growLastEntry(n);
-            }
-            filled += n;
-            return filled < capacity;
-        }
-
-        /** Where the next bytes copied into the slot go, as an offset in the send area. */
-        int nextCopyOffset() {
-            return stagingOffset + copied;
-        }
-
-        /** Bytes the message can still take. */
-        int room() {
-            return capacity - filled;
-        }
-
-        /** Counts {@code n} bytes written at {@link #nextCopyOffset()} into the message, as a copied run. */
-        void appendCopied(int n) {
-            if (n == 0) {
-                return;
-            }
-            if (!lastEntryCopied) {
-                addEntry(sendAreaAddress + stagingOffset + copied, 0);
-                lastEntryCopied = true;
-            }
-            copied += n;
-            growLastEntry(n);
-            filled += n;
-        }
-
-        private int entryOffset(int entry) {
-            return (slot * UcxNative.MAX_IOV + entry) * UcxNative.IOV_ENTRY_BYTES;
-        }
-
-        private void addEntry(long address, int length) {
-            int entry = entryOffset(iovCount++);
-            sendIovs.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
-            sendIovs.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
-        }
-
-        private void growLastEntry(int n) {
-            int length = entryOffset(iovCount - 1) + UcxNative.IOV_LENGTH_OFFSET;
-            sendIovs.putLong(length, sendIovs.getLong(length) + n);
-        }
     }
 }
