@@ -85,6 +85,9 @@ final class UcxSendGatherer implements ChannelOutboundBuffer.MessageProcessor {
                 held = new ByteBuf[UcxNative.MAX_IOV - 1];
                 heldBySlot[slot] = held;
             }
+            if (heldCount[slot] == 0) {
+                slotsHoldingBuffers++;
+            }
             held[heldCount[slot]++] = buf.retain();
             lastEntryCopied = false;
         } else {
