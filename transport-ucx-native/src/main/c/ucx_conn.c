@@ -389,6 +389,7 @@ static void conn_release(nucx_conn *conn) {
     free(conn->recv_reqs);
     free(conn->send_reqs);
     free(conn->held);
+    free(conn->recv_seqs);
     if (conn->linger.receives_orphaned) {
         for (int i = 0; i < conn->recv_slots; i++) {
             conn->recv_refs[i].conn = NULL;
@@ -468,9 +469,10 @@ static int conn_alloc(nucx_conn *conn) {
     /* Not zeroed: Java writes each entry before a send reads it, so pages of slots never sent stay untouched. */
     conn->send_iovs = malloc((size_t) conn->send_slots * NUCX_MAX_IOV * sizeof(ucp_dt_iov_t));
     conn->held = malloc((size_t) conn->recv_slots * sizeof(nucx_held));
+    conn->recv_seqs = malloc((size_t) conn->recv_slots * sizeof(uint32_t));
     if (conn->state == NULL || conn->recv_bufs == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
         conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->send_iovs == NULL ||
-        conn->held == NULL) {
+        conn->held == NULL || conn->recv_seqs == NULL) {
         return -1;
     }
     for (int i = 0; i < conn->recv_slots; i++) {

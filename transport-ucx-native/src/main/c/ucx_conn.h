@@ -57,6 +57,7 @@ struct nucx_conn {
     nucx_linger linger;    /* the rest of its close */
     volatile int32_t *state; /* shared with Java: header + recv states + send states */
     char **recv_bufs;      /* per slot: the buffer (owned by Java) its receive is posted into */
+    uint32_t *recv_seqs;   /* per slot: the sequence number its receive was posted for */
     char *send_area;
     ucp_mem_h send_memh;   /* registration of send_area, or NULL */
     void **recv_reqs;      /* per slot: its UCX receive while one is posted */

@@ -16,6 +16,8 @@
 
 /* ---- receive ---- */
 
+static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh);
+
 static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data) {
     nucx_slot_ref *ref = user_data;
     nucx_conn *conn = ref->conn;
@@ -31,9 +33,18 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
         /* Withdrawn when the connection moved to the frame path: the slot stays posted there. */
         return;
     }
-    if (conn->parked && status == UCS_ERR_CANCELED) {
-        /* Given up by the parking: Java may release the buffer. */
-        nucx_recv_state(conn)[ref->index] = NUCX_RECV_IDLE;
+    if (status == UCS_ERR_CANCELED && !conn->closing) {
+        /* Only the parking cancels the receives of a live connection on this path. */
+        if (conn->parked) {
+            /* Given up: Java may release the buffer. */
+            nucx_recv_state(conn)[ref->index] = NUCX_RECV_IDLE;
+        } else {
+            /*
+             * A cancel that completed only after the connection woke (UCX may complete one later, with
+             * hardware tag matching): Java kept the buffer of a slot it saw posted, so it is posted again.
+             */
+            post_recv(conn, ref->index, conn->recv_seqs[ref->index], conn->recv_bufs[ref->index], NULL);
+        }
         return;
     }
     if (!conn->closing) {
@@ -62,6 +73,7 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp
         param.memh = memh;
     }
     conn->recv_bufs[slot] = buffer;
+    conn->recv_seqs[slot] = seq;
     nucx_recv_state(conn)[slot] = NUCX_RECV_POSTED;
     conn->recv_reqs[slot] = NUCX_REQ_POSTING;
     conn->outstanding++;

@@ -29,8 +29,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Idle connections park ({@link UcxReceiveWindow}): after {@link UcxReceiveWindow#PARK_IDLE_NANOS} without a
  * message both ends give their receive buffers back to the pool, and what the peer sends afterwards, a single
- * byte or a burst larger than the window, arrives intact and in order, without a stray. Over UCX's tag path
- * only; the TCP data path never parks.
+ * byte or a burst larger than the window, arrives intact and in order, without a stray; the burst's buffers, sent
+ * back in place, are all given back once their sends are done. Over UCX's tag path only; the TCP data path never
+ * parks.
  */
 class ParkingTest {
     private static final int WINDOW = UcxSocketChannelConfig.DEFAULT_RECV_WINDOW;
@@ -75,6 +76,11 @@ class ParkingTest {
                 checker.send(client, BURST_MESSAGE_BYTES);
             }
             checker.awaitEchoed();
+            // The burst's messages went up in their receive buffers and back out from them: once their sends are
+            // done and both ends parked again, none of those buffers may still be held.
+            assertTrue(Await.until(() -> receiveMemory() <= posted - 2 * WINDOW * slotBytes,
+                    3 * TimeUnit.NANOSECONDS.toMillis(UcxReceiveWindow.PARK_IDLE_NANOS) + 2_000,
+                    TimeUnit.MILLISECONDS), "receive buffers held after the burst: " + receiveMemory() + " bytes");
 
             assertTrue(checker.exceptions.isEmpty(), () -> "client: " + checker.exceptions);
             assertTrue(echo.exceptions.isEmpty(), () -> "server: " + echo.exceptions);
