@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * and again once a whole {@link #PARK_IDLE_NANOS} passed without one (the worker's sweep, {@link #sweep}). Its
  * receives are then cancelled and their buffers go back to the pool; the peer keeps its credits, and what it sends
  * meanwhile is held natively until the receives are posted again, as soon as the connection's completions are
- * dispatched ({@link #wakeIfHeld}). So an idle connection holds no receive
- * memory, while the window its hello advertised stays real.
+ * dispatched ({@link #wakeIfHeld}). So an idle connection holds no receive memory, while the window its hello
+ * advertised stays real.
  */
 final class UcxReceiveWindow {
     /**
