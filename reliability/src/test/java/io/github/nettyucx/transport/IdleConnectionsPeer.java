@@ -64,7 +64,7 @@ public final class IdleConnectionsPeer {
         if (args[0].equals("server")) {
             Channel server = new ServerBootstrap().group(group).channel(transport.serverChannelClass())
                     .option(ChannelOption.SO_BACKLOG, 4096)
-                    .childHandler(new Echo())
+                    .childHandler(EchoServerHandler.INSTANCE)
                     .bind(new InetSocketAddress(args[1], 0)).sync().channel();
             print("PORT " + ((InetSocketAddress) server.localAddress()).getPort());
         } else {
@@ -158,20 +158,6 @@ public final class IdleConnectionsPeer {
     private static synchronized void print(String line) {
         System.out.println(line);
         System.out.flush();
-    }
-
-    @ChannelHandler.Sharable
-    private static final class Echo extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ctx.writeAndFlush(msg);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            print("EXCEPTION " + cause);
-            ctx.close();
-        }
     }
 
     /** Sends one message and counts the connection down when all of it came back. */

@@ -96,21 +96,6 @@ class ParkingTest {
         return UcxByteBufAllocator.receiveBuffersMetric().activeDirectMemory();
     }
 
-    private static final class Echo extends ChannelInboundHandlerAdapter {
-        final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ctx.writeAndFlush(msg);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            exceptions.add(cause);
-            ctx.close();
-        }
-    }
-
     /** Sends a checked stream and waits until all of it came back. */
     private static final class Checker extends ChannelInboundHandlerAdapter {
         final Queue<Throwable> exceptions = new ConcurrentLinkedQueue<>();
