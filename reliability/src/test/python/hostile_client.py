@@ -2,7 +2,7 @@
 # Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
 """A hostile netty-ucx client, in a process of its own, for the reliability module's security tests.
 
-It speaks the side-channel protocol v5 (docs/protocol.md) by hand, with no UCX at all, and reports what the
+It speaks the side-channel protocol v6 (docs/protocol.md) by hand, with no UCX at all, and reports what the
 server did as lines on standard output that the Java test waits for. Standard library only.
 
   hostile_client.py handshake HOST PORT [options]
@@ -34,12 +34,12 @@ import sys
 import time
 
 MAGIC = 0x4E554358
-VERSION = 5
+VERSION = 6
 NONCE_BYTES = 16
 PROOF_BYTES = 32
 ADDRESS_MAC_BYTES = 32
 SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES
-HELLO_BYTES = 40
+HELLO_BYTES = 44
 FLAG_ACCEPTS = 1
 FLAG_SHARED_MEMORY = 2
 FLAG_TRUSTS = 16
@@ -134,7 +134,7 @@ def handshake(args):
                                                                server_nonce)
         hello = proof + struct.pack(">HHIQII", int(options["--flags"]) & 0xFFFF, 0, int(options["--id"]) & 0xFFFFFFFF,
                                     0, int(options["--window"]) & 0xFFFFFFFF, int(options["--unit"]) & 0xFFFFFFFF)
-        sock.sendall(hello + boot_id())
+        sock.sendall(hello + boot_id() + struct.pack(">I", 0))  # message key: this client receives no messages
         flags, _, conn_id, _, window, unit = struct.unpack(">HHIQII",
                                                            read_exactly(sock, HELLO_BYTES, "server-hello")[:24])
         say("SERVER_HELLO flags=%d id=%d window=%d unit=%d" % (flags, conn_id, window, unit))

@@ -75,6 +75,25 @@ static uint32_t read_header(const void *message) {
     return credits;
 }
 
+static void write_header(void *message, uint32_t credits, uint32_t key) {
+    memcpy(message, &credits, sizeof(credits));
+    memcpy((char *) message + NUCX_HEADER_KEY_OFFSET, &key, sizeof(key));
+}
+
+/*
+ * Whether a message of length bytes (header included) that a receive of this connection took
+ * carries the connection's message key: one that does not came from a process that knows the tag
+ * but not the hello's key, and is dropped as a stray instead of reaching the connection.
+ */
+int nucx_conn_message_has_key(const nucx_conn *conn, const void *message, size_t length) {
+    uint32_t key;
+    if (length < NUCX_HEADER_BYTES) {
+        return 1; /* too short to carry one: the receive fails the connection as before */
+    }
+    memcpy(&key, (const char *) message + NUCX_HEADER_KEY_OFFSET, sizeof(key));
+    return key == conn->message_key;
+}
+
 /* ---- reports to Java ---- */
 
 /*
@@ -140,6 +159,16 @@ void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t 
 
 static void post_ctrl_recv(nucx_conn *conn);
 
+/* A control message arrived whole: its credits count if it carries our key, else it is a stray. */
+static void take_credit_message(nucx_conn *conn) {
+    if (!nucx_conn_message_has_key(conn, conn->ctrl_recv_buf, NUCX_HEADER_BYTES)) {
+        nucx_count_strays(1);
+        return;
+    }
+    add_credits(conn, read_header(conn->ctrl_recv_buf));
+    nucx_conn_notify(conn);
+}
+
 static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info,
                                void *user_data) {
     nucx_conn *conn = user_data;
@@ -154,8 +183,7 @@ static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag
         nucx_conn_fail(conn, status != UCS_OK ? status : UCS_ERR_INVALID_PARAM);
         return;
     }
-    add_credits(conn, read_header(conn->ctrl_recv_buf));
-    nucx_conn_notify(conn);
+    take_credit_message(conn);
     if (!called_inside_post) {
         post_ctrl_recv(conn);
     }
@@ -186,8 +214,7 @@ static void post_ctrl_recv(nucx_conn *conn) {
                 nucx_conn_fail(conn, UCS_ERR_INVALID_PARAM);
                 return;
             }
-            add_credits(conn, read_header(conn->ctrl_recv_buf));
-            nucx_conn_notify(conn);
+            take_credit_message(conn);
         } else if (UCS_PTR_IS_ERR(req)) {
             conn->ctrl_recv_req = NULL;
             conn->outstanding--;
@@ -231,11 +258,11 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     if (!conn->path->sends_credits) {
         return 0; /* the path's own flow control (TCP's) stands in for credits */
     }
-    conn->ctrl_send_buf = (uint32_t) credits;
+    write_header(conn->ctrl_send_buf, (uint32_t) credits, conn->peer_message_key);
     conn->ctrl_send_pending = 1;
     conn->outstanding++;
     uint64_t tag = nucx_ctrl_tag(conn->peer_id, conn->peer_tag_secret);
-    void *req = ucp_tag_send_nbx(conn->ep, &conn->ctrl_send_buf, NUCX_HEADER_BYTES, tag, &param);
+    void *req = ucp_tag_send_nbx(conn->ep, conn->ctrl_send_buf, NUCX_HEADER_BYTES, tag, &param);
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->ctrl_send_pending = 0;
         conn->outstanding--;
@@ -246,9 +273,9 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
 
 /* ---- data, through the path ---- */
 
-/* Sends a slot on the connection's path, its header carrying the credits returned. */
+/* Sends a slot on the connection's path, its header carrying the credits returned and the peer's key. */
 static jint conn_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq, uint32_t credits) {
-    memcpy(nucx_send_slot(conn, slot), &credits, sizeof(credits));
+    write_header(nucx_send_slot(conn, slot), credits, conn->peer_message_key);
     return conn->path->send(conn, slot, data, count, iov, seq);
 }
 
@@ -316,7 +343,8 @@ static void conn_unpark(nucx_conn *conn) {
     }
     nucx_park_remove(conn->worker, conn);
     conn->parked = 0;
-    /* None of the receives wanted them: outside what the window holds now. */
+    /* None of the receives wanted them: outside what the window holds now, or copies of a sequence number. */
+    nucx_count_strays((uint64_t) conn->held_count);
     nucx_held_discard(conn);
     conn->state[NUCX_STATE_HELD] = 0;
 }
@@ -468,7 +496,7 @@ static int conn_alloc(nucx_conn *conn) {
     conn->send_refs = calloc((size_t) conn->send_slots, sizeof(nucx_slot_ref));
     /* Not zeroed: Java writes each entry before a send reads it, so pages of slots never sent stay untouched. */
     conn->send_iovs = malloc((size_t) conn->send_slots * NUCX_MAX_IOV * sizeof(ucp_dt_iov_t));
-    conn->held = malloc((size_t) conn->recv_slots * sizeof(nucx_held));
+    conn->held = malloc((size_t) conn->recv_slots * NUCX_HELD_PER_SLOT * sizeof(nucx_held));
     conn->recv_seqs = malloc((size_t) conn->recv_slots * sizeof(uint32_t));
     if (conn->state == NULL || conn->recv_bufs == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
         conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->send_iovs == NULL ||
@@ -516,15 +544,18 @@ static uint32_t new_connection_id(const nucx_worker *w) {
     return id;
 }
 
+static uint64_t random_bits(void) {
+    static uint64_t fallback;
+    uint64_t bits;
+    if (getrandom(&bits, sizeof(bits), 0) != (ssize_t) sizeof(bits)) {
+        bits = __atomic_add_fetch(&fallback, 0x9E3779B97F4A7C15ull, __ATOMIC_RELAXED) ^ (uint64_t) (uintptr_t) &bits;
+    }
+    return bits;
+}
+
 /* The random rest of a connection's tags (only the bits the tag layout uses). */
 static uint64_t new_tag_secret(void) {
-    static uint64_t fallback;
-    uint64_t secret;
-    if (getrandom(&secret, sizeof(secret), 0) != (ssize_t) sizeof(secret)) {
-        secret = __atomic_add_fetch(&fallback, 0x9E3779B97F4A7C15ull, __ATOMIC_RELAXED)
-                 ^ (uint64_t) (uintptr_t) &secret;
-    }
-    return secret & ((1ull << 48) - 1);
+    return random_bits() & ((1ull << 48) - 1);
 }
 
 /*
@@ -560,6 +591,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     }
     conn->id = new_connection_id(w);
     conn->tag_secret = new_tag_secret();
+    conn->message_key = (uint32_t) random_bits();
     conn->next_live = w->live;
     if (w->live != NULL) {
         w->live->prev_live = conn;
@@ -573,6 +605,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         [NUCX_CREATED_ID] = (jlong) conn->id,
         [NUCX_CREATED_SEND_IOVS] = (jlong) (intptr_t) conn->send_iovs,
         [NUCX_CREATED_TAG_SECRET] = (jlong) conn->tag_secret,
+        [NUCX_CREATED_MESSAGE_KEY] = (jlong) conn->message_key,
     };
     (*env)->SetLongArrayRegion(env, out, 0, NUCX_CREATED_WORDS, values);
 }
@@ -622,7 +655,7 @@ static void flush_until_wired_up(nucx_conn *conn) {
 static uint64_t endpoints_created;
 
 static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArray peer_address, jint peer_id,
-                              jlong peer_tag_secret, jboolean peer_error_handling) {
+                              jlong peer_tag_secret, jint peer_message_key, jboolean peer_error_handling) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
     jsize length = (*env)->GetArrayLength(env, peer_address);
@@ -652,6 +685,7 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
     }
     conn->peer_id = (uint32_t) peer_id;
     conn->peer_tag_secret = (uint64_t) peer_tag_secret;
+    conn->peer_message_key = (uint32_t) peer_message_key;
     flush_until_wired_up(conn);
 }
 
@@ -844,7 +878,7 @@ static const JNINativeMethod methods[] = {
     {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
     {"bufferAddress", "(Ljava/nio/ByteBuffer;)J", (void *) java_buffer_address},
     {"connCreate", "(JIIIII[J)V", (void *) java_conn_create},
-    {"connConnect", "(J[BIJZ)V", (void *) java_conn_connect},
+    {"connConnect", "(J[BIJIZ)V", (void *) java_conn_connect},
     {"connSend", "(JIIII)I", (void *) java_conn_send},
     {"connSendIov", "(JIIII)I", (void *) java_conn_send_iov},
     {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},

@@ -46,6 +46,8 @@ struct nucx_conn {
     uint32_t peer_id;
     uint64_t tag_secret;      /* ours, in the tags of the messages we receive (see the tag layout) */
     uint64_t peer_tag_secret; /* the peer's, in the tags of the messages we send */
+    uint32_t message_key;     /* ours, in the headers of the messages we receive */
+    uint32_t peer_message_key; /* the peer's, in the headers of the messages we send (0 until connConnect) */
     int32_t index;
     int32_t recv_slots;
     int32_t recv_slot_bytes;
@@ -58,6 +60,7 @@ struct nucx_conn {
     volatile int32_t *state; /* shared with Java: header + recv states + send states */
     char **recv_bufs;      /* per slot: the buffer (owned by Java) its receive is posted into */
     uint32_t *recv_seqs;   /* per slot: the sequence number its receive was posted for */
+    int repost_slot;       /* the slot whose receive took a forged message inside its own post (ucx_tag_path.c) */
     char *send_area;
     ucp_mem_h send_memh;   /* registration of send_area, or NULL */
     void **recv_reqs;      /* per slot: its UCX receive while one is posted */
@@ -66,13 +69,13 @@ struct nucx_conn {
     nucx_slot_ref *send_refs;
     ucp_dt_iov_t *send_iovs; /* NUCX_MAX_IOV entries per send slot, filled by Java after entry 0 */
     void *ctrl_recv_req;
-    uint32_t ctrl_recv_buf[2];
-    uint32_t ctrl_send_buf;
+    uint32_t ctrl_recv_buf[3]; /* a header and a word more, so that a longer message shows in its length */
+    uint32_t ctrl_send_buf[2];
     int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
     nucx_frames *frames;     /* the frame path's own state (ucx_frame_path.c), or NULL */
     int parked;              /* no data receive posted: messages are held (ucx_park.c) until Java posts them */
     uint32_t park_base;      /* the sequence field of the first message the parked connection waits for */
-    struct nucx_held_message *held; /* recv_slots entries: the messages held while parked */
+    struct nucx_held_message *held; /* NUCX_HELD_PER_SLOT * recv_slots entries: the messages held while parked */
     int32_t held_count;
     nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
     nucx_conn *next_live;
@@ -158,6 +161,7 @@ static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
 NUCX_HIDDEN void nucx_conn_notify(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_fail(nucx_conn *conn, int32_t error);
 NUCX_HIDDEN void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length);
+NUCX_HIDDEN int nucx_conn_message_has_key(const nucx_conn *conn, const void *message, size_t length);
 
 /* Unexpected messages the worker's sweep found: 1 when one was held for a parked connection. */
 NUCX_HIDDEN int nucx_conn_take_unexpected(nucx_worker *w, ucp_tag_message_h message, const ucp_tag_recv_info_t *info);

@@ -38,6 +38,7 @@
     X(createdId, NUCX_CREATED_ID)                      \
     X(createdSendIovs, NUCX_CREATED_SEND_IOVS)         \
     X(createdTagSecret, NUCX_CREATED_TAG_SECRET)         \
+    X(createdMessageKey, NUCX_CREATED_MESSAGE_KEY)       \
     X(createdWords, NUCX_CREATED_WORDS)                \
     X(mapAddress, NUCX_MAP_ADDRESS)                    \
     X(mapMemh, NUCX_MAP_MEMH)                          \

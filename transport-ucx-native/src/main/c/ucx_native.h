@@ -25,7 +25,8 @@
  * Tag layout: [63..32] receiver's connection id, [31] control flag, [30..14] data: (sequence +
  * receiver's sequence base) mod 2^17, control: receiver's control nonce, [13..0] receiver's tag key.
  * Base, nonce and key are the receiver's tag secret (random per connection, told in its hello): a
- * process with an endpoint to this worker has to guess 32 + 17 + 14 bits to hit a posted receive.
+ * process with an endpoint to this worker has to guess 32 + 17 + 14 bits to hit a posted receive,
+ * and then the 32-bit message key in the header (below) for the message to count.
  * 2^17 sequence numbers exceed the largest window (2^16), so the posted receives' tags stay distinct.
  */
 #define NUCX_TAG_ID_SHIFT 32
@@ -43,11 +44,14 @@
 
 /*
  * Every message starts with this header: the credits the sender returns (receive slots it
- * reposted). A data message's payload follows it; a control message is only the header.
- * Credits travel in the payload because UCX 1.13 does not report the sender's tag reliably to
- * receive callbacks (only the length).
+ * reposted), then the receiver's message key (random per connection, told in its hello). A data
+ * message's payload follows it; a control message is only the header. Credits travel in the
+ * payload because UCX 1.13 does not report the sender's tag reliably to receive callbacks (only
+ * the length). The key is checked because UCX 1.13 does not say which endpoint a tagged message
+ * came from: one with the right tag but not the key is dropped as a stray (ucx_tag_path.c).
  */
-#define NUCX_HEADER_BYTES 4
+#define NUCX_HEADER_BYTES 8
+#define NUCX_HEADER_KEY_OFFSET 4
 /* A side-channel record's bytes: type u8 and a message count u32 (UcxHandshake.RECORD_BYTES). */
 #define NUCX_RECORD_BYTES 5
 
@@ -117,6 +121,7 @@ enum nucx_created_word {
     NUCX_CREATED_ID,        /* its connection id (the receiver's part of the tag) */
     NUCX_CREATED_SEND_IOVS, /* its I/O vectors, NUCX_MAX_IOV ucp_dt_iov_t per send slot */
     NUCX_CREATED_TAG_SECRET, /* its tag secret (the rest of the receiver's part of the tag) */
+    NUCX_CREATED_MESSAGE_KEY, /* its message key (the header's second word), as an unsigned 32-bit value */
     NUCX_CREATED_WORDS
 };
 

@@ -109,15 +109,20 @@ void nucx_park_free(nucx_worker *w) {
     w->parked_count = 0;
 }
 
-/* Holds a message for a parked connection: -1 when its window is full or holds that sequence number already. */
+/*
+ * Holds a message for a parked connection: -1 when it holds all it can, or that sequence number
+ * NUCX_HELD_PER_SLOT times already.
+ */
 int nucx_held_put(nucx_conn *conn, ucp_tag_message_h message, uint32_t seq, size_t length) {
-    if (conn->held_count == conn->recv_slots) {
+    if (conn->held_count == conn->recv_slots * NUCX_HELD_PER_SLOT) {
         return -1;
     }
+    int copies = 0;
     for (int i = 0; i < conn->held_count; i++) {
-        if (conn->held[i].seq == seq) {
-            return -1;
-        }
+        copies += conn->held[i].seq == seq;
+    }
+    if (copies == NUCX_HELD_PER_SLOT) {
+        return -1;
     }
     conn->held[conn->held_count++] = (nucx_held) {message, seq, (uint32_t) length};
     return 0;
@@ -141,6 +146,21 @@ void nucx_held_discard(nucx_conn *conn) {
     while (conn->held_count > 0) {
         nucx_discard_message(conn->worker, conn->held[--conn->held_count].message);
     }
+}
+
+/*
+ * Strays dropped by every worker of the process since it started: messages the sweep found that no
+ * connection takes (ucx_stray.c), held ones no receive took, and ones a receive took without the
+ * connection's message key (ucx_tag_path.c).
+ */
+static uint64_t strays_dropped;
+
+void nucx_count_strays(uint64_t count) {
+    __atomic_fetch_add(&strays_dropped, count, __ATOMIC_RELAXED);
+}
+
+uint64_t nucx_strays_counted(void) {
+    return __atomic_load_n(&strays_dropped, __ATOMIC_RELAXED);
 }
 
 static void discard_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data) {

@@ -11,6 +11,13 @@
 
 #include "ucx_native.h"
 
+/*
+ * Messages a parked connection may hold per receive slot: a sequence number may come twice (a copy
+ * from someone who knows the tag but not the message key, ucx_tag_path.c), and the copy that
+ * arrived first must not push out the peer's.
+ */
+#define NUCX_HELD_PER_SLOT 2
+
 /* A message UCX keeps as unexpected, held for a parked connection until its receive is posted. */
 typedef struct nucx_held_message {
     ucp_tag_message_h message;
@@ -28,5 +35,7 @@ NUCX_HIDDEN ucp_tag_message_h nucx_held_take(nucx_conn *conn, uint32_t seq, size
 NUCX_HIDDEN void nucx_held_discard(nucx_conn *conn);
 
 NUCX_HIDDEN void nucx_discard_message(nucx_worker *w, ucp_tag_message_h message);
+NUCX_HIDDEN void nucx_count_strays(uint64_t count);
+NUCX_HIDDEN uint64_t nucx_strays_counted(void);
 
 #endif

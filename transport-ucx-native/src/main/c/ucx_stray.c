@@ -17,9 +17,6 @@
 #include "ucx_stray.h"
 #include "ucx_worker.h"
 
-/* Strays dropped by every worker of the process since it started. */
-static uint64_t strays_dropped;
-
 int nucx_sweep_strays(nucx_worker *w) {
     int swept = 0;
     while (swept < NUCX_STRAYS_PER_SWEEP) {
@@ -33,7 +30,7 @@ int nucx_sweep_strays(nucx_worker *w) {
             continue;
         }
         nucx_discard_message(w, message);
-        __atomic_fetch_add(&strays_dropped, 1, __ATOMIC_RELAXED);
+        nucx_count_strays(1);
     }
     return swept;
 }
@@ -51,7 +48,7 @@ void nucx_drop_all_strays(nucx_worker *w) {
 
 static jlong java_strays_dropped(JNIEnv *env, jclass cls) {
     (void) env; (void) cls;
-    return (jlong) __atomic_load_n(&strays_dropped, __ATOMIC_RELAXED);
+    return (jlong) nucx_strays_counted();
 }
 
 static const JNINativeMethod methods[] = {

@@ -18,6 +18,18 @@
 
 static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh);
 
+/*
+ * A receive took a message whole but it lacks the connection's message key: someone who knows the
+ * tag (not the hello) sent it. It is dropped as a stray and the receive stays for the peer's.
+ */
+static int forged(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
+    if (status != UCS_OK || nucx_conn_message_has_key(conn, conn->recv_bufs[slot], length)) {
+        return 0;
+    }
+    nucx_count_strays(1);
+    return 1;
+}
+
 static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data) {
     nucx_slot_ref *ref = user_data;
     nucx_conn *conn = ref->conn;
@@ -26,6 +38,7 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
         ucp_request_free(request);
         return;
     }
+    int inside_post = conn->recv_reqs[ref->index] == NUCX_REQ_POSTING;
     conn->recv_reqs[ref->index] = NULL;
     conn->outstanding--;
     ucp_request_free(request);
@@ -47,17 +60,20 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
         }
         return;
     }
-    if (!conn->closing) {
+    if (conn->closing) {
+        return;
+    }
+    if (!forged(conn, ref->index, status, info->length)) {
         nucx_conn_recv_done(conn, ref->index, status, info->length);
+    } else if (inside_post) {
+        conn->repost_slot = ref->index; /* post_recv, which UCX called this from, posts it again */
+    } else {
+        post_recv(conn, ref->index, conn->recv_seqs[ref->index], conn->recv_bufs[ref->index], NULL);
     }
 }
 
-/*
- * Posts the receive of sequence number seq into buffer (recv_slot_bytes long, owned by Java until
- * the connection is freed); memh is the buffer's registration, or NULL. A message held for it while
- * the connection was parked (ucx_park.c) is received at once.
- */
-static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
+/* Posts one receive; returns 1 when it must be posted again (what it took was forged). */
+static int post_once(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
     ucp_tag_recv_info_t info;
     size_t held_length = 0;
     ucp_tag_message_h held = conn->held_count > 0
@@ -76,6 +92,7 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp
     conn->recv_seqs[slot] = seq;
     nucx_recv_state(conn)[slot] = NUCX_RECV_POSTED;
     conn->recv_reqs[slot] = NUCX_REQ_POSTING;
+    conn->repost_slot = -1;
     conn->outstanding++;
     void *req;
     if (held != NULL) {
@@ -91,9 +108,25 @@ static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->recv_reqs[slot] = NULL;
         conn->outstanding--;
+        if (forged(conn, slot, UCS_PTR_STATUS(req), info.length)) {
+            return 1;
+        }
         nucx_conn_recv_done(conn, slot, UCS_PTR_STATUS(req), info.length);
     } else if (conn->recv_reqs[slot] == NUCX_REQ_POSTING) {
         conn->recv_reqs[slot] = req;
+    }
+    return conn->repost_slot == slot;
+}
+
+/*
+ * Posts the receive of sequence number seq into buffer (recv_slot_bytes long, owned by Java until
+ * the connection is freed); memh is the buffer's registration, or NULL. A message held for it while
+ * the connection was parked (ucx_park.c) is received at once. A loop, not a recursion, posts it
+ * again after forged messages, however many wait.
+ */
+static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
+    while (post_once(conn, slot, seq, buffer, memh)) {
+        conn->repost_slot = -1;
     }
 }
 

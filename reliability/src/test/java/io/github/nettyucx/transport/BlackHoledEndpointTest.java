@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The server is an echo server in a child JVM with one event loop, {@code UCX_TLS=tcp} and the TCP data path off,
  * so that a trusted peer gets UCX over UCX's tcp transport. A healthy UCX client of this JVM echoes small messages
  * with it, timing each round trip. The attacker is a {@link RawUcxPeer} of this JVM (same user: trusted) that does
- * the v5 handshake but sends a forged copy of its worker address, in which the port of each of its worker's UCX tcp
+ * the v6 handshake but sends a forged copy of its worker address, in which the port of each of its worker's UCX tcp
  * listeners (a tcp interface address is its port, big endian, packed verbatim into the worker address by UCX 1.13)
  * is replaced by the port of a black hole on every address ({@link LoopbackBlackHole#onEveryAddress()}). The
  * server's {@code ucp_ep_create} then dials the black hole: with the transport's default {@code UCX_TCP_CONN_NB=y}

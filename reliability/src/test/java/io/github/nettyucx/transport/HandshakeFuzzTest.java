@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of what the side channel parses from a peer that is not trusted yet (protocol
- * v5, docs/protocol.md): the intros ({@link UcxHandshake#decodeIntro}), the hellos ({@link UcxHandshake#decodeHello})
+ * v6, docs/protocol.md): the intros ({@link UcxHandshake#decodeIntro}), the hellos ({@link UcxHandshake#decodeHello})
  * and the address message ({@link UcxHandshake#decodeAddress}), and of the trust exchange's verdict on a proof
  * ({@link UcxTrustExchange#trusts}). (The record parser is {@link UcxSession}'s, covered by
  * {@link HostileSideChannelTest} and {@link HostileNumbersTest}.)

@@ -5,6 +5,7 @@ package io.github.nettyucx.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
@@ -13,11 +14,14 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -134,6 +138,48 @@ class HostileUcxPeerTest extends AbstractProbedServerTest {
             victim.close().sync();
         }
         assertServerUnharmed("messages aimed at another connection");
+    }
+
+    /**
+     * A message with a victim's whole tag (its id and tag secret, read through the test hook as a sniffer of the
+     * clear-text hellos would) but not the message key its header must carry: the receive that takes it drops it
+     * as a stray and is posted again, so the victim neither receives the bytes nor loses the message that really
+     * has that sequence number. The first copy reaches a victim that is parked (no receive posted: the message is
+     * held until it wakes), the second one a victim that has just received (its receive posted, unless it parked
+     * again meanwhile).
+     */
+    @Test
+    void aMessageWithAnotherConnectionsTagButNotItsKey() throws Exception {
+        BlockingQueue<String> victimReceived = new LinkedBlockingQueue<>();
+        Channel victim = new Bootstrap().group(group).channel(UcxSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+                .handler(new LineReceiver(victimReceived))
+                .connect(server.address()).sync().channel();
+        try {
+            ProbedEchoServer.ConnectionTag tag = server.tagOf(((InetSocketAddress) victim.localAddress()).getPort());
+            assertNotEquals(0, tag.id, "the victim is on the TCP data path: no UCX tag to aim at");
+            long straysBefore = server.strays();
+            try (RawUcxPeer peer = RawUcxPeer.connect(server.address()).handshake()) {
+                int wrongKey = peer.serverHello().messageKey;
+                assertNotEquals(tag.messageKey, wrongKey, "two connections drew the same key");
+                RawUcxPeer.Conn aimed = peer.aimAt((int) tag.id, tag.tagSecret, wrongKey);
+                for (int seq = 0; seq < 2; seq++) {
+                    aimed.send(("INJECTED " + seq + "\n").getBytes(StandardCharsets.US_ASCII), seq, 0);
+                    assertStraysCounted(straysBefore, seq + 1);
+                    victim.writeAndFlush(Unpooled.copiedBuffer("real " + seq + "\n", StandardCharsets.US_ASCII));
+                    assertEquals("real " + seq, victimReceived.poll(10, TimeUnit.SECONDS),
+                            "the victim's own message did not come back first; server output:\n"
+                                    + server.child().output());
+                }
+                peer.progress(200);
+                assertNull(victimReceived.poll(), "bytes the victim never sent were echoed to it");
+                assertTrue(victim.isActive(), "the victim's connection was closed; server output:\n"
+                        + server.child().output());
+            }
+        } finally {
+            victim.close().sync();
+        }
+        assertServerUnharmed("a message with another connection's tag but not its key");
     }
 
     /** Waits up to 5 s for the server process to count at least {@code expected} more strays. */

@@ -125,6 +125,28 @@ final class ProbedEchoServer implements AutoCloseable {
      * test hook of {@link ReliabilityPeer}'s IDS command); fails when the server has no such active connection.
      */
     long connectionIdOf(int clientPort) throws IOException, InterruptedException {
+        return tagOf(clientPort).id;
+    }
+
+    /** What a message to a connection of the server must carry: the tag's parts and the header's key. */
+    static final class ConnectionTag {
+        final long id;
+        final long tagSecret;
+        final int messageKey;
+
+        ConnectionTag(String text) {
+            String[] parts = text.split(":");
+            id = Long.parseLong(parts[0], 16);
+            tagSecret = Long.parseLong(parts[1], 16);
+            messageKey = Integer.parseUnsignedInt(parts[2], 16);
+        }
+    }
+
+    /**
+     * The tag and key the server's UCX connection with the client at local port {@code clientPort} receives with
+     * (through the IDS test hook, as a sniffer of the clear-text hellos would learn them).
+     */
+    ConnectionTag tagOf(int clientPort) throws IOException, InterruptedException {
         // A client's connect completes on the server's address; the server's channel becomes active only when the
         // client's address arrived, half a round trip later.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -135,7 +157,7 @@ final class ProbedEchoServer implements AutoCloseable {
             for (String entry : ids.split(" ")) {
                 int equals = entry.indexOf('=');
                 if (equals > 0 && Integer.parseInt(entry.substring(0, equals)) == clientPort) {
-                    return Long.parseLong(entry.substring(equals + 1));
+                    return new ConnectionTag(entry.substring(equals + 1));
                 }
             }
             Thread.sleep(20);

@@ -12,9 +12,9 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 
 /**
- * The client's half of the side-channel handshake (protocol v5, docs/protocol.md) done by hand on a blocking
+ * The client's half of the side-channel handshake (protocol v6, docs/protocol.md) done by hand on a blocking
  * {@link Socket}, step by step, so that a test can break any step: our intro, the server's intro (56 bytes), our
- * hello (64 bytes), the server's hello (32 bytes), and (only between peers that trust each other, for UCX) the
+ * hello (76 bytes), the server's hello (44 bytes), and (only between peers that trust each other, for UCX) the
  * address messages. No secret: proofs are 32 zero bytes.
  */
 final class RawHandshake {
@@ -45,7 +45,7 @@ final class RawHandshake {
 
     /** A client's hello with a zero proof: connection id 1, and the window, unit and flags given. */
     static ByteBuffer clientHello(int flags, int window, int unit) {
-        return UcxHandshake.encodeHello(flags, 1, 0, window, unit, new byte[UcxHandshake.PROOF_BYTES]);
+        return UcxHandshake.encodeHello(flags, 1, 0, 0, window, unit, new byte[UcxHandshake.PROOF_BYTES]);
     }
 
     /** A valid client hello of a client that trusts the server. */

@@ -41,6 +41,8 @@ final class RawUcxPeer implements AutoCloseable {
         final int id;
         /** The rest of the tags this connection receives with, told to the server in the hello. */
         final long tagSecret;
+        /** What the header of each message to this connection must carry, told to the server in the hello. */
+        final int messageKey;
         /** Where the receives are posted; nothing reads them. Referenced until the worker is gone. */
         private final ByteBuffer recvArea = ByteBuffer.allocateDirect(RECV_SLOTS * RECV_UNIT);
         private int nextSlot;
@@ -53,6 +55,7 @@ final class RawUcxPeer implements AutoCloseable {
             sendArea = out[UcxNative.CREATED_SEND_AREA];
             id = (int) out[UcxNative.CREATED_ID];
             tagSecret = out[UcxNative.CREATED_TAG_SECRET];
+            messageKey = (int) out[UcxNative.CREATED_MESSAGE_KEY];
             long recvAddress = PlatformDependent.directBufferAddress(recvArea);
             for (int slot = 0; slot < RECV_SLOTS; slot++) {
                 UcxNative.connPostRecv(conn, slot, slot, recvAddress + (long) slot * RECV_UNIT, 0);
@@ -141,7 +144,7 @@ final class RawUcxPeer implements AutoCloseable {
     }
 
     /**
-     * The v5 handshake of a client that trusts the server (docs/protocol.md): our intro, the server's intro, our
+     * The v6 handshake of a client that trusts the server (docs/protocol.md): our intro, the server's intro, our
      * hello (no secret: 32 zero bytes of proof; flags {@link UcxDataPathPolicy#localFlags()} with
      * {@link UcxDataPathPolicy#FLAG_TRUSTS}), the server's hello, then, where both chose UCX, the server's worker
      * address and ours; then the endpoint to the server. Fails when the server did not choose UCX (it does not
@@ -165,7 +168,7 @@ final class RawUcxPeer implements AutoCloseable {
         writeSide(UcxHandshake.encodeClientIntro(nonce));
         read(buffer -> UcxHandshake.decodeIntro(buffer, true, nonce));
         int flags = RawHandshake.trustingFlags();
-        writeSide(UcxHandshake.encodeHello(flags, main.id, main.tagSecret, RECV_SLOTS, RECV_UNIT,
+        writeSide(UcxHandshake.encodeHello(flags, main.id, main.tagSecret, main.messageKey, RECV_SLOTS, RECV_UNIT,
                 new byte[UcxHandshake.PROOF_BYTES]));
         UcxHandshake.Hello hello = read(buffer -> UcxHandshake.decodeHello(buffer, false));
         UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(flags, hello.flags, hello.sameHost());
@@ -179,7 +182,7 @@ final class RawUcxPeer implements AutoCloseable {
             return this;
         }
         UcxNative.connConnect(main.conn, serverHello.workerAddress, serverHello.connectionId, serverHello.tagSecret,
-                true);
+                serverHello.messageKey, true);
         progress(20);
         return this;
     }
@@ -196,11 +199,17 @@ final class RawUcxPeer implements AutoCloseable {
 
     /**
      * Another endpoint to the same server worker, aimed at connection id {@code targetId} of the server. Its tag
-     * secret is not known to this peer: it uses the one of its own connection, a real secret of the server's.
+     * secret and message key are not known to this peer: it uses those of its own connection, real ones of the
+     * server's.
      */
     Conn aimAt(int targetId) throws IOException {
+        return aimAt(targetId, serverHello.tagSecret, serverHello.messageKey);
+    }
+
+    /** Another endpoint to the same server worker, sending with the tag and header key given. */
+    Conn aimAt(int targetId, long tagSecret, int messageKey) throws IOException {
         Conn conn = new Conn(++extraConnections);
-        UcxNative.connConnect(conn.conn, serverHello.workerAddress, targetId, serverHello.tagSecret, true);
+        UcxNative.connConnect(conn.conn, serverHello.workerAddress, targetId, tagSecret, messageKey, true);
         progress(20);
         return conn;
     }

@@ -45,7 +45,7 @@ import java.util.concurrent.TimeUnit;
  *                                                                                    CLOSING after n bytes
  *   idle-client HOST PORT           connects and does nothing                        prints CONNECTED
  *   echo-client HOST PORT           echo round trips of checked 16 KiB messages      prints ECHOED n, INACTIVE ms cause
- *   half-hello HOST PORT            plain TCP: intros (v5), then 20 bytes of a hello,  prints SENT
+ *   half-hello HOST PORT            plain TCP: intros (v6), then 20 bytes of a hello,  prints SENT
  *                                   then waits
  *   hostile-records HOST PORT KIND  a {@link RawUcxPeer} (UCX handshake done), then     prints CLOSED_BY_SERVER b
  *                                   side-channel records: KIND endless (a shutdown-output record again and again)
@@ -57,8 +57,9 @@ import java.util.concurrent.TimeUnit;
  * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections),
  * RECORDS (prints RECORDS n, the kv-server's record count), STRAYS (prints STRAYS n, {@link Ucx#strayMessagesDropped}),
  * ENDPOINTS (prints ENDPOINTS n, {@link Ucx#endpointsCreated}), PENDING (prints PENDING n, the server channel's
- * handshakes in progress), IDS (prints IDS and, for each active accepted connection, remotePort=connectionId, the id
- * its peer's messages are tagged with; 0 on the TCP data path: a test hook for attacks on a victim's real id)
+ * handshakes in progress), IDS (prints IDS and, for each active accepted connection, remotePort=id:tagSecret:key,
+ * what its peer's messages are tagged with and carry in their header, in hex; id 0 on the TCP data path: a test hook
+ * for attacks on a victim's real tag)
  * </pre>
  * The servers take {@code -Dpeer.maxPendingHandshakes=N} and {@code -Dpeer.maxPendingHandshakesPerAddress=N}
  * ({@link UcxChannelOption#MAX_PENDING_HANDSHAKES} and its per-address twin) and
@@ -205,7 +206,7 @@ public final class ReliabilityPeer {
     }
 
     /**
-     * A connection that is never completed: the intros (v5), then the first 20 bytes of a valid client hello, then
+     * A connection that is never completed: the intros (v6), then the first 20 bytes of a valid client hello, then
      * silence. The server holds no native connection for it: it creates one only for a complete hello.
      */
     private static void halfHello(String host, int port) throws Exception {
@@ -306,7 +307,10 @@ public final class ReliabilityPeer {
         return ((UcxServerSocketChannel) server).config().handshakeLimits.pending();
     }
 
-    /** " port=id" for each active accepted UCX channel: the id its UCX connection receives with (read on its loop). */
+    /**
+     * " port=id:tagSecret:key" for each active accepted UCX channel, in hex: the tag and header key its UCX
+     * connection receives with (read on its loop).
+     */
     private static String liveConnectionIds() {
         StringBuilder ids = new StringBuilder();
         for (Channel channel : LIVE) {
@@ -315,11 +319,13 @@ public final class ReliabilityPeer {
             }
             UcxSocketChannel ucx = (UcxSocketChannel) channel;
             try {
-                int id = ucx.eventLoop().submit(() -> {
+                String tag = ucx.eventLoop().submit(() -> {
                     UcxConnection connection = ucx.link.connection();
-                    return connection == null ? 0 : connection.id();
+                    return connection == null ? "0:0:0" : Integer.toHexString(connection.id()) + ':'
+                            + Long.toHexString(connection.tagSecret()) + ':'
+                            + Integer.toHexString(connection.messageKey());
                 }).get(5, TimeUnit.SECONDS);
-                ids.append(' ').append(ucx.remoteAddress().getPort()).append('=').append(Integer.toUnsignedString(id));
+                ids.append(' ').append(ucx.remoteAddress().getPort()).append('=').append(tag);
             } catch (Exception e) {
                 ids.append(' ').append(ucx.remoteAddress().getPort()).append("=?");
             }

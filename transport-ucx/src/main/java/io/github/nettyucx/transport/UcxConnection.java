@@ -43,6 +43,8 @@ final class UcxConnection implements UcxConnector.Endpoint {
     private final int id;
     /** The rest of the tags of the messages this connection receives, told to the peer in our hello. */
     private final long tagSecret;
+    /** What the header of each message this connection receives must carry, told to the peer in our hello. */
+    private final int messageKey;
     private final UcxReceiveWindow receives;
     private final int recvUnit;
     /** Bytes between receive (and send) slots: a unit of payload plus the header in front of it. */
@@ -72,6 +74,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
                 4 * (UcxNative.STATE_HEADER_WORDS + recvWindow + sendSlots));
         this.id = (int) created[UcxNative.CREATED_ID];
         this.tagSecret = created[UcxNative.CREATED_TAG_SECRET];
+        this.messageKey = (int) created[UcxNative.CREATED_MESSAGE_KEY];
         this.recvUnit = recvUnit;
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
@@ -120,6 +123,11 @@ final class UcxConnection implements UcxConnector.Endpoint {
     }
 
     @Override
+    public int messageKey() {
+        return messageKey;
+    }
+
+    @Override
     public int id() {
         return id;
     }
@@ -146,7 +154,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
 
     /** Creates the UCX endpoint to the peer's worker: messages travel as tagged messages from now on. */
     void connectEndpoint(UcxHandshake.Hello peer) throws IOException {
-        UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.tagSecret,
+        UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.tagSecret, peer.messageKey,
                 peer.peerErrorHandling());
         connected = true;
         worker.sweepWhenIdle(index, receives);

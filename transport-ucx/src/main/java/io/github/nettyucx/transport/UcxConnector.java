@@ -102,6 +102,8 @@ final class UcxConnector implements UcxSession.Listener {
 
         long tagSecret();
 
+        int messageKey();
+
         int recvWindow();
 
         int recvUnit();
@@ -325,7 +327,7 @@ final class UcxConnector implements UcxSession.Listener {
 
     private ByteBuffer ourHello(byte[] proof) {
         ByteBuffer hello = UcxHandshake.encodeHello(ourFlags, endpoint.id(), endpoint.tagSecret(),
-                endpoint.recvWindow(), endpoint.recvUnit(), proof);
+                endpoint.messageKey(), endpoint.recvWindow(), endpoint.recvUnit(), proof);
         ourHelloBody = UcxHandshake.helloBody(hello);
         return hello;
     }
@@ -375,7 +377,7 @@ final class UcxConnector implements UcxSession.Listener {
     private ProtocolException refused() throws IOException {
         setup.failing(UcxTransportMetrics.SetupFailure.UNTRUSTED, null);
         if (accepted) {
-            host.send(UcxHandshake.encodeHello(ourFlags, REFUSED_CONNECTION_ID, 0, config.recvWindow(),
+            host.send(UcxHandshake.encodeHello(ourFlags, REFUSED_CONNECTION_ID, 0, 0, config.recvWindow(),
                     config.recvUnit(), null));
             host.flush();
         }

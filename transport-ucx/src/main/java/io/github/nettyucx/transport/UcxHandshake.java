@@ -24,7 +24,7 @@ import java.util.UUID;
  * client intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes
  * server intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes | proof 32 bytes
  * hello:         [client: proof 32 bytes] | flags u16 | 0 u16 | connection id u32 | tag secret u64 |
- *                receive window u32 | receive unit u32 | boot id 16 bytes
+ *                receive window u32 | receive unit u32 | boot id 16 bytes | message key u32
  * address:       length u32 | UCP worker address | MAC 32 bytes
  * record:        type u8 ('S' output shut down, 'C' closed, 'R' closed with a reset) | messages sent before it u32
  * </pre>
@@ -36,16 +36,17 @@ final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
     static final int MAGIC = 0x4E554358; // "NUCX"
     /**
-     * 5: an address message ends with a MAC over the sender's hello and its address. (4: intros first, the client's
+     * 6: the hello ends with the message key that every UCX message's header carries. (5: an address message ends
+     * with a MAC over the sender's hello and its address; 4: intros first, the client's
      * address only after the server's intro, addresses only between peers that trust each other; 3: the server
      * answered once the client's magic arrived; 2 added the reset record.)
      */
-    static final short VERSION = 5;
+    static final short VERSION = 6;
     static final int NONCE_BYTES = 16;
     static final int PROOF_BYTES = 32;
     static final int INTRO_BYTES = 8 + NONCE_BYTES;
     static final int SERVER_INTRO_BYTES = INTRO_BYTES + PROOF_BYTES;
-    static final int HELLO_BYTES = 40;
+    static final int HELLO_BYTES = 44;
     static final int CLIENT_HELLO_BYTES = PROOF_BYTES + HELLO_BYTES;
     static final int ADDRESS_HEADER_BYTES = 4;
     /** The MAC that ends an address message: all zeros from a side without a shared secret. */
@@ -97,6 +98,8 @@ final class UcxHandshake {
         final int connectionId;
         /** The rest of the tags the peer receives with (ucx_native.h's tag layout). */
         final long tagSecret;
+        /** What the header of each message to the peer carries after the credits (ucx_native.h). */
+        final int messageKey;
         final int recvWindow;
         final int recvUnit;
         final byte[] bootId;
@@ -109,11 +112,12 @@ final class UcxHandshake {
         /** The MAC that came with the worker address. */
         final byte[] addressMac;
 
-        Hello(int flags, int connectionId, long tagSecret, int recvWindow, int recvUnit, byte[] bootId,
-              byte[] proof, byte[] body, WorkerAddress address) {
+        Hello(int flags, int connectionId, long tagSecret, int messageKey, int recvWindow, int recvUnit,
+              byte[] bootId, byte[] proof, byte[] body, WorkerAddress address) {
             this.flags = flags;
             this.connectionId = connectionId;
             this.tagSecret = tagSecret;
+            this.messageKey = messageKey;
             this.recvWindow = recvWindow;
             this.recvUnit = recvUnit;
             this.bootId = bootId;
@@ -124,7 +128,8 @@ final class UcxHandshake {
         }
 
         Hello withAddress(WorkerAddress address) {
-            return new Hello(flags, connectionId, tagSecret, recvWindow, recvUnit, bootId, proof, body, address);
+            return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, bootId, proof, body,
+                    address);
         }
 
         boolean sameHost() {
@@ -156,14 +161,14 @@ final class UcxHandshake {
     }
 
     /** A hello; {@code proof} goes first in a client's, and is null in a server's. */
-    static ByteBuffer encodeHello(int flags, int connectionId, long tagSecret, int recvWindow, int recvUnit,
-                                  byte[] proof) {
+    static ByteBuffer encodeHello(int flags, int connectionId, long tagSecret, int messageKey, int recvWindow,
+                                  int recvUnit, byte[] proof) {
         ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES + (proof == null ? 0 : PROOF_BYTES));
         if (proof != null) {
             hello.put(proof);
         }
         hello.putShort((short) flags).putShort((short) 0).putInt(connectionId).putLong(tagSecret).putInt(recvWindow)
-                .putInt(recvUnit).put(BOOT_ID).flip();
+                .putInt(recvUnit).put(BOOT_ID).putInt(messageKey).flip();
         return hello;
     }
 
@@ -280,6 +285,7 @@ final class UcxHandshake {
         int recvUnit = in.getInt();
         byte[] bootId = new byte[16];
         in.get(bootId);
+        int messageKey = in.getInt();
         if (connectionId == 0) {
             throw new ProtocolException("bad connection id in handshake: 0");
         }
@@ -291,7 +297,7 @@ final class UcxHandshake {
             throw new ProtocolException("bad receive unit in handshake: " + Integer.toUnsignedString(recvUnit)
                     + " (" + MIN_RECV_UNIT + ".." + MAX_RECV_UNIT + ")");
         }
-        return new Hello(flags, connectionId, tagSecret, recvWindow, recvUnit, bootId, proof, body, null);
+        return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, bootId, proof, body, null);
     }
 
     /**

@@ -49,6 +49,7 @@ final class UcxNative {
     static final int CREATED_ID = UcxNativeConstants.createdId();
     static final int CREATED_SEND_IOVS = UcxNativeConstants.createdSendIovs();
     static final int CREATED_TAG_SECRET = UcxNativeConstants.createdTagSecret();
+    static final int CREATED_MESSAGE_KEY = UcxNativeConstants.createdMessageKey();
     static final int CREATED_WORDS = UcxNativeConstants.createdWords();
     /** Elements of the long[] that {@link #memoryMap} fills. */
     static final int MAP_ADDRESS = UcxNativeConstants.mapAddress();
@@ -184,7 +185,7 @@ final class UcxNative {
                                   int sendSlotBytes, long[] out) throws IOException;
 
     static native void connConnect(long conn, byte[] peerAddress, int peerId, long peerTagSecret,
-                                   boolean peerErrorHandling) throws IOException;
+                                   int peerMessageKey, boolean peerErrorHandling) throws IOException;
 
     static native int connSend(long conn, int slot, int length, int seq, int credits);
 

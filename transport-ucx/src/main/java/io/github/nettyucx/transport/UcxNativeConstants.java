@@ -55,6 +55,8 @@ final class UcxNativeConstants {
 
     static native int createdTagSecret();
 
+    static native int createdMessageKey();
+
     static native int createdWords();
 
     static native int mapAddress();

@@ -637,7 +637,7 @@ class TcpDataPathTest {
 
         /** Our hello: {@code proof} first, no worker address (none goes out before the data path is chosen). */
         void sendHello(int flags, byte[] proof) throws IOException {
-            write(UcxHandshake.encodeHello(flags, 7, 0, 4, UcxSocketChannelConfig.DEFAULT_RECV_UNIT, proof));
+            write(UcxHandshake.encodeHello(flags, 7, 0, 0, 4, UcxSocketChannelConfig.DEFAULT_RECV_UNIT, proof));
         }
 
         /** The server's hello: 40 bytes, no proof; on the TCP data path frames follow it, no address. */
@@ -672,7 +672,7 @@ class TcpDataPathTest {
             byte[] payload = text.getBytes(StandardCharsets.US_ASCII);
             return ByteBuffer.allocate(4 + CREDIT_HEADER_BYTES + payload.length)
                     .putInt(DATA << TYPE_SHIFT | (CREDIT_HEADER_BYTES + payload.length))
-                    .putInt(0).put(payload).array();
+                    .putInt(0).putInt(0).put(payload).array(); // credits, and the message key (not checked on TCP)
         }
 
         void sendRecord(char type, int messages) throws IOException {

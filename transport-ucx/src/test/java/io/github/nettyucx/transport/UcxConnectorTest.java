@@ -455,6 +455,11 @@ class UcxConnectorTest {
         }
 
         @Override
+        public int messageKey() {
+            return 0x6B65_7900 + id;
+        }
+
+        @Override
         public int recvWindow() {
             return 8;
         }

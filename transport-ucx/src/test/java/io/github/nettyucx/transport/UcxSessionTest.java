@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Drives {@link UcxSession} through every state and event of protocol 5 without the native library, as a client
+ * Drives {@link UcxSession} through every state and event of protocol 6 without the native library, as a client
  * (which receives the server's intro, hello and address) and as an accepted session (which receives the client's):
  * intros, hellos, addresses and records whole, split into single bytes, truncated and malformed, the limits of each
  * field, an intro sent back to us, the record rules, and a peer lost in each state.
@@ -41,6 +41,7 @@ class UcxSessionTest {
     private static final byte[] PROOF = filled(UcxHandshake.PROOF_BYTES, 0x77);
     private static final int ID = 42;
     private static final long TAG_SECRET = 0xABCDEF123456L;
+    private static final int MESSAGE_KEY = 0x5EC2E7;
     private static final int WINDOW = 8;
     private static final int UNIT = 65536;
 
@@ -148,7 +149,8 @@ class UcxSessionTest {
 
     /** The hello the session of {@code side} receives: a client's carries its proof first. */
     private static ByteBuffer peerHello(Side side, int flags, int id, int window, int unit) {
-        return UcxHandshake.encodeHello(flags, id, TAG_SECRET, window, unit, side == Side.ACCEPTED ? PROOF : null);
+        return UcxHandshake.encodeHello(flags, id, TAG_SECRET, MESSAGE_KEY, window, unit,
+                side == Side.ACCEPTED ? PROOF : null);
     }
 
     private static ByteBuffer peerHello(Side side) {
@@ -266,24 +268,24 @@ class UcxSessionTest {
 
     /** The layouts of docs/protocol.md, checked byte by byte rather than through the decoders. */
     @Test
-    void theMessagesOfProtocol5HaveTheirDocumentedLayout() throws ProtocolException {
-        assertEquals(5, UcxHandshake.VERSION);
+    void theMessagesOfProtocol6HaveTheirDocumentedLayout() throws ProtocolException {
+        assertEquals(6, UcxHandshake.VERSION);
         ByteBuffer clientIntro = UcxHandshake.encodeClientIntro(PEER_NONCE);
         assertEquals(24, clientIntro.remaining());
         assertEquals(0x4E554358, clientIntro.getInt(0));
-        assertEquals(5, clientIntro.getShort(4));
+        assertEquals(6, clientIntro.getShort(4));
         assertEquals(0, clientIntro.getShort(6), "flags");
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(clientIntro.array(), 8, 24));
 
         ByteBuffer serverIntro = UcxHandshake.encodeServerIntro(PEER_NONCE, PROOF);
         assertEquals(56, serverIntro.remaining());
         assertEquals(0x4E554358, serverIntro.getInt(0));
-        assertEquals(5, serverIntro.getShort(4));
+        assertEquals(6, serverIntro.getShort(4));
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(serverIntro.array(), 8, 24));
         assertArrayEquals(PROOF, Arrays.copyOfRange(serverIntro.array(), 24, 56));
 
-        ByteBuffer clientHello = UcxHandshake.encodeHello(0x1F, 7, 0x123456789ABCL, 9, 4096, PROOF);
-        assertEquals(72, clientHello.remaining());
+        ByteBuffer clientHello = UcxHandshake.encodeHello(0x1F, 7, 0x123456789ABCL, 0x77, 9, 4096, PROOF);
+        assertEquals(76, clientHello.remaining());
         assertArrayEquals(PROOF, Arrays.copyOfRange(clientHello.array(), 0, 32), "the proof first");
         assertEquals(0x1F, clientHello.getShort(32));
         assertEquals(0, clientHello.getShort(34));
@@ -291,17 +293,21 @@ class UcxSessionTest {
         assertEquals(0x123456789ABCL, clientHello.getLong(40));
         assertEquals(9, clientHello.getInt(48));
         assertEquals(4096, clientHello.getInt(52));
+        assertEquals(0x77, clientHello.getInt(72), "the message key last");
 
-        ByteBuffer serverHello = UcxHandshake.encodeHello(0x10, 7, 0x42L, 9, 4096, null);
-        assertEquals(40, serverHello.remaining());
+        ByteBuffer serverHello = UcxHandshake.encodeHello(0x10, 7, 0x42L, 0x78, 9, 4096, null);
+        assertEquals(44, serverHello.remaining());
         assertEquals(0x10, serverHello.getShort(0));
         assertEquals(7, serverHello.getInt(4));
         assertEquals(0x42L, serverHello.getLong(8));
         assertEquals(9, serverHello.getInt(16));
         assertEquals(4096, serverHello.getInt(20));
+        assertEquals(0x78, serverHello.getInt(40));
         assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 56, 72),
                 Arrays.copyOfRange(serverHello.array(), 24, 40), "the same boot id");
-        assertEquals(0x123456789ABCL, UcxHandshake.decodeHello(clientHello, true).tagSecret, "decoded tag secret");
+        UcxHandshake.Hello decoded = UcxHandshake.decodeHello(clientHello, true);
+        assertEquals(0x123456789ABCL, decoded.tagSecret, "decoded tag secret");
+        assertEquals(0x77, decoded.messageKey, "decoded message key");
 
         byte[] mac = new byte[32];
         Arrays.fill(mac, (byte) 0x5A);
@@ -311,8 +317,8 @@ class UcxSessionTest {
         assertArrayEquals(WORKER_ADDRESS, Arrays.copyOfRange(address.array(), 4, 4 + WORKER_ADDRESS.length));
         assertArrayEquals(mac, Arrays.copyOfRange(address.array(), 4 + WORKER_ADDRESS.length,
                 4 + WORKER_ADDRESS.length + 32), "the MAC last");
-        assertArrayEquals(Arrays.copyOfRange(serverHello.array(), 0, 40), UcxHandshake.helloBody(serverHello));
-        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 32, 72), UcxHandshake.helloBody(clientHello),
+        assertArrayEquals(Arrays.copyOfRange(serverHello.array(), 0, 44), UcxHandshake.helloBody(serverHello));
+        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 32, 76), UcxHandshake.helloBody(clientHello),
                 "a client's hello body is what follows its proof");
     }
 

@@ -79,7 +79,7 @@ class UcxTrustExchangeTest {
 
     /** A hello as a peer would receive it, with {@code address} after it. */
     private static UcxHandshake.Hello hello(byte[] body, byte[] address, byte[] mac) {
-        return new UcxHandshake.Hello(0, 1, 0, 8, 65536, new byte[16], null, body,
+        return new UcxHandshake.Hello(0, 1, 0, 0, 8, 65536, new byte[16], null, body,
                 new UcxHandshake.WorkerAddress(address, mac));
     }
 
