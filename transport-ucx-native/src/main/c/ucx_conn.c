@@ -32,8 +32,10 @@
  * ref stays allocated.
  *
  * While it lingers (one on the frame path does the same over its socket, see its close):
- * - its endpoint is closed (flushed, unless the peer is known dead), and once that completes the
- *   side channel's write half is shut down: the peer's end-of-stream means "every byte arrived";
+ * - it leaves its endpoint, which it shares with the worker's other connections to the peer's worker
+ *   (ucx_endpoint.c): the endpoint is flushed (closed, with flushing, when it was the last one on it;
+ *   neither when the peer is known dead), and once that completes the side channel's write half is
+ *   shut down: the peer's end-of-stream means "every byte arrived";
  * - its receives stay posted until the peer's side channel ends (the peer flushed and sends
  *   nothing more) or a deadline passes: messages the peer had credit for land in them instead
  *   of piling up in the worker's unexpected queue;
@@ -50,6 +52,7 @@
 #include <unistd.h>
 #include "ucx_conn.h"
 #include "ucx_context.h"
+#include "ucx_endpoint.h"
 #include "ucx_errors.h"
 #include "ucx_memory.h"
 #include "ucx_park.h"
@@ -610,49 +613,90 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     (*env)->SetLongArrayRegion(env, out, 0, NUCX_CREATED_WORDS, values);
 }
 
-/* ---- the endpoint ---- */
+/* ---- the endpoint (shared with the other connections to the peer's worker, ucx_endpoint.c) ---- */
 
+/* The peer's worker failed or vanished: every connection on the endpoint fails, and new ones get another. */
 static void ep_error_callback(void *arg, ucp_ep_h ep, ucs_status_t status) {
     (void) ep;
-    nucx_conn *conn = arg;
-    if (!conn->closing) {
+    nucx_endpoint *e = arg;
+    if (e->failed != UCS_OK) {
+        return;
+    }
+    e->failed = status;
+    nucx_endpoint_unlist(e->worker, e);
+    for (nucx_conn *conn = e->first_user; conn != NULL; conn = conn->next_on_ep) {
         nucx_conn_fail(conn, status);
     }
 }
 
 static void wired_up_callback(void *request, ucs_status_t status, void *user_data) {
-    nucx_conn *conn = user_data;
-    conn->outstanding--;
+    nucx_endpoint *e = user_data;
+    e->wiring = 0;
     ucp_request_free(request);
-    if (!conn->closing && status == UCS_OK) {
-        conn->state[NUCX_STATE_WIRED_UP] = 1;
+    if (status == UCS_OK) {
+        e->wired_up = 1;
+        for (nucx_conn *conn = e->first_user; conn != NULL; conn = conn->next_on_ep) {
+            conn->state[NUCX_STATE_WIRED_UP] = 1;
+        }
     }
+    nucx_endpoint_free_if_done(e);
 }
 
 /*
  * A new endpoint may still be wiring up, and UCX 1.13 replays sends queued meanwhile with the
  * protocol chosen before the endpoint's lanes were reconfigured: an I/O-vector send replayed that
  * way can stall forever (openucx/ucx#6872). A flush completes only once the endpoint is wired up,
- * so Java sends contiguous copies until then.
+ * so Java sends contiguous copies until then, on every connection of the endpoint.
  */
-static void flush_until_wired_up(nucx_conn *conn) {
+static void flush_until_wired_up(nucx_endpoint *e) {
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
         .cb.send = wired_up_callback,
-        .user_data = conn,
+        .user_data = e,
     };
-    conn->outstanding++;
-    void *req = ucp_ep_flush_nbx(conn->ep, &param);
+    e->wiring = 1;
+    void *req = ucp_ep_flush_nbx(e->ep, &param);
     if (!UCS_PTR_IS_PTR(req)) {
-        conn->outstanding--;
-        if (req == NULL) {
-            conn->state[NUCX_STATE_WIRED_UP] = 1;
-        }
+        e->wiring = 0;
+        e->wired_up = req == NULL;
     }
 }
 
-/* Calls of ucp_ep_create for connections, by every worker of the process: tests count them. */
+static void join_endpoint(nucx_conn *conn, nucx_endpoint *e) {
+    conn->endpoint = e;
+    conn->ep = e->ep;
+    conn->next_on_ep = e->first_user;
+    conn->prev_on_ep = NULL;
+    if (e->first_user != NULL) {
+        e->first_user->prev_on_ep = conn;
+    }
+    e->first_user = conn;
+    e->users++;
+    if (e->wired_up) {
+        conn->state[NUCX_STATE_WIRED_UP] = 1;
+    }
+}
+
+static void leave_endpoint(nucx_conn *conn) {
+    nucx_endpoint *e = conn->endpoint;
+    if (conn->prev_on_ep != NULL) {
+        conn->prev_on_ep->next_on_ep = conn->next_on_ep;
+    } else {
+        e->first_user = conn->next_on_ep;
+    }
+    if (conn->next_on_ep != NULL) {
+        conn->next_on_ep->prev_on_ep = conn->prev_on_ep;
+    }
+    conn->next_on_ep = conn->prev_on_ep = NULL;
+    conn->endpoint = NULL;
+    conn->ep = NULL;
+    e->users--;
+}
+
+/* Connections of this process whose peer's address reached UCX (each got an endpoint, new or shared): tests count them. */
 static uint64_t endpoints_created;
+/* UCP endpoints of connections open now, over all workers. */
+static int64_t endpoints_open;
 
 static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArray peer_address, jint peer_id,
                               jlong peer_tag_secret, jint peer_message_key, jboolean peer_error_handling) {
@@ -665,28 +709,25 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
         return;
     }
     (*env)->GetByteArrayRegion(env, peer_address, 0, length, address);
-    ucp_ep_params_t params = {
-        .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
-        .address = (const ucp_address_t *) address,
-        .err_mode = peer_error_handling ? UCP_ERR_HANDLING_MODE_PEER : UCP_ERR_HANDLING_MODE_NONE,
-    };
-    if (peer_error_handling) {
-        params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
-        params.err_handler.cb = ep_error_callback;
-        params.err_handler.arg = conn;
-    }
+    int err_mode = peer_error_handling ? UCP_ERR_HANDLING_MODE_PEER : UCP_ERR_HANDLING_MODE_NONE;
     __atomic_fetch_add(&endpoints_created, 1, __ATOMIC_RELAXED);
-    ucs_status_t status = ucp_ep_create(conn->worker->worker, &params, &conn->ep);
-    free(address);
-    if (status != UCS_OK) {
-        conn->ep = NULL;
-        nucx_throw_ucs(env, "ucp_ep_create", status);
-        return;
+    nucx_endpoint *e = nucx_endpoint_find(conn->worker, address, (size_t) length, err_mode);
+    if (e == NULL) {
+        ucs_status_t status;
+        e = nucx_endpoint_open(conn->worker, address, (size_t) length, err_mode, ep_error_callback, &status);
+        if (e == NULL) {
+            free(address);
+            nucx_throw_ucs(env, "ucp_ep_create", status);
+            return;
+        }
+        __atomic_fetch_add(&endpoints_open, 1, __ATOMIC_RELAXED);
+        flush_until_wired_up(e);
     }
+    free(address);
+    join_endpoint(conn, e);
     conn->peer_id = (uint32_t) peer_id;
     conn->peer_tag_secret = (uint64_t) peer_tag_secret;
     conn->peer_message_key = (uint32_t) peer_message_key;
-    flush_until_wired_up(conn);
 }
 
 /* What ucp_ep_print_info says about the endpoint: its lanes and the transports behind them. */
@@ -791,34 +832,78 @@ void nucx_conn_free(nucx_conn *conn) {
     conn_release(conn);
 }
 
-static void ep_close_callback(void *request, ucs_status_t status, void *user_data) {
-    (void) status;
-    nucx_conn *conn = user_data;
+/* The connection's flush, or its endpoint's close, finished: its sends are delivered (or failed). */
+static void closed_callback(nucx_conn *conn, void *request) {
     conn->linger.close_req = NULL;
     conn->outstanding--;
     ucp_request_free(request);
 }
 
-static void close_endpoint(nucx_conn *conn, int force) {
-    if (conn->ep == NULL) {
-        return;
+static void flush_callback(void *request, ucs_status_t status, void *user_data) {
+    (void) status;
+    closed_callback(user_data, request);
+}
+
+static void ep_close_callback(void *request, ucs_status_t status, void *user_data) {
+    (void) status;
+    nucx_endpoint *e = user_data;
+    /* Called inside ucp_ep_close_nbx: close_endpoint still uses the record and frees it itself. */
+    int inside_close = e->closer->linger.close_req == NUCX_REQ_POSTING;
+    e->closing = 0;
+    closed_callback(e->closer, request);
+    if (!inside_close) {
+        nucx_endpoint_free_if_done(e);
     }
-    ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
-        .cb.send = ep_close_callback,
-        .user_data = conn,
-        .flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0,
-    };
-    conn->linger.close_req = NUCX_REQ_POSTING;
-    conn->outstanding++;
-    void *req = ucp_ep_close_nbx(conn->ep, &param);
+}
+
+/* Tracks a flush or close request as the connection's close_req (see ucx_linger.c: write_shut waits for it). */
+static void track_close_request(nucx_conn *conn, void *req, int *in_flight) {
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->linger.close_req = NULL;
         conn->outstanding--;
+        *in_flight = 0;
     } else if (conn->linger.close_req == NUCX_REQ_POSTING) {
         conn->linger.close_req = req;
     }
-    conn->ep = NULL;
+}
+
+/*
+ * The connection leaves its endpoint. Its sends are flushed (unless force) before the side channel's
+ * write half is shut; the last connection on the endpoint closes it, which flushes as well.
+ */
+static void close_endpoint(nucx_conn *conn, int force) {
+    nucx_endpoint *e = conn->endpoint;
+    if (e == NULL) {
+        return;
+    }
+    leave_endpoint(conn);
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0,
+    };
+    if (e->users > 0) {
+        if (force) {
+            return; /* the peer is gone: nothing to flush */
+        }
+        param.op_attr_mask &= ~(uint32_t) UCP_OP_ATTR_FIELD_FLAGS;
+        param.cb.send = flush_callback;
+        param.user_data = conn;
+        int in_flight = 1;
+        conn->linger.close_req = NUCX_REQ_POSTING;
+        conn->outstanding++;
+        track_close_request(conn, ucp_ep_flush_nbx(e->ep, &param), &in_flight);
+        return;
+    }
+    nucx_endpoint_unlist(conn->worker, e);
+    __atomic_sub_fetch(&endpoints_open, 1, __ATOMIC_RELAXED);
+    param.cb.send = ep_close_callback;
+    param.user_data = e;
+    e->closer = conn;
+    e->closing = 1;
+    conn->linger.close_req = NUCX_REQ_POSTING;
+    conn->outstanding++;
+    track_close_request(conn, ucp_ep_close_nbx(e->ep, &param), &e->closing);
+    nucx_endpoint_free_if_done(e); /* unless the close (or the wire-up flush) is still in flight */
 }
 
 /*
@@ -872,8 +957,14 @@ static jlong java_endpoints_created(JNIEnv *env, jclass cls) {
     return (jlong) __atomic_load_n(&endpoints_created, __ATOMIC_RELAXED);
 }
 
+static jlong java_endpoints_open(JNIEnv *env, jclass cls) {
+    (void) env; (void) cls;
+    return (jlong) __atomic_load_n(&endpoints_open, __ATOMIC_RELAXED);
+}
+
 static const JNINativeMethod methods[] = {
     {"endpointsCreated", "()J", (void *) java_endpoints_created},
+    {"endpointsOpen", "()J", (void *) java_endpoints_open},
     {"connectionsAllocated", "()J", (void *) java_connections_allocated},
     {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
     {"bufferAddress", "(Ljava/nio/ByteBuffer;)J", (void *) java_buffer_address},

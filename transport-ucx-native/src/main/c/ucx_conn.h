@@ -41,7 +41,10 @@ typedef struct {
 struct nucx_conn {
     nucx_worker *worker;
     const nucx_path_ops *path; /* how its data messages travel: set at creation, changed at most once */
-    ucp_ep_h ep;
+    ucp_ep_h ep;               /* endpoint->ep while it is on one, else NULL */
+    struct nucx_endpoint *endpoint; /* the endpoint to the peer's worker, shared with its other connections */
+    nucx_conn *next_on_ep;     /* the endpoint's list of connections */
+    nucx_conn *prev_on_ep;
     uint32_t id;
     uint32_t peer_id;
     uint64_t tag_secret;      /* ours, in the tags of the messages we receive (see the tag layout) */

@@ -17,6 +17,7 @@
 #include "ucx_worker.h"
 #include "ucx_conn.h"
 #include "ucx_context.h"
+#include "ucx_endpoint.h"
 #include "ucx_errors.h"
 #include "ucx_frame_path.h"
 #include "ucx_linger.h"
@@ -61,6 +62,7 @@ static void worker_free(nucx_worker *w) {
     free(w->freed_ids);
     free(w->stray_buffer);
     nucx_park_free(w);
+    nucx_endpoint_table_free(w);
     free(w);
 }
 

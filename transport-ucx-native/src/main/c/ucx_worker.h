@@ -39,6 +39,9 @@ struct nucx_worker {
     nucx_conn **parked_table;   /* parked connections by id (ucx_park.c) */
     uint32_t parked_capacity;   /* a power of two, or 0 */
     uint32_t parked_count;
+    struct nucx_endpoint **ep_table; /* endpoints to peer workers by address (ucx_endpoint.c) */
+    uint32_t ep_buckets;        /* a power of two, or 0 */
+    uint32_t ep_listed;
 };
 
 NUCX_HIDDEN int nucx_register_worker(JNIEnv *env, jclass cls);

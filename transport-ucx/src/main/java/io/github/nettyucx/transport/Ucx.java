@@ -78,9 +78,21 @@ public final class Ucx {
         return isAvailable() ? UcxNative.straysDropped() : 0;
     }
 
-    /** UCP endpoints this process created for connections: only trusted peers get one (docs/security.md). */
+    /**
+     * Connections of this process whose peer's worker address reached UCX, since it started: each got a UCP
+     * endpoint, a new one or the one its event loop's worker already had to the peer's worker. Only trusted peers'
+     * addresses get that far (docs/security.md).
+     */
     public static long endpointsCreated() {
         return isAvailable() ? UcxNative.endpointsCreated() : 0;
+    }
+
+    /**
+     * UCP endpoints of connections open now: one per pair of an event loop's worker and a peer worker, however
+     * many connections between the two share it (docs/protocol.md).
+     */
+    public static long endpointsOpen() {
+        return isAvailable() ? UcxNative.endpointsOpen() : 0;
     }
 
     private static Throwable load() {

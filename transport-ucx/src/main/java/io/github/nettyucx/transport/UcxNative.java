@@ -287,6 +287,8 @@ final class UcxNative {
     /** ucx_conn.c: calls of ucp_ep_create for connections in this process. */
     static native long endpointsCreated();
 
+    static native long endpointsOpen();
+
     /** ucx_stray.c: messages no receive wanted, dropped by the workers of this process. */
     static native long straysDropped();
 
