@@ -54,6 +54,7 @@
 #include "ucx_context.h"
 #include "ucx_endpoint.h"
 #include "ucx_errors.h"
+#include "ucx_ids.h"
 #include "ucx_memory.h"
 #include "ucx_park.h"
 #include "ucx_worker.h"
@@ -322,7 +323,7 @@ static void java_conn_post_recv(JNIEnv *env, jclass cls, jlong conn_ptr, jint sl
  * Parks the connection: its data receives are cancelled (Java then releases the buffers of the slots
  * whose state went back to NUCX_RECV_IDLE) and messages for it are held until Java posts receives
  * again. recv_seq: the next sequence number Java reads. Returns 1 when it is parked, 0 when its path
- * does not park or the worker's table could not grow.
+ * does not park.
  */
 static jint java_conn_park(JNIEnv *env, jclass cls, jlong conn_ptr, jint recv_seq) {
     (void) env; (void) cls;
@@ -330,7 +331,7 @@ static jint java_conn_park(JNIEnv *env, jclass cls, jlong conn_ptr, jint recv_se
     if (conn->parked) {
         return 1;
     }
-    if (!conn->path->parks || conn->closing || nucx_park_add(conn->worker, conn) != 0) {
+    if (!conn->path->parks || conn->closing) {
         return 0;
     }
     conn->parked = 1;
@@ -344,7 +345,6 @@ static void conn_unpark(nucx_conn *conn) {
     if (!conn->parked) {
         return;
     }
-    nucx_park_remove(conn->worker, conn);
     conn->parked = 0;
     /* None of the receives wanted them: outside what the window holds now, or copies of a sequence number. */
     nucx_count_strays((uint64_t) conn->held_count);
@@ -367,8 +367,9 @@ int nucx_conn_take_unexpected(nucx_worker *w, ucp_tag_message_h message, const u
     if ((tag & NUCX_TAG_CTRL_BIT) != 0) {
         return 0;
     }
-    nucx_conn *conn = nucx_park_find(w, (uint32_t) (tag >> NUCX_TAG_ID_SHIFT));
-    if (conn == NULL || (uint32_t) (tag & NUCX_TAG_KEY_MASK) != nucx_secret_key(conn->tag_secret)) {
+    nucx_conn *conn = nucx_ids_find(w, (uint32_t) (tag >> NUCX_TAG_ID_SHIFT));
+    if (conn == NULL || !conn->parked ||
+        (uint32_t) (tag & NUCX_TAG_KEY_MASK) != nucx_secret_key(conn->tag_secret)) {
         return 0;
     }
     uint32_t seq = (uint32_t) (tag >> NUCX_TAG_SEQ_SHIFT) & NUCX_TAG_SEQ_MASK;
@@ -517,20 +518,6 @@ static int conn_alloc(nucx_conn *conn) {
     return 0;
 }
 
-static int id_in_use(const nucx_worker *w, uint32_t id) {
-    for (const nucx_conn *c = w->live; c != NULL; c = c->next_live) {
-        if (c->id == id) {
-            return 1;
-        }
-    }
-    for (const nucx_conn *c = w->closing; c != NULL; c = c->linger.next_closing) {
-        if (c->id == id) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /*
  * Receives match on the tag alone, and the tag starts with the receiving connection's id: ids
  * are random so that a peer cannot aim messages at another peer's connection by guessing a
@@ -539,7 +526,7 @@ static int id_in_use(const nucx_worker *w, uint32_t id) {
 static uint32_t new_connection_id(const nucx_worker *w) {
     static uint32_t fallback;
     uint32_t id = 0;
-    while (id == 0 || id_in_use(w, id)) {
+    while (id == 0 || nucx_ids_find(w, id) != NULL) {
         if (getrandom(&id, sizeof(id), 0) != (ssize_t) sizeof(id)) {
             id = __atomic_add_fetch(&fallback, 0x9E3779B9u, __ATOMIC_RELAXED) ^ (uint32_t) (uintptr_t) &id;
         }
@@ -593,6 +580,11 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         return;
     }
     conn->id = new_connection_id(w);
+    if (nucx_ids_add(w, conn) != 0) {
+        conn_release(conn);
+        nucx_throw_io(env, "connection table", "out of memory");
+        return;
+    }
     conn->tag_secret = new_tag_secret();
     conn->message_key = (uint32_t) random_bits();
     conn->next_live = w->live;
@@ -829,6 +821,7 @@ void nucx_conn_free(nucx_conn *conn) {
     if (conn->linger.report_free) {
         record_freed(conn->worker, conn->id);
     }
+    nucx_ids_remove(conn->worker, conn);
     conn_release(conn);
 }
 

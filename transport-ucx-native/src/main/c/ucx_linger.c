@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ucx_conn.h"
+#include "ucx_ids.h"
 #include "ucx_linger.h"
 #include "ucx_worker.h"
 
@@ -82,6 +83,7 @@ void nucx_leave_closing(nucx_worker *w) {
             close(conn->linger.side_fd);
             conn->linger.side_fd = -1;
         }
+        nucx_ids_remove(w, conn);
     }
     w->closing = NULL;
 }

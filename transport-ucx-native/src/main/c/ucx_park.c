@@ -13,101 +13,13 @@
  * connection holds no receive memory, and what receives need is drawn from the pool only while
  * traffic flows.
  *
- * The table is open addressing on the connection id, linear probing, deletion by backward shift: a
- * message's lookup costs the same with ten or ten thousand parked connections.
+ * The sweep finds a message's connection by its id in the worker's table (ucx_ids.c).
  */
 #include <stdlib.h>
 #include "ucx_conn.h"
 #include "ucx_park.h"
 #include "ucx_stray.h"
 #include "ucx_worker.h"
-
-#define NUCX_PARK_FIRST_CAPACITY 64u
-
-static uint32_t home_of(uint32_t id, uint32_t mask) {
-    return (id * 2654435761u) & mask;
-}
-
-static void place(nucx_conn **table, uint32_t mask, nucx_conn *conn) {
-    uint32_t i = home_of(conn->id, mask);
-    while (table[i] != NULL) {
-        i = (i + 1) & mask;
-    }
-    table[i] = conn;
-}
-
-static int grow(nucx_worker *w) {
-    uint32_t capacity = w->parked_capacity == 0 ? NUCX_PARK_FIRST_CAPACITY : 2 * w->parked_capacity;
-    nucx_conn **table = calloc(capacity, sizeof(nucx_conn *));
-    if (table == NULL) {
-        return -1;
-    }
-    for (uint32_t i = 0; i < w->parked_capacity; i++) {
-        if (w->parked_table[i] != NULL) {
-            place(table, capacity - 1, w->parked_table[i]);
-        }
-    }
-    free(w->parked_table);
-    w->parked_table = table;
-    w->parked_capacity = capacity;
-    return 0;
-}
-
-/* Returns 0, or -1 when the table could not grow (the connection then stays unparked). */
-int nucx_park_add(nucx_worker *w, nucx_conn *conn) {
-    if (2 * (w->parked_count + 1) > w->parked_capacity && grow(w) != 0) {
-        return -1;
-    }
-    place(w->parked_table, w->parked_capacity - 1, conn);
-    w->parked_count++;
-    return 0;
-}
-
-nucx_conn *nucx_park_find(const nucx_worker *w, uint32_t id) {
-    if (w->parked_count == 0) {
-        return NULL;
-    }
-    uint32_t mask = w->parked_capacity - 1;
-    for (uint32_t i = home_of(id, mask); w->parked_table[i] != NULL; i = (i + 1) & mask) {
-        if (w->parked_table[i]->id == id) {
-            return w->parked_table[i];
-        }
-    }
-    return NULL;
-}
-
-void nucx_park_remove(nucx_worker *w, nucx_conn *conn) {
-    if (w->parked_count == 0) {
-        return;
-    }
-    uint32_t mask = w->parked_capacity - 1;
-    uint32_t hole = home_of(conn->id, mask);
-    while (w->parked_table[hole] != conn) {
-        if (w->parked_table[hole] == NULL) {
-            return;
-        }
-        hole = (hole + 1) & mask;
-    }
-    w->parked_table[hole] = NULL;
-    w->parked_count--;
-    /* Entries after the hole that probed past it move into it, so that no lookup stops short. */
-    for (uint32_t i = (hole + 1) & mask; w->parked_table[i] != NULL; i = (i + 1) & mask) {
-        uint32_t home = home_of(w->parked_table[i]->id, mask);
-        if (((i - home) & mask) >= ((i - hole) & mask)) {
-            w->parked_table[hole] = w->parked_table[i];
-            w->parked_table[i] = NULL;
-            hole = i;
-        }
-    }
-}
-
-/* The table only: its connections are unparked by their close first. */
-void nucx_park_free(nucx_worker *w) {
-    free(w->parked_table);
-    w->parked_table = NULL;
-    w->parked_capacity = 0;
-    w->parked_count = 0;
-}
 
 /*
  * Holds a message for a parked connection: -1 when it holds all it can, or that sequence number

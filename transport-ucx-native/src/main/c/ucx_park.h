@@ -2,7 +2,7 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * ucx_park.c: the worker's table of parked connections, by id, and the messages each one holds.
+ * ucx_park.c: the messages each parked connection holds.
  * The connection core (ucx_conn.c) parks and unparks connections and decides which message a
  * parked one takes; the sweep (ucx_stray.c) discards what nobody takes.
  */
@@ -25,10 +25,6 @@ typedef struct nucx_held_message {
     uint32_t length; /* its length, header included */
 } nucx_held;
 
-NUCX_HIDDEN int nucx_park_add(nucx_worker *w, nucx_conn *conn);
-NUCX_HIDDEN void nucx_park_remove(nucx_worker *w, nucx_conn *conn);
-NUCX_HIDDEN nucx_conn *nucx_park_find(const nucx_worker *w, uint32_t id);
-NUCX_HIDDEN void nucx_park_free(nucx_worker *w);
 
 NUCX_HIDDEN int nucx_held_put(nucx_conn *conn, ucp_tag_message_h message, uint32_t seq, size_t length);
 NUCX_HIDDEN ucp_tag_message_h nucx_held_take(nucx_conn *conn, uint32_t seq, size_t *length);

@@ -20,6 +20,7 @@
 #include "ucx_endpoint.h"
 #include "ucx_errors.h"
 #include "ucx_frame_path.h"
+#include "ucx_ids.h"
 #include "ucx_linger.h"
 #include "ucx_park.h"
 #include "ucx_probe.h"
@@ -61,7 +62,7 @@ static void worker_free(nucx_worker *w) {
     free(w->ready);
     free(w->freed_ids);
     free(w->stray_buffer);
-    nucx_park_free(w);
+    nucx_ids_free(w);
     nucx_endpoint_table_free(w);
     free(w);
 }

@@ -36,9 +36,9 @@ struct nucx_worker {
     int frame_epoll_fd;    /* sockets of the connections on the frame path; itself in epoll_fd */
     int frame_conns;       /* connections on the frame path, closing ones included */
     nucx_conn *deferred_frames; /* of those, the ones whose writes wait for the next progress */
-    nucx_conn **parked_table;   /* parked connections by id (ucx_park.c) */
-    uint32_t parked_capacity;   /* a power of two, or 0 */
-    uint32_t parked_count;
+    nucx_conn **conns_by_id;    /* open and closing connections by id (ucx_ids.c) */
+    uint32_t ids_capacity;      /* a power of two, or 0 */
+    uint32_t ids_count;
     struct nucx_endpoint **ep_table; /* endpoints to peer workers by address (ucx_endpoint.c) */
     uint32_t ep_buckets;        /* a power of two, or 0 */
     uint32_t ep_listed;

@@ -127,6 +127,12 @@ final class UcxHandshake {
             this.addressMac = address == null ? null : address.mac;
         }
 
+        /** This hello without what only connection setup reads: the worker address, the proof, the bytes, the MAC. */
+        Hello settled() {
+            return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, bootId, null, null,
+                    null);
+        }
+
         Hello withAddress(WorkerAddress address) {
             return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, bootId, proof, body,
                     address);

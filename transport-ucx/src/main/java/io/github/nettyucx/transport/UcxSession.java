@@ -219,7 +219,8 @@ final class UcxSession {
                 UcxHandshake.Hello hello = pendingHello.withAddress(address);
                 listener.addressReceived(hello);
                 pendingHello = null;
-                peer = hello;
+                // Kept for the connection's life: without the address, proof and MAC, which only setup needed.
+                peer = hello.settled();
                 state = State.OPEN;
             }
             return parseRecords(in, messagesReceived);

@@ -447,8 +447,10 @@ class UcxSessionTest {
         }
 
         UcxHandshake.Hello peer = listener.addresses.get(0);
-        assertSame(peer, session.peer());
         assertArrayEquals(WORKER_ADDRESS, peer.workerAddress);
+        assertEquals(peer.connectionId, session.peer().connectionId);
+        assertEquals(peer.recvWindow, session.peer().recvWindow);
+        assertNull(session.peer().workerAddress, "the session keeps no worker address once it was used");
         assertEquals(ID, peer.connectionId);
         assertEquals(WINDOW, peer.recvWindow);
         assertEquals(UNIT, peer.recvUnit);
@@ -490,7 +492,7 @@ class UcxSessionTest {
             freshInput.feed(session, concat(peerIntro(side), peerHello(side),
                     UcxHandshake.encodeAddress(workerAddress)), 0);
             assertEquals(State.OPEN, session.state(), "address of " + length + " bytes");
-            assertArrayEquals(workerAddress, session.peer().workerAddress);
+            assertArrayEquals(workerAddress, fresh.addresses.get(0).workerAddress);
             assertEquals(0, freshInput.unparsed());
         }
     }
