@@ -11,14 +11,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,22 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * injected bytes are not a record of the session: the handshake's keys refuse them, the application reads none of
  * them and the connection closes with the TLS error. See docs/security.md.
  */
-class TlsInjectionTest {
-    private static EventLoopGroup group;
-
-    @BeforeAll
-    static void startGroup() {
-        TestTransport.UCX.assumeAvailable();
-        group = TestTransport.UCX.newGroup(1);
-    }
-
-    @AfterAll
-    static void stopGroup() throws InterruptedException {
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(15, TimeUnit.SECONDS);
-        }
-    }
-
+class TlsInjectionTest extends AbstractWarmGroupTest {
     @Test
     @Timeout(60)
     void bytesInjectedWithTheRightTagAndKeyAreRefusedByTls() throws Exception {
