@@ -42,7 +42,7 @@ import java.util.function.ToLongFunction;
  *   <tr><td>{@value #WRITE_STALLS}</td><td>{@code cause}: {@code credits}, {@code send-slots}</td><td>flushes that
  *       stopped to wait for the peer's credits or for a send slot</td></tr>
  *   <tr><td>{@value #STRAY_MESSAGES}</td><td></td><td>UCX messages no receive wanted, dropped</td></tr>
- *   <tr><td>{@value #ENDPOINTS_CREATED}</td><td></td><td>UCP endpoints created</td></tr>
+ *   <tr><td>{@value #ENDPOINTS_CREATED}</td><td></td><td>connections given a UCP endpoint (new or shared)</td></tr>
  *   <tr><td>{@value #ALLOCATOR_USED}</td><td>{@code allocator}: {@code default}, {@code receive};
  *       {@code memory.type}: {@code direct}, {@code heap}</td><td>bytes mapped (direct) or of live heap
  *       buffers</td></tr>
@@ -73,7 +73,7 @@ public final class UcxMetrics implements MeterBinder {
     public static final String WRITE_STALLS = "ucx.write.stalls";
     /** UCX messages that no receive wanted, dropped. */
     public static final String STRAY_MESSAGES = "ucx.messages.stray.dropped";
-    /** UCP endpoints created for connections. */
+    /** Connections given a UCP endpoint: a new one, or the one their worker already had to the peer's worker. */
     public static final String ENDPOINTS_CREATED = "ucx.endpoints.created";
     /** Bytes an allocator has mapped (direct) or its live heap buffers hold (heap). */
     public static final String ALLOCATOR_USED = "ucx.allocator.memory.used";
@@ -118,7 +118,7 @@ public final class UcxMetrics implements MeterBinder {
                 () -> UcxTransportMetrics.sendSlotStalls());
         counter(registry, STRAY_MESSAGES, "UCX messages that no receive wanted, dropped", Tags.empty(),
                 () -> UcxTransportMetrics.strayMessagesDropped());
-        counter(registry, ENDPOINTS_CREATED, "UCP endpoints created for connections", Tags.empty(),
+        counter(registry, ENDPOINTS_CREATED, "Connections given a UCP endpoint, new or shared", Tags.empty(),
                 () -> UcxTransportMetrics.endpointsCreated());
         if (Ucx.isAvailable()) {
             allocator(registry, "default", UcxByteBufAllocator.DEFAULT.metric());
