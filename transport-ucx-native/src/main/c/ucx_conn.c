@@ -518,22 +518,7 @@ static int conn_alloc(nucx_conn *conn) {
     return 0;
 }
 
-/*
- * Receives match on the tag alone, and the tag starts with the receiving connection's id: ids
- * are random so that a peer cannot aim messages at another peer's connection by guessing a
- * neighbour of its own id. Unique among the worker's connections, including closing ones.
- */
-static uint32_t new_connection_id(const nucx_worker *w) {
-    static uint32_t fallback;
-    uint32_t id = 0;
-    while (id == 0 || nucx_ids_find(w, id) != NULL) {
-        if (getrandom(&id, sizeof(id), 0) != (ssize_t) sizeof(id)) {
-            id = __atomic_add_fetch(&fallback, 0x9E3779B9u, __ATOMIC_RELAXED) ^ (uint32_t) (uintptr_t) &id;
-        }
-    }
-    return id;
-}
-
+/* Random bits for ids, tag secrets and message keys; a counter mixed with an address if getrandom fails. */
 static uint64_t random_bits(void) {
     static uint64_t fallback;
     uint64_t bits;
@@ -541,6 +526,19 @@ static uint64_t random_bits(void) {
         bits = __atomic_add_fetch(&fallback, 0x9E3779B97F4A7C15ull, __ATOMIC_RELAXED) ^ (uint64_t) (uintptr_t) &bits;
     }
     return bits;
+}
+
+/*
+ * Receives match on the tag alone, and the tag starts with the receiving connection's id: ids
+ * are random so that a peer cannot aim messages at another peer's connection by guessing a
+ * neighbour of its own id. Unique among the worker's connections, including closing ones.
+ */
+static uint32_t new_connection_id(const nucx_worker *w) {
+    uint32_t id = 0;
+    while (id == 0 || nucx_ids_find(w, id) != NULL) {
+        id = (uint32_t) random_bits();
+    }
+    return id;
 }
 
 /* The random rest of a connection's tags (only the bits the tag layout uses). */
@@ -849,15 +847,20 @@ static void ep_close_callback(void *request, ucs_status_t status, void *user_dat
     }
 }
 
-/* Tracks a flush or close request as the connection's close_req (see ucx_linger.c: write_shut waits for it). */
-static void track_close_request(nucx_conn *conn, void *req, int *in_flight) {
+/*
+ * Tracks a flush or close request as the connection's close_req (see ucx_linger.c: write_shut waits
+ * for it). Returns 1 when it completed (or failed) at once, without a callback.
+ */
+static int track_close_request(nucx_conn *conn, void *req) {
     if (req == NULL || UCS_PTR_IS_ERR(req)) {
         conn->linger.close_req = NULL;
         conn->outstanding--;
-        *in_flight = 0;
-    } else if (conn->linger.close_req == NUCX_REQ_POSTING) {
+        return 1;
+    }
+    if (conn->linger.close_req == NUCX_REQ_POSTING) {
         conn->linger.close_req = req;
     }
+    return 0;
 }
 
 /*
@@ -881,10 +884,9 @@ static void close_endpoint(nucx_conn *conn, int force) {
         param.op_attr_mask &= ~(uint32_t) UCP_OP_ATTR_FIELD_FLAGS;
         param.cb.send = flush_callback;
         param.user_data = conn;
-        int in_flight = 1;
         conn->linger.close_req = NUCX_REQ_POSTING;
         conn->outstanding++;
-        track_close_request(conn, ucp_ep_flush_nbx(e->ep, &param), &in_flight);
+        track_close_request(conn, ucp_ep_flush_nbx(e->ep, &param));
         return;
     }
     nucx_endpoint_unlist(conn->worker, e);
@@ -895,7 +897,9 @@ static void close_endpoint(nucx_conn *conn, int force) {
     e->closing = 1;
     conn->linger.close_req = NUCX_REQ_POSTING;
     conn->outstanding++;
-    track_close_request(conn, ucp_ep_close_nbx(e->ep, &param), &e->closing);
+    if (track_close_request(conn, ucp_ep_close_nbx(e->ep, &param))) {
+        e->closing = 0;
+    }
     nucx_endpoint_free_if_done(e); /* unless the close (or the wire-up flush) is still in flight */
 }
 

@@ -126,7 +126,7 @@ static int post_once(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_
  */
 static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
     while (post_once(conn, slot, seq, buffer, memh)) {
-        conn->repost_slot = -1;
+        /* post_once clears repost_slot before each post */
     }
 }
 
