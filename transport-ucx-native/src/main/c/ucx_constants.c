@@ -7,10 +7,14 @@
  * UcxNativeConstants, read once into a constant of UcxNative when that class is initialised, so the
  * definitions here are the only ones (as Netty's NativeStaticallyReferencedJniMethods). A name
  * missing on either side fails the library's loading or UcxNative's initialisation, never silently.
+ * Socket options are looked up by their C name instead (UcxKernelOption): a new one is a row in
+ * NUCX_SOCKET_OPTIONS and a descriptor in Java, nothing else.
  */
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include "ucx_constants.h"
@@ -68,24 +72,50 @@
     X(senderScopeId, NUCX_SENDER_SCOPE_ID)             \
     X(senderPort, NUCX_SENDER_PORT)                    \
     X(senderIpLength, NUCX_SENDER_IP_LENGTH)           \
-    X(senderBytes, NUCX_SENDER_BYTES)                  \
-    X(solSocket, SOL_SOCKET)                           \
-    X(soBroadcast, SO_BROADCAST)                       \
-    X(soRcvBuf, SO_RCVBUF)                             \
-    X(soSndBuf, SO_SNDBUF)                             \
-    X(soReuseAddr, SO_REUSEADDR)                       \
-    X(soReusePort, SO_REUSEPORT)                       \
-    X(soKeepAlive, SO_KEEPALIVE)                       \
-    X(ipProtoTcp, IPPROTO_TCP)                         \
-    X(tcpNoDelay, TCP_NODELAY)                         \
-    X(ipProtoIp, IPPROTO_IP)                           \
-    X(ipTos, IP_TOS)                                   \
-    X(ipMulticastTtl, IP_MULTICAST_TTL)                \
-    X(ipMulticastLoop, IP_MULTICAST_LOOP)              \
-    X(ipProtoIpv6, IPPROTO_IPV6)                       \
-    X(ipv6Tclass, IPV6_TCLASS)                         \
-    X(ipv6MulticastHops, IPV6_MULTICAST_HOPS)          \
-    X(ipv6MulticastLoop, IPV6_MULTICAST_LOOP)
+    X(senderBytes, NUCX_SENDER_BYTES)
+
+/* The kernel's socket options that Java sets or reads: C name, level. */
+#define NUCX_SOCKET_OPTIONS(X)             \
+    X(SO_BROADCAST, SOL_SOCKET)            \
+    X(SO_RCVBUF, SOL_SOCKET)               \
+    X(SO_SNDBUF, SOL_SOCKET)               \
+    X(SO_REUSEADDR, SOL_SOCKET)            \
+    X(SO_REUSEPORT, SOL_SOCKET)            \
+    X(SO_KEEPALIVE, SOL_SOCKET)            \
+    X(TCP_NODELAY, IPPROTO_TCP)            \
+    X(IP_TOS, IPPROTO_IP)                  \
+    X(IP_MULTICAST_TTL, IPPROTO_IP)        \
+    X(IP_MULTICAST_LOOP, IPPROTO_IP)       \
+    X(IPV6_TCLASS, IPPROTO_IPV6)           \
+    X(IPV6_MULTICAST_HOPS, IPPROTO_IPV6)   \
+    X(IPV6_MULTICAST_LOOP, IPPROTO_IPV6)
+
+struct nucx_socket_option {
+    const char *name;
+    int level;
+    int option;
+};
+
+#define NUCX_SOCKET_OPTION_ROW(name, level) {#name, level, name},
+static const struct nucx_socket_option socket_options[] = {NUCX_SOCKET_OPTIONS(NUCX_SOCKET_OPTION_ROW)};
+
+/* The level in the high 32 bits and the option in the low ones, or -1 for a name not in the table. */
+static jlong java_socket_option(JNIEnv *env, jclass cls, jstring name) {
+    (void) cls;
+    const char *chars = (*env)->GetStringUTFChars(env, name, NULL);
+    if (chars == NULL) {
+        return -1;
+    }
+    jlong found = -1;
+    for (size_t i = 0; i < NUCX_ARRAY_LEN(socket_options); i++) {
+        if (strcmp(chars, socket_options[i].name) == 0) {
+            found = (jlong) socket_options[i].level << 32 | (jlong) (uint32_t) socket_options[i].option;
+            break;
+        }
+    }
+    (*env)->ReleaseStringUTFChars(env, name, chars);
+    return found;
+}
 
 #define NUCX_DEFINE_GETTER(name, value)                \
     static jint java_##name(JNIEnv *env, jclass cls) { \
@@ -96,7 +126,10 @@
 NUCX_JAVA_CONSTANTS(NUCX_DEFINE_GETTER)
 
 #define NUCX_METHOD_ENTRY(name, value) {#name, "()I", (void *) java_##name},
-static const JNINativeMethod methods[] = {NUCX_JAVA_CONSTANTS(NUCX_METHOD_ENTRY)};
+static const JNINativeMethod methods[] = {
+    NUCX_JAVA_CONSTANTS(NUCX_METHOD_ENTRY)
+    {"socketOption", "(Ljava/lang/String;)J", (void *) java_socket_option},
+};
 
 int nucx_register_constants(JNIEnv *env, jclass cls) {
     return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));

@@ -40,6 +40,16 @@ import static io.netty.channel.ChannelOption.SO_SNDBUF;
  * a longer datagram is cut to the buffer.
  */
 public final class UcxDatagramChannelConfig extends DefaultChannelConfig implements DatagramChannelConfig {
+    private static final UcxKernelOption KERNEL_SO_SNDBUF = UcxKernelOption.named("SO_SNDBUF");
+    private static final UcxKernelOption KERNEL_SO_RCVBUF = UcxKernelOption.named("SO_RCVBUF");
+    private static final UcxKernelOption KERNEL_SO_REUSEADDR = UcxKernelOption.named("SO_REUSEADDR");
+    private static final UcxKernelOption KERNEL_SO_REUSEPORT = UcxKernelOption.named("SO_REUSEPORT");
+    private static final UcxKernelOption KERNEL_SO_BROADCAST = UcxKernelOption.named("SO_BROADCAST");
+    private static final UcxKernelOption KERNEL_IP_TOS = UcxKernelOption.named("IP_TOS", "IPV6_TCLASS");
+    private static final UcxKernelOption KERNEL_MULTICAST_LOOP =
+            UcxKernelOption.named("IP_MULTICAST_LOOP", "IPV6_MULTICAST_LOOP");
+    private static final UcxKernelOption KERNEL_MULTICAST_TTL =
+            UcxKernelOption.named("IP_MULTICAST_TTL", "IPV6_MULTICAST_HOPS");
     private final UcxDatagramChannel datagramChannel;
     private volatile boolean activeOnOpen;
     /** What IP_MULTICAST_IF was set to: the kernel reports an interface set by index inconsistently per family. */
@@ -156,131 +166,115 @@ public final class UcxDatagramChannelConfig extends DefaultChannelConfig impleme
         return socket;
     }
 
-    private int get(int level, int name, String what) {
+    private int get(UcxKernelOption option) {
         try {
-            return UcxNative.socketGetOption(socket(what), level, name);
+            return option.get(socket(option.toString()), datagramChannel.isIpv6());
         } catch (IOException e) {
-            throw new ChannelException("could not read " + what + " of " + datagramChannel + ": " + e.getMessage(), e);
+            throw new ChannelException("could not read " + option + " of " + datagramChannel + ": " + e.getMessage(),
+                    e);
         }
     }
 
-    private void set(int level, int name, int value, String what) {
+    /** Sets {@code option}; an IP-level one for both families of a dual-stack socket, which sends IPv4 with the
+     * IPv4 one. */
+    private void set(UcxKernelOption option, int value) {
+        int socket = socket(option.toString());
         try {
-            UcxNative.socketSetOption(socket(what), level, name, value);
+            if (option.perFamily() && datagramChannel.isIpv6()) {
+                option.set(socket, true, value);
+            }
+            option.set(socket, false, value);
         } catch (IOException e) {
-            throw new ChannelException("could not set " + what + " to " + value + " on " + datagramChannel + ": "
+            throw new ChannelException("could not set " + option + " to " + value + " on " + datagramChannel + ": "
                     + e.getMessage(), e);
         }
     }
 
-    private boolean getFlag(int name, String what) {
-        return get(UcxNative.SOL_SOCKET, name, what) != 0;
-    }
-
-    private void setFlag(int name, boolean value, String what) {
-        set(UcxNative.SOL_SOCKET, name, value ? 1 : 0, what);
-    }
-
-    /** An IP-level option: the IPv6 one of a dual-stack socket, else the IPv4 one. */
-    private int getIp(int ipv4Name, int ipv6Name, String what) {
-        return datagramChannel.isIpv6() ? get(UcxNative.IPPROTO_IPV6, ipv6Name, what)
-                : get(UcxNative.IPPROTO_IP, ipv4Name, what);
-    }
-
-    /** An IP-level option, for both families of a dual-stack socket (which sends IPv4 with the IPv4 one). */
-    private void setIp(int ipv4Name, int ipv6Name, int value, String what) {
-        if (datagramChannel.isIpv6()) {
-            set(UcxNative.IPPROTO_IPV6, ipv6Name, value, what);
-        }
-        set(UcxNative.IPPROTO_IP, ipv4Name, value, what);
-    }
-
     @Override
     public int getSendBufferSize() {
-        return get(UcxNative.SOL_SOCKET, UcxNative.SO_SNDBUF, "SO_SNDBUF");
+        return get(KERNEL_SO_SNDBUF);
     }
 
     @Override
     public UcxDatagramChannelConfig setSendBufferSize(int sendBufferSize) {
-        set(UcxNative.SOL_SOCKET, UcxNative.SO_SNDBUF, sendBufferSize, "SO_SNDBUF");
+        set(KERNEL_SO_SNDBUF, sendBufferSize);
         return this;
     }
 
     @Override
     public int getReceiveBufferSize() {
-        return get(UcxNative.SOL_SOCKET, UcxNative.SO_RCVBUF, "SO_RCVBUF");
+        return get(KERNEL_SO_RCVBUF);
     }
 
     @Override
     public UcxDatagramChannelConfig setReceiveBufferSize(int receiveBufferSize) {
-        set(UcxNative.SOL_SOCKET, UcxNative.SO_RCVBUF, receiveBufferSize, "SO_RCVBUF");
+        set(KERNEL_SO_RCVBUF, receiveBufferSize);
         return this;
     }
 
     @Override
     public int getTrafficClass() {
-        return getIp(UcxNative.IP_TOS, UcxNative.IPV6_TCLASS, "IP_TOS");
+        return get(KERNEL_IP_TOS);
     }
 
     @Override
     public UcxDatagramChannelConfig setTrafficClass(int trafficClass) {
-        setIp(UcxNative.IP_TOS, UcxNative.IPV6_TCLASS, trafficClass, "IP_TOS");
+        set(KERNEL_IP_TOS, trafficClass);
         return this;
     }
 
     @Override
     public boolean isReuseAddress() {
-        return getFlag(UcxNative.SO_REUSEADDR, "SO_REUSEADDR");
+        return get(KERNEL_SO_REUSEADDR) != 0;
     }
 
     @Override
     public UcxDatagramChannelConfig setReuseAddress(boolean reuseAddress) {
-        setFlag(UcxNative.SO_REUSEADDR, reuseAddress, "SO_REUSEADDR");
+        set(KERNEL_SO_REUSEADDR, reuseAddress ? 1 : 0);
         return this;
     }
 
     /** Whether {@link UcxChannelOption#SO_REUSEPORT} is set. */
     public boolean isReusePort() {
-        return getFlag(UcxNative.SO_REUSEPORT, "SO_REUSEPORT");
+        return get(KERNEL_SO_REUSEPORT) != 0;
     }
 
     /** Sets {@link UcxChannelOption#SO_REUSEPORT}; before binding. */
     public UcxDatagramChannelConfig setReusePort(boolean reusePort) {
-        setFlag(UcxNative.SO_REUSEPORT, reusePort, "SO_REUSEPORT");
+        set(KERNEL_SO_REUSEPORT, reusePort ? 1 : 0);
         return this;
     }
 
     @Override
     public boolean isBroadcast() {
-        return getFlag(UcxNative.SO_BROADCAST, "SO_BROADCAST");
+        return get(KERNEL_SO_BROADCAST) != 0;
     }
 
     @Override
     public UcxDatagramChannelConfig setBroadcast(boolean broadcast) {
-        setFlag(UcxNative.SO_BROADCAST, broadcast, "SO_BROADCAST");
+        set(KERNEL_SO_BROADCAST, broadcast ? 1 : 0);
         return this;
     }
 
     @Override
     public boolean isLoopbackModeDisabled() {
-        return getIp(UcxNative.IP_MULTICAST_LOOP, UcxNative.IPV6_MULTICAST_LOOP, "IP_MULTICAST_LOOP") == 0;
+        return get(KERNEL_MULTICAST_LOOP) == 0;
     }
 
     @Override
     public UcxDatagramChannelConfig setLoopbackModeDisabled(boolean loopbackModeDisabled) {
-        setIp(UcxNative.IP_MULTICAST_LOOP, UcxNative.IPV6_MULTICAST_LOOP, loopbackModeDisabled ? 0 : 1,
-                "IP_MULTICAST_LOOP");
+        set(KERNEL_MULTICAST_LOOP, loopbackModeDisabled ? 0 : 1);
         return this;
     }
 
     @Override
     public int getTimeToLive() {
-        return getIp(UcxNative.IP_MULTICAST_TTL, UcxNative.IPV6_MULTICAST_HOPS, "IP_MULTICAST_TTL");
+        return get(KERNEL_MULTICAST_TTL);
     }
 
     @Override
     public UcxDatagramChannelConfig setTimeToLive(int ttl) {
-        setIp(UcxNative.IP_MULTICAST_TTL, UcxNative.IPV6_MULTICAST_HOPS, ttl, "IP_MULTICAST_TTL");
+        set(KERNEL_MULTICAST_TTL, ttl);
         return this;
     }
 

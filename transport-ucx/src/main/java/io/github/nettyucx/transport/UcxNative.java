@@ -98,24 +98,6 @@ final class UcxNative {
     static final int SENDER_PORT = UcxNativeConstants.senderPort();
     static final int SENDER_IP_LENGTH = UcxNativeConstants.senderIpLength();
     static final int SENDER_BYTES = UcxNativeConstants.senderBytes();
-    /** The kernel's socket option levels and names, for {@link #socketSetOption}. */
-    static final int SOL_SOCKET = UcxNativeConstants.solSocket();
-    static final int SO_BROADCAST = UcxNativeConstants.soBroadcast();
-    static final int SO_RCVBUF = UcxNativeConstants.soRcvBuf();
-    static final int SO_SNDBUF = UcxNativeConstants.soSndBuf();
-    static final int SO_REUSEADDR = UcxNativeConstants.soReuseAddr();
-    static final int SO_REUSEPORT = UcxNativeConstants.soReusePort();
-    static final int SO_KEEPALIVE = UcxNativeConstants.soKeepAlive();
-    static final int IPPROTO_TCP = UcxNativeConstants.ipProtoTcp();
-    static final int TCP_NODELAY = UcxNativeConstants.tcpNoDelay();
-    static final int IPPROTO_IP = UcxNativeConstants.ipProtoIp();
-    static final int IP_TOS = UcxNativeConstants.ipTos();
-    static final int IP_MULTICAST_TTL = UcxNativeConstants.ipMulticastTtl();
-    static final int IP_MULTICAST_LOOP = UcxNativeConstants.ipMulticastLoop();
-    static final int IPPROTO_IPV6 = UcxNativeConstants.ipProtoIpv6();
-    static final int IPV6_TCLASS = UcxNativeConstants.ipv6Tclass();
-    static final int IPV6_MULTICAST_HOPS = UcxNativeConstants.ipv6MulticastHops();
-    static final int IPV6_MULTICAST_LOOP = UcxNativeConstants.ipv6MulticastLoop();
 
     private UcxNative() {
     }

@@ -117,37 +117,9 @@ final class UcxNativeConstants {
 
     static native int senderBytes();
 
-    static native int solSocket();
-
-    static native int soBroadcast();
-
-    static native int soRcvBuf();
-
-    static native int soSndBuf();
-
-    static native int soReuseAddr();
-
-    static native int soReusePort();
-
-    static native int soKeepAlive();
-
-    static native int ipProtoTcp();
-
-    static native int tcpNoDelay();
-
-    static native int ipProtoIp();
-
-    static native int ipTos();
-
-    static native int ipMulticastTtl();
-
-    static native int ipMulticastLoop();
-
-    static native int ipProtoIpv6();
-
-    static native int ipv6Tclass();
-
-    static native int ipv6MulticastHops();
-
-    static native int ipv6MulticastLoop();
+    /**
+     * ucx_constants.c: the level (high 32 bits) and number (low 32 bits) of the socket option the kernel's
+     * headers call {@code name}, or -1 when the library's table does not have it.
+     */
+    static native long socketOption(String name);
 }

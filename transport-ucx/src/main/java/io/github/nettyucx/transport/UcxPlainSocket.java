@@ -15,42 +15,6 @@ import java.io.IOException;
  * with options of its own ({@code ucx_socket.c}).
  */
 final class UcxPlainSocket {
-    /** The options that apply to a plain TCP socket. */
-    enum Option {
-        TCP_NODELAY,
-        SO_KEEPALIVE,
-        SO_SNDBUF,
-        SO_RCVBUF,
-        /** IP_TOS, or IPV6_TCLASS on an IPv6 socket. */
-        IP_TOS;
-
-        int level(boolean ipv6) {
-            switch (this) {
-                case TCP_NODELAY:
-                    return UcxNative.IPPROTO_TCP;
-                case IP_TOS:
-                    return ipv6 ? UcxNative.IPPROTO_IPV6 : UcxNative.IPPROTO_IP;
-                default:
-                    return UcxNative.SOL_SOCKET;
-            }
-        }
-
-        int name(boolean ipv6) {
-            switch (this) {
-                case TCP_NODELAY:
-                    return UcxNative.TCP_NODELAY;
-                case SO_KEEPALIVE:
-                    return UcxNative.SO_KEEPALIVE;
-                case SO_SNDBUF:
-                    return UcxNative.SO_SNDBUF;
-                case SO_RCVBUF:
-                    return UcxNative.SO_RCVBUF;
-                default:
-                    return ipv6 ? UcxNative.IPV6_TCLASS : UcxNative.IP_TOS;
-            }
-        }
-    }
-
     /** Written on the event loop; read by any thread that sets or reads an option. */
     private volatile int fd = -1;
     private volatile boolean ipv6;
@@ -75,29 +39,30 @@ final class UcxPlainSocket {
         fd = -1;
     }
 
-    /** Sets {@code option} on the socket, when the connection is plain. */
-    void set(Option option, int value) {
+    /** Sets {@code option} (one with a kernel name) on the socket, when the connection is plain. */
+    <T> void set(UcxOption<T> option, T value) {
         int socket = fd;
         if (socket < 0) {
             return;
         }
         try {
-            UcxNative.socketSetOption(socket, option.level(ipv6), option.name(ipv6), value);
+            option.kernel().set(socket, ipv6, option.toKernel(value));
         } catch (IOException e) {
-            throw new ChannelException(e);
+            throw new ChannelException("could not set " + option.kernel() + " to " + value + ": " + e.getMessage(),
+                    e);
         }
     }
 
     /** The socket's value of {@code option} when the connection is plain, else {@code configured}. */
-    int get(Option option, int configured) {
+    <T> T get(UcxOption<T> option, T configured) {
         int socket = fd;
         if (socket < 0) {
             return configured;
         }
         try {
-            return UcxNative.socketGetOption(socket, option.level(ipv6), option.name(ipv6));
+            return option.fromKernel(option.kernel().get(socket, ipv6));
         } catch (IOException e) {
-            throw new ChannelException(e);
+            throw new ChannelException("could not read " + option.kernel() + ": " + e.getMessage(), e);
         }
     }
 }

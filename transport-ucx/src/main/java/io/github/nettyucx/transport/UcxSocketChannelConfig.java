@@ -11,61 +11,22 @@ import io.netty.channel.MessageSizeEstimator;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannelConfig;
-import io.netty.util.internal.ObjectUtil;
-import io.netty.util.internal.SystemPropertyUtil;
 
 import java.util.Map;
 
-import static io.netty.channel.ChannelOption.ALLOW_HALF_CLOSURE;
-import static io.netty.channel.ChannelOption.IP_TOS;
-import static io.netty.channel.ChannelOption.SO_KEEPALIVE;
-import static io.netty.channel.ChannelOption.SO_LINGER;
-import static io.netty.channel.ChannelOption.SO_RCVBUF;
-import static io.netty.channel.ChannelOption.SO_REUSEADDR;
-import static io.netty.channel.ChannelOption.SO_SNDBUF;
-import static io.netty.channel.ChannelOption.TCP_NODELAY;
-import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_UNIT;
-import static io.github.nettyucx.transport.UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS;
-import static io.github.nettyucx.transport.UcxChannelOption.PLAIN_TCP_FALLBACK;
-import static io.github.nettyucx.transport.UcxChannelOption.RECEIVE_IN_PLACE;
-import static io.github.nettyucx.transport.UcxChannelOption.UCX_RECV_WINDOW;
-import static io.github.nettyucx.transport.UcxChannelOption.TRUST;
-import static io.github.nettyucx.transport.UcxChannelOption.UCX_SEND_SLOTS;
-
 /**
- * Configuration of a {@link UcxSocketChannel}. TCP options have no meaning for UCX traffic; they are
- * accepted and reported so that existing bootstraps run unchanged (TCP_NODELAY and SO_KEEPALIVE
- * describe the side channel, which always has both). On a connection that is plain TCP (a peer that does
- * not speak netty-ucx) TCP_NODELAY, SO_KEEPALIVE, SO_SNDBUF, SO_RCVBUF and IP_TOS are the socket's, set
- * and read as on epoll.
+ * Configuration of a {@link UcxSocketChannel}, over the options {@link UcxSocketOptions} declares. TCP options
+ * have no meaning for UCX traffic; they are accepted and reported so that existing bootstraps run unchanged
+ * (TCP_NODELAY and SO_KEEPALIVE describe the side channel, which always has both). On a connection that is
+ * plain TCP (a peer that does not speak netty-ucx) those with a kernel name are the socket's, set and read as
+ * on epoll.
  */
 public final class UcxSocketChannelConfig extends DefaultChannelConfig implements SocketChannelConfig {
     static final int DEFAULT_RECV_WINDOW = 8;
     static final int DEFAULT_RECV_UNIT = 64 * 1024;
     static final int DEFAULT_SEND_SLOTS = 8;
     static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 200;
-    static final boolean DEFAULT_PLAIN_TCP_FALLBACK =
-            SystemPropertyUtil.getBoolean("io.github.nettyucx.plainTcpFallback", false);
-    private static final int MAX_RECV_WINDOW = 1 << 16;
-    private volatile boolean allowHalfClosure;
-    private volatile boolean tcpNoDelay = true;
-    private volatile boolean keepAlive = true;
-    private volatile int soLinger = -1;
-    private volatile int sendBufferSize = DEFAULT_SEND_SLOTS * DEFAULT_RECV_UNIT;
-    private volatile int receiveBufferSize = DEFAULT_RECV_WINDOW * DEFAULT_RECV_UNIT;
-    private volatile int trafficClass;
-    private volatile boolean reuseAddress;
-    private volatile int recvWindow = DEFAULT_RECV_WINDOW;
-    /** Null: the process default, read when a connection first needs it. */
-    private volatile UcxTrust trust;
-    private volatile int recvUnit = DEFAULT_RECV_UNIT;
-    private volatile int sendSlots = DEFAULT_SEND_SLOTS;
-    private volatile int clientBytesWaitMillis = DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
-    private volatile boolean plainTcpFallback = DEFAULT_PLAIN_TCP_FALLBACK;
-    private volatile boolean receiveInPlace = true;
-    /** Whether the application chose the socket buffers' sizes: a plain TCP socket keeps the kernel's otherwise. */
-    private volatile boolean sendBufferSizeSet;
-    private volatile boolean receiveBufferSizeSet;
+    private final UcxOptionValues options = new UcxOptionValues(UcxSocketOptions.TABLE);
     private final UcxPlainSocket plainSocket = new UcxPlainSocket();
 
     UcxSocketChannelConfig(UcxSocketChannel channel) {
@@ -76,99 +37,37 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     public Map<ChannelOption<?>, Object> getOptions() {
-        return getOptions(super.getOptions(), ALLOW_HALF_CLOSURE, TCP_NODELAY, SO_KEEPALIVE, SO_LINGER, SO_SNDBUF,
-                SO_RCVBUF, IP_TOS, SO_REUSEADDR, UCX_RECV_WINDOW, UCX_RECV_UNIT, UCX_SEND_SLOTS, TRUST,
-                CLIENT_BYTES_WAIT_MILLIS, PLAIN_TCP_FALLBACK, RECEIVE_IN_PLACE);
+        return getOptions(super.getOptions(), UcxSocketOptions.TABLE.channelOptions());
     }
 
-    @SuppressWarnings("unchecked")
     @Override
     public <T> T getOption(ChannelOption<T> option) {
-        if (option == ALLOW_HALF_CLOSURE) {
-            return (T) Boolean.valueOf(isAllowHalfClosure());
-        }
-        if (option == TCP_NODELAY) {
-            return (T) Boolean.valueOf(isTcpNoDelay());
-        }
-        if (option == SO_KEEPALIVE) {
-            return (T) Boolean.valueOf(isKeepAlive());
-        }
-        if (option == SO_LINGER) {
-            return (T) Integer.valueOf(getSoLinger());
-        }
-        if (option == SO_SNDBUF) {
-            return (T) Integer.valueOf(getSendBufferSize());
-        }
-        if (option == SO_RCVBUF) {
-            return (T) Integer.valueOf(getReceiveBufferSize());
-        }
-        if (option == IP_TOS) {
-            return (T) Integer.valueOf(getTrafficClass());
-        }
-        if (option == SO_REUSEADDR) {
-            return (T) Boolean.valueOf(isReuseAddress());
-        }
-        if (option == UCX_RECV_WINDOW) {
-            return (T) Integer.valueOf(recvWindow);
-        }
-        if (option == UCX_RECV_UNIT) {
-            return (T) Integer.valueOf(recvUnit);
-        }
-        if (option == UCX_SEND_SLOTS) {
-            return (T) Integer.valueOf(sendSlots);
-        }
-        if (option == CLIENT_BYTES_WAIT_MILLIS) {
-            return (T) Integer.valueOf(clientBytesWaitMillis);
-        }
-        if (option == PLAIN_TCP_FALLBACK) {
-            return (T) Boolean.valueOf(plainTcpFallback);
-        }
-        if (option == RECEIVE_IN_PLACE) {
-            return (T) Boolean.valueOf(receiveInPlace);
-        }
-        if (option == TRUST) {
-            return (T) trust();
-        }
-        return super.getOption(option);
+        UcxOption<T> declared = UcxSocketOptions.TABLE.find(option);
+        return declared != null ? get(declared) : super.getOption(option);
     }
 
     @Override
     public <T> boolean setOption(ChannelOption<T> option, T value) {
         validate(option, value);
-        if (option == ALLOW_HALF_CLOSURE) {
-            setAllowHalfClosure((Boolean) value);
-        } else if (option == TCP_NODELAY) {
-            setTcpNoDelay((Boolean) value);
-        } else if (option == SO_KEEPALIVE) {
-            setKeepAlive((Boolean) value);
-        } else if (option == SO_LINGER) {
-            setSoLinger((Integer) value);
-        } else if (option == SO_SNDBUF) {
-            setSendBufferSize((Integer) value);
-        } else if (option == SO_RCVBUF) {
-            setReceiveBufferSize((Integer) value);
-        } else if (option == IP_TOS) {
-            setTrafficClass((Integer) value);
-        } else if (option == SO_REUSEADDR) {
-            setReuseAddress((Boolean) value);
-        } else if (option == UCX_RECV_WINDOW) {
-            recvWindow = ObjectUtil.checkInRange((Integer) value, 1, MAX_RECV_WINDOW, "UCX_RECV_WINDOW");
-        } else if (option == UCX_RECV_UNIT) {
-            recvUnit = ObjectUtil.checkInRange((Integer) value, 64, 64 * 1024 * 1024, "UCX_RECV_UNIT");
-        } else if (option == UCX_SEND_SLOTS) {
-            sendSlots = ObjectUtil.checkInRange((Integer) value, 1, MAX_RECV_WINDOW, "UCX_SEND_SLOTS");
-        } else if (option == CLIENT_BYTES_WAIT_MILLIS) {
-            clientBytesWaitMillis = ObjectUtil.checkPositiveOrZero((Integer) value, "CLIENT_BYTES_WAIT_MILLIS");
-        } else if (option == PLAIN_TCP_FALLBACK) {
-            plainTcpFallback = (Boolean) value;
-        } else if (option == RECEIVE_IN_PLACE) {
-            receiveInPlace = (Boolean) value;
-        } else if (option == TRUST) {
-            trust = ObjectUtil.checkNotNull((UcxTrust) value, "TRUST");
-        } else {
+        UcxOption<T> declared = UcxSocketOptions.TABLE.find(option);
+        if (declared == null) {
             return super.setOption(option, value);
         }
+        set(declared, value);
         return true;
+    }
+
+    /** The socket's value of a TCP option when the connection is plain TCP; else the configured one. */
+    private <T> T get(UcxOption<T> option) {
+        T configured = options.get(option);
+        return option.kernel() == null ? configured : plainSocket.get(option, configured);
+    }
+
+    private <T> void set(UcxOption<T> option, T value) {
+        T checked = options.set(option, value);
+        if (option.kernel() != null) {
+            plainSocket.set(option, checked);
+        }
     }
 
     /** Where TCP options go once the connection is plain TCP. */
@@ -177,148 +76,136 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     }
 
     /**
-     * Sets the configured TCP options on the socket of a connection that turned out to be plain TCP. Its keepalive
-     * stays on (the handshake socket has it, with short timers) unless the application turned it off; the
-     * buffers keep the kernel's sizes, which grow with the traffic, unless the application chose sizes.
+     * Sets the TCP options the application chose on the socket of a connection that turned out to be plain TCP.
+     * The others keep the socket's values: no delay and keepalive with short timers (as the handshake socket
+     * has them, ucx_socket.c), and the kernel's buffer sizes, which grow with the traffic.
      */
     void applyTo(UcxPlainSocket socket) {
-        socket.set(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0);
-        if (!keepAlive) {
-            socket.set(UcxPlainSocket.Option.SO_KEEPALIVE, 0);
-        }
-        if (sendBufferSizeSet) {
-            socket.set(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
-        }
-        if (receiveBufferSizeSet) {
-            socket.set(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
-        }
-        if (trafficClass != 0) {
-            socket.set(UcxPlainSocket.Option.IP_TOS, trafficClass);
+        for (UcxOption<?> option : UcxSocketOptions.TABLE.all()) {
+            if (option.kernel() != null && options.isSet(option)) {
+                applyTo(socket, option);
+            }
         }
     }
 
+    private <T> void applyTo(UcxPlainSocket socket, UcxOption<T> option) {
+        socket.set(option, options.get(option));
+    }
+
     int recvWindow() {
-        return recvWindow;
+        return options.get(UcxSocketOptions.UCX_RECV_WINDOW);
     }
 
     /** Which peers get UCX: {@link UcxChannelOption#TRUST}, or the process's default. */
     UcxTrust trust() {
-        UcxTrust configured = trust;
-        return configured != null ? configured : UcxTrust.processDefault();
+        return options.get(UcxSocketOptions.TRUST);
     }
 
     int clientBytesWaitMillis() {
-        return clientBytesWaitMillis;
+        return options.get(UcxSocketOptions.CLIENT_BYTES_WAIT_MILLIS);
     }
 
     boolean isPlainTcpFallback() {
-        return plainTcpFallback;
+        return options.get(UcxSocketOptions.PLAIN_TCP_FALLBACK);
     }
 
     boolean isReceiveInPlace() {
-        return receiveInPlace;
+        return options.get(UcxSocketOptions.RECEIVE_IN_PLACE);
     }
 
     int recvUnit() {
-        return recvUnit;
+        return options.get(UcxSocketOptions.UCX_RECV_UNIT);
     }
 
     int sendSlots() {
-        return sendSlots;
+        return options.get(UcxSocketOptions.UCX_SEND_SLOTS);
     }
 
     @Override
     public boolean isAllowHalfClosure() {
-        return allowHalfClosure;
+        return options.get(UcxSocketOptions.ALLOW_HALF_CLOSURE);
     }
 
     @Override
     public UcxSocketChannelConfig setAllowHalfClosure(boolean allowHalfClosure) {
-        this.allowHalfClosure = allowHalfClosure;
+        set(UcxSocketOptions.ALLOW_HALF_CLOSURE, allowHalfClosure);
         return this;
     }
 
     @Override
     public boolean isTcpNoDelay() {
-        return plainSocket.get(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0) != 0;
+        return get(UcxSocketOptions.TCP_NODELAY);
     }
 
     @Override
     public UcxSocketChannelConfig setTcpNoDelay(boolean tcpNoDelay) {
-        this.tcpNoDelay = tcpNoDelay;
-        plainSocket.set(UcxPlainSocket.Option.TCP_NODELAY, tcpNoDelay ? 1 : 0);
+        set(UcxSocketOptions.TCP_NODELAY, tcpNoDelay);
         return this;
     }
 
     @Override
     public int getSoLinger() {
-        return soLinger;
+        return options.get(UcxSocketOptions.SO_LINGER);
     }
 
     @Override
     public UcxSocketChannelConfig setSoLinger(int soLinger) {
-        this.soLinger = soLinger;
+        set(UcxSocketOptions.SO_LINGER, soLinger);
         return this;
     }
 
     @Override
     public int getSendBufferSize() {
-        return plainSocket.get(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
+        return get(UcxSocketOptions.SO_SNDBUF);
     }
 
     @Override
     public UcxSocketChannelConfig setSendBufferSize(int sendBufferSize) {
-        this.sendBufferSize = sendBufferSize;
-        sendBufferSizeSet = true;
-        plainSocket.set(UcxPlainSocket.Option.SO_SNDBUF, sendBufferSize);
+        set(UcxSocketOptions.SO_SNDBUF, sendBufferSize);
         return this;
     }
 
     @Override
     public int getReceiveBufferSize() {
-        return plainSocket.get(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
+        return get(UcxSocketOptions.SO_RCVBUF);
     }
 
     @Override
     public UcxSocketChannelConfig setReceiveBufferSize(int receiveBufferSize) {
-        this.receiveBufferSize = receiveBufferSize;
-        receiveBufferSizeSet = true;
-        plainSocket.set(UcxPlainSocket.Option.SO_RCVBUF, receiveBufferSize);
+        set(UcxSocketOptions.SO_RCVBUF, receiveBufferSize);
         return this;
     }
 
     @Override
     public boolean isKeepAlive() {
-        return plainSocket.get(UcxPlainSocket.Option.SO_KEEPALIVE, keepAlive ? 1 : 0) != 0;
+        return get(UcxSocketOptions.SO_KEEPALIVE);
     }
 
     @Override
     public UcxSocketChannelConfig setKeepAlive(boolean keepAlive) {
-        this.keepAlive = keepAlive;
-        plainSocket.set(UcxPlainSocket.Option.SO_KEEPALIVE, keepAlive ? 1 : 0);
+        set(UcxSocketOptions.SO_KEEPALIVE, keepAlive);
         return this;
     }
 
     @Override
     public int getTrafficClass() {
-        return plainSocket.get(UcxPlainSocket.Option.IP_TOS, trafficClass);
+        return get(UcxSocketOptions.IP_TOS);
     }
 
     @Override
     public UcxSocketChannelConfig setTrafficClass(int trafficClass) {
-        this.trafficClass = trafficClass;
-        plainSocket.set(UcxPlainSocket.Option.IP_TOS, trafficClass);
+        set(UcxSocketOptions.IP_TOS, trafficClass);
         return this;
     }
 
     @Override
     public boolean isReuseAddress() {
-        return reuseAddress;
+        return options.get(UcxSocketOptions.SO_REUSEADDR);
     }
 
     @Override
     public UcxSocketChannelConfig setReuseAddress(boolean reuseAddress) {
-        this.reuseAddress = reuseAddress;
+        set(UcxSocketOptions.SO_REUSEADDR, reuseAddress);
         return this;
     }
 
