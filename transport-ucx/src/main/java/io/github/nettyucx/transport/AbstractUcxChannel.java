@@ -19,19 +19,20 @@ import java.net.SocketAddress;
  * and the registration with a {@link UcxIoHandler}.
  */
 abstract class AbstractUcxChannel extends AbstractChannel {
-    protected int fd;
+    /** The channel's socket: see {@link UcxFd} for who may close it. */
+    final UcxFd fd;
     protected volatile InetSocketAddress local;
     protected volatile InetSocketAddress remote;
     /** What the event loop returned: cancelling through it keeps the loop's own bookkeeping right. */
     private IoRegistration ioRegistration;
-    private UcxIoHandler.Registration registration;
+    private UcxLoopSeat registration;
 
     AbstractUcxChannel(Channel parent, int fd) {
         super(parent);
-        this.fd = fd;
+        this.fd = new UcxFd(fd);
     }
 
-    final UcxIoHandler.Registration registration() {
+    final UcxLoopSeat registration() {
         return registration;
     }
 
@@ -104,7 +105,7 @@ abstract class AbstractUcxChannel extends AbstractChannel {
 
         @Override
         public int fd() {
-            return fd;
+            return fd.get();
         }
 
         @Override
@@ -116,14 +117,7 @@ abstract class AbstractUcxChannel extends AbstractChannel {
         public void abandon() {
             open = false;
             abandonNative();
-            if (fd >= 0) {
-                try {
-                    UcxNative.socketClose(fd);
-                } catch (IOException ignored) {
-                    // Nothing more can be done for a socket whose loop is gone.
-                }
-                fd = -1;
-            }
+            fd.closeQuietly();
         }
     }
 
@@ -132,15 +126,11 @@ abstract class AbstractUcxChannel extends AbstractChannel {
      * closes it: the close of a channel whose socket carries nothing else.
      */
     protected final void closeOwnSocket() throws IOException {
-        int socket = fd;
-        fd = -1;
-        UcxIoHandler.Registration registration = registration();
+        UcxLoopSeat registration = registration();
         if (registration != null) {
             registration.removeFromEpoll();
         }
-        if (socket >= 0) {
-            UcxNative.socketClose(socket);
-        }
+        fd.close();
     }
 
     /** Forgets native state that the worker frees on its own (see {@link UcxUnsafe#abandon()}). */

@@ -196,7 +196,7 @@ abstract class AbstractUcxStreamChannel extends AbstractUcxChannel implements Du
         }
         // A record needs a peer that spoke netty-ucx (our connection exists) or a data path that is up.
         boolean peerKnown = link.connection() != null || link.kind() != null;
-        if (peerKnown && fd >= 0 && session.canAnnounceShutdown()
+        if (peerKnown && fd.isOpen() && session.canAnnounceShutdown()
                 && !link.records().sendShutdownOutput(messagesSent())) {
             interest(UcxIoOps.IN_OUT);
         }

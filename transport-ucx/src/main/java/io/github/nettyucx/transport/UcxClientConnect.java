@@ -37,14 +37,14 @@ final class UcxClientConnect {
 
     /** Binds the side channel's socket before {@code connect()}, which then connects this socket. */
     void bind(SocketAddress localAddress) throws IOException {
-        if (channel.fd >= 0) {
+        if (channel.fd.isOpen()) {
             throw new AlreadyBoundException();
         }
         InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
         localRequested = bindTo;
-        channel.fd = UcxNative.socketStream(bindTo.getAddress() instanceof Inet6Address);
-        UcxNative.socketBind(channel.fd, SocketAddresses.ip(bindTo), bindTo.getPort());
-        channel.local = SocketAddresses.decode(UcxNative.socketLocalAddress(channel.fd));
+        channel.fd.own(UcxNative.socketStream(bindTo.getAddress() instanceof Inet6Address));
+        UcxNative.socketBind(channel.fd.get(), SocketAddresses.ip(bindTo), bindTo.getPort());
+        channel.local = SocketAddresses.decode(UcxNative.socketLocalAddress(channel.fd.get()));
     }
 
     /** Starts the connect of an open channel; {@code promise} is fulfilled once the data path is up. */
@@ -67,17 +67,17 @@ final class UcxClientConnect {
     }
 
     private void startConnect(InetSocketAddress target, SocketAddress localAddress) throws IOException {
-        if (channel.fd < 0) {
-            channel.fd = UcxNative.socketStream(target.getAddress() instanceof Inet6Address);
+        if (!channel.fd.isOpen()) {
+            channel.fd.own(UcxNative.socketStream(target.getAddress() instanceof Inet6Address));
         } else if (localAddress != null) {
             throw new AlreadyBoundException();
         }
         if (localAddress != null) {
             InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
             localRequested = bindTo;
-            UcxNative.socketBind(channel.fd, SocketAddresses.ip(bindTo), bindTo.getPort());
+            UcxNative.socketBind(channel.fd.get(), SocketAddresses.ip(bindTo), bindTo.getPort());
         }
-        if (UcxNative.socketConnect(channel.fd, SocketAddresses.ip(target), target.getPort())) {
+        if (UcxNative.socketConnect(channel.fd.get(), SocketAddresses.ip(target), target.getPort())) {
             tcpConnected();
         } else {
             channel.interest(UcxIoOps.IN_OUT);
@@ -85,7 +85,7 @@ final class UcxClientConnect {
     }
 
     private void tcpConnected() throws IOException {
-        int fd = channel.fd;
+        int fd = channel.fd.get();
         channel.side.attach(fd);
         channel.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
         InetSocketAddress actual = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
@@ -114,20 +114,19 @@ final class UcxClientConnect {
     void fallBackToPlain(String why) {
         InetSocketAddress target = channel.connector.startOverAsPlain(why);
         channel.session = channel.connector.session();
-        UcxIoHandler.Registration registration = channel.registration();
+        UcxLoopSeat registration = channel.registration();
         registration.removeFromEpoll();
         UcxConnection connection = channel.link.connection();
         if (connection != null) {
-            connection.close(channel.fd, true);
+            connection.close(channel.fd.handOff(), true);
             registration.unbindConnection();
-        } else if (channel.fd >= 0) {
+        } else {
             try {
-                UcxNative.socketClose(channel.fd);
+                channel.fd.close();
             } catch (IOException e) {
                 logger.debug("closing the probe's socket failed", e);
             }
         }
-        channel.fd = -1;
         channel.side.reset();
         channel.link = new UcxHandshakeLink(channel.side);
         try {
@@ -140,7 +139,7 @@ final class UcxClientConnect {
     /** The socket became writable (or failed) while its connect was in progress. */
     void finishConnect() {
         try {
-            if (UcxNative.socketFinishConnect(channel.fd)) {
+            if (UcxNative.socketFinishConnect(channel.fd.get())) {
                 tcpConnected();
             }
         } catch (Throwable t) {

@@ -72,7 +72,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         Ucx.ensureAvailability();
         udp = new UcxDatagramSocket(family);
         try {
-            fd = udp.open();
+            fd.own(udp.open());
         } catch (IOException e) {
             throw new ChannelException("could not create a UDP socket: " + e.getMessage(), e);
         }
@@ -130,7 +130,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
     /** The socket, for the config's options, which any thread may set: -1 once closed. */
     int socket() {
         // open is volatile and cleared before fd: a closed channel never hands out a number the kernel reused.
-        return isOpen() ? fd : -1;
+        return isOpen() ? fd.get() : -1;
     }
 
     @Override
@@ -145,7 +145,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
 
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
-        local = udp.bind(fd, SocketAddresses.checkInet(localAddress));
+        local = udp.bind(fd.get(), SocketAddresses.checkInet(localAddress));
         active = true;
     }
 
@@ -157,9 +157,9 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
             throw new AlreadyConnectedException();
         }
         if (localAddress != null) {
-            local = udp.bind(fd, SocketAddresses.checkInet(localAddress));
+            local = udp.bind(fd.get(), SocketAddresses.checkInet(localAddress));
         }
-        InetSocketAddress bound = udp.connect(fd, remoteInet);
+        InetSocketAddress bound = udp.connect(fd.get(), remoteInet);
         // The address asked for (keeping its host name); the kernel's own only differs by IPv4 mapping.
         remote = remoteInet;
         local = bound;
@@ -170,7 +170,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
     /** As Netty's epoll, a disconnected channel is inactive until it binds or connects again. */
     @Override
     protected void doDisconnect() throws Exception {
-        InetSocketAddress bound = UcxDatagramSocket.disconnect(fd);
+        InetSocketAddress bound = UcxDatagramSocket.disconnect(fd.get());
         connected = false;
         active = false;
         remote = null;
@@ -238,12 +238,12 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
                 break;
             }
             try {
-                if (!udp.send(fd, msg, connected)) {
+                if (!udp.send(fd.get(), msg, connected)) {
                     break;
                 }
                 if (local == null) {
                     // The first send bound the socket to a port of the kernel's choice.
-                    local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+                    local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd.get()));
                 }
                 in.remove();
             } catch (IOException | NotYetConnectedException e) {
@@ -406,7 +406,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         @Override
         public void handle(IoRegistration registration, IoEvent event) {
             int ops = ((UcxIoEvent) event).epollEvents();
-            if (ops == 0 || fd < 0) {
+            if (ops == 0 || !fd.isOpen()) {
                 return;
             }
             boolean error = (ops & UcxNative.EPOLLERR) != 0;
@@ -415,7 +415,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
             }
             if (reading && (error || (ops & UcxNative.EPOLLIN) != 0)) {
                 readReady();
-            } else if (error && fd >= 0) {
+            } else if (error && fd.isOpen()) {
                 takeError();
             }
         }
@@ -435,7 +435,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
          */
         private void takeError() {
             try {
-                UcxNative.datagramTakeError(fd);
+                UcxNative.datagramTakeError(fd.get());
             } catch (IOException e) {
                 pipeline().fireExceptionCaught(e);
             }
@@ -457,13 +457,13 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
             Throwable failure = null;
             try {
                 do {
-                    DatagramPacket packet = udp.receive(fd, handle, allocator, local);
+                    DatagramPacket packet = udp.receive(fd.get(), handle, allocator, local);
                     if (packet == null) {
                         break;
                     }
                     pipeline.fireChannelRead(packet);
                     readPending = false;
-                } while (fd >= 0 && continueReading(handle));
+                } while (fd.isOpen() && continueReading(handle));
             } catch (Throwable t) {
                 failure = t;
             }

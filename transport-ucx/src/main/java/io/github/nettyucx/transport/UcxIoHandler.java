@@ -286,17 +286,22 @@ public final class UcxIoHandler implements IoHandler {
         return wakeupWrites.sum();
     }
 
+    /** The handler a channel's seat belongs to; for tests. */
+    static UcxIoHandler of(UcxLoopSeat seat) {
+        return ((Registration) seat).handler();
+    }
+
     @Override
     public boolean isCompatible(Class<? extends IoHandle> handleType) {
         return UcxIoHandle.class.isAssignableFrom(handleType);
     }
 
     /**
-     * A handle's registration: the epoll interest of its side-channel socket and the index under
-     * which its UCX connection reports completions. Used on the event-loop thread only, except
-     * {@link #cancel()}.
+     * A handle's registration, the loop's side of a channel's {@link UcxLoopSeat}: the epoll interest of its
+     * socket, whether that socket is plain TCP ({@link #plainSockets}), and the index under which its UCX
+     * connection reports completions. Used on the event-loop thread only, except {@link #cancel()}.
      */
-    final class Registration implements IoRegistration {
+    final class Registration implements UcxLoopSeat {
         final UcxIoHandle handle;
         private int fd = -1;
         private int events;
@@ -349,8 +354,8 @@ public final class UcxIoHandler implements IoHandler {
             events = wanted;
         }
 
-        /** Must run before the socket is closed or handed over, so that its number can be reused. */
-        void removeFromEpoll() {
+        @Override
+        public void removeFromEpoll() {
             if (fd < 0) {
                 return;
             }
@@ -364,11 +369,8 @@ public final class UcxIoHandler implements IoHandler {
             events = 0;
         }
 
-        /**
-         * This handle's socket carries a plain TCP connection (see {@link UcxIoHandler#plainSockets}); returns what
-         * the loop's plain connections lay their writes out in, one at a time.
-         */
-        UcxPlainGather watchPlainSocket() {
+        @Override
+        public UcxPlainGather watchPlainSocket() {
             if (!plainSocket) {
                 plainSocket = true;
                 plainSockets++;
@@ -381,21 +383,22 @@ public final class UcxIoHandler implements IoHandler {
             return gather;
         }
 
-        /** The plain TCP connection of this handle's socket is closed, or the handle leaves the loop. */
-        void plainSocketGone() {
+        @Override
+        public void plainSocketGone() {
             if (plainSocket) {
                 plainSocket = false;
                 plainSockets--;
             }
         }
 
-        /** Binds a UCX connection of this handle; completions then arrive as {@link UcxIoEvent#isCompletion()}. */
-        int bindConnection() throws IOException {
+        @Override
+        public int bindConnection() throws IOException {
             connectionIndex = worker.bindConnection(this);
             return connectionIndex;
         }
 
-        void unbindConnection() {
+        @Override
+        public void unbindConnection() {
             if (connectionIndex >= 0) {
                 worker.unbindConnection(connectionIndex);
                 connectionIndex = -1;
@@ -406,17 +409,17 @@ public final class UcxIoHandler implements IoHandler {
             handle.handle(this, ioEvent.completions());
         }
 
-        UcxWorker worker() {
+        @Override
+        public UcxWorker worker() {
             return worker;
         }
 
-        /** The handler this registration belongs to; for tests. */
         UcxIoHandler handler() {
             return UcxIoHandler.this;
         }
 
-        /** A same-host peer of this handle vanished without closing: see {@link UcxSharedMemoryProbe}. */
-        void sameHostPeerVanished() {
+        @Override
+        public void sameHostPeerVanished() {
             sharedMemoryProbe.sameHostPeerVanished();
         }
 

@@ -69,7 +69,7 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
             UcxNative.socketClose(socket);
             throw e;
         }
-        fd = socket;
+        fd.own(socket);
         local = SocketAddresses.decode(UcxNative.socketLocalAddress(socket));
         bound = true;
     }
@@ -135,7 +135,7 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
             Throwable failure = null;
             try {
                 do {
-                    int child = UcxNative.socketAccept(fd);
+                    int child = UcxNative.socketAccept(fd.get());
                     if (child < 0) {
                         break;
                     }

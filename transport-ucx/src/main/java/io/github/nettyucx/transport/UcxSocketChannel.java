@@ -134,14 +134,15 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path, input and records.
      */
     void startPlain() throws IOException {
-        UcxPlainDataPath plain = new UcxPlainDataPath(fd, side.takeInbound(), config, this::interest, retryWriteLater);
+        UcxPlainDataPath plain = new UcxPlainDataPath(fd.get(), side.takeInbound(), config, this::interest,
+                retryWriteLater);
         plain.registered(registration().watchPlainSocket());
         link = plain;
         readsWantedChanged();
         // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
-        byte[] socketAddress = UcxNative.socketLocalAddress(fd);
+        byte[] socketAddress = UcxNative.socketLocalAddress(fd.get());
         boolean ipv6 = socketAddress != null && socketAddress.length == SocketAddresses.IPV6_ENCODED_BYTES;
-        config.plainSocket().attach(fd, ipv6, config);
+        config.plainSocket().attach(fd.get(), ipv6, config);
     }
 
     void flushSideChannel() throws IOException {
@@ -149,7 +150,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     }
 
     void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
-        UcxIoHandler.Registration registration = registration();
+        UcxLoopSeat registration = registration();
         link = UcxDataPathPolicy.connect(choice, hello, link.connection(), link.input(), side,
                 registration::removeFromEpoll, retryWriteLater);
         if (logger.isDebugEnabled()) {
@@ -170,7 +171,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      */
     @Override
     void beforeWrite() {
-        if (link.kind() == null || link.connection() == null || fd < 0 || session.isSideChannelEnded()
+        if (link.kind() == null || link.connection() == null || !fd.isOpen() || session.isSideChannelEnded()
                 || parsingSideChannel || registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
             return;
         }
@@ -313,7 +314,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 }
                 return;
             }
-            if ((ops & UcxNative.EPOLLOUT) != 0 && fd >= 0) {
+            if ((ops & UcxNative.EPOLLOUT) != 0 && fd.isOpen()) {
                 try {
                     flushSideChannel();
                 } catch (IOException e) {
@@ -322,7 +323,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 }
             }
             if ((ops & (UcxNative.EPOLLIN | UcxNative.EPOLLERR | UcxNative.EPOLLHUP | UcxNative.EPOLLRDHUP)) != 0
-                    && fd >= 0) {
+                    && fd.isOpen()) {
                 sideChannelReadable();
             }
         }
@@ -465,7 +466,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 return;
             }
             connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
-            UcxIoHandler.Registration registration = registration();
+            UcxLoopSeat registration = registration();
             if (session.peerLost() && link.peerSharesMemoryQueue() && registration != null) {
                 registration.sameHostPeerVanished();
             }

@@ -25,9 +25,8 @@ final class UcxSocketClose {
     /** Closes the connection and the socket; the channel is already marked closed. */
     void close() throws IOException {
         takePeerHelloBeforeClose();
-        int sideFd = channel.fd;
-        channel.fd = -1;
-        UcxIoHandler.Registration registration = channel.registration();
+        UcxFd socket = channel.fd.moveOut();
+        UcxLoopSeat registration = channel.registration();
         if (registration != null) {
             registration.removeFromEpoll();
             registration.plainSocketGone();
@@ -37,19 +36,19 @@ final class UcxSocketClose {
         boolean announce = session.closed();
         UcxConnection connection = channel.link.connection();
         if (connection != null) {
-            if (announce && sideFd >= 0) {
+            if (announce && socket.isOpen()) {
                 sendCloseRecord();
             }
-            connection.close(sideFd, force);
+            connection.close(socket.handOff(), force);
             if (registration != null) {
                 registration.unbindConnection();
             }
-        } else if (sideFd >= 0) {
+        } else if (socket.isOpen()) {
             if (channel.config().getSoLinger() == 0) {
                 // Plain TCP, or a handshake cut short: the socket's own close resets, as any TCP socket's.
-                resetOnClose(sideFd);
+                resetOnClose(socket.get());
             }
-            UcxNative.socketClose(sideFd);
+            socket.close();
         }
         channel.side.release();
     }
@@ -63,8 +62,9 @@ final class UcxSocketClose {
      */
     private void takePeerHelloBeforeClose() {
         UcxSession session = channel.session;
-        if (channel.link.connection() == null || channel.fd < 0 || session.state() != UcxSession.State.AWAITING_HELLO
-                && session.state() != UcxSession.State.AWAITING_ADDRESS) {
+        boolean awaitingPeer = session.state() == UcxSession.State.AWAITING_HELLO
+                || session.state() == UcxSession.State.AWAITING_ADDRESS;
+        if (channel.link.connection() == null || !channel.fd.isOpen() || !awaitingPeer) {
             return;
         }
         try {

@@ -47,17 +47,17 @@ final class UcxSocketConnectorHost implements UcxConnector.Host {
 
     @Override
     public int peerUid() {
-        return channel.fd < 0 ? -1 : UcxNative.socketPeerUid(channel.fd);
+        return channel.fd.isOpen() ? UcxNative.socketPeerUid(channel.fd.get()) : -1;
     }
 
     @Override
     public void keepAlive() {
-        UcxNative.socketKeepAlive(channel.fd, 10, 2, 3);
+        UcxNative.socketKeepAlive(channel.fd.get(), 10, 2, 3);
     }
 
     @Override
     public UcxConnector.Endpoint newEndpoint() throws IOException {
-        UcxIoHandler.Registration registration = channel.registration();
+        UcxLoopSeat registration = channel.registration();
         UcxSocketChannelConfig config = channel.config();
         UcxConnection connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
                 config.recvWindow(), config.recvUnit(), config.sendSlots());

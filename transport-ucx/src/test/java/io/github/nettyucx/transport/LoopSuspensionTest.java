@@ -120,7 +120,7 @@ class LoopSuspensionTest extends AbstractLeakCheckedTest {
     }
 
     private static UcxIoHandler handlerOf(Channel channel) {
-        return ((AbstractUcxChannel) channel).registration().handler();
+        return UcxIoHandler.of(((AbstractUcxChannel) channel).registration());
     }
 
     private static void closeAll(List<Channel> channels) throws InterruptedException {

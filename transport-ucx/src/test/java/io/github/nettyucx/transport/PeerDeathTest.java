@@ -200,7 +200,7 @@ class PeerDeathTest {
             Watcher neighbour = new Watcher();
             Channel local = connectLocal(transport, group, server, neighbour);
             Watcher localAccepted = accepted.poll(10, TimeUnit.SECONDS);
-            UcxIoHandler handler = ((AbstractUcxChannel) local).registration().handler();
+            UcxIoHandler handler = UcxIoHandler.of(((AbstractUcxChannel) local).registration());
             int arrived = 0;
             for (int round = 1; round <= ROUNDS; round++) {
                 long probesBefore = probeOutcomes(local, handler);
@@ -240,7 +240,7 @@ class PeerDeathTest {
                     neighbour = new Watcher();
                     local = connectLocal(transport, group, server, neighbour);
                     localAccepted = accepted.poll(10, TimeUnit.SECONDS);
-                    handler = ((AbstractUcxChannel) local).registration().handler();
+                    handler = UcxIoHandler.of(((AbstractUcxChannel) local).registration());
                 }
             }
             assertTrue(arrived > 0, "the probe never arrived: every kill found the queue stuck");
@@ -294,7 +294,7 @@ class PeerDeathTest {
                     Watcher watcher = connectTo(transport, group, child);
                     if (handler == null) {
                         loopChannel = watcher.active.get(10, TimeUnit.SECONDS);
-                        handler = ((AbstractUcxChannel) loopChannel).registration().handler();
+                        handler = UcxIoHandler.of(((AbstractUcxChannel) loopChannel).registration());
                     }
                     watcher.awaitFlowing(child, round);
                     long verdictsBefore = probeOutcomes(loopChannel, handler);

@@ -161,7 +161,7 @@ public enum TestTransport {
         UcxSocketChannel channel = new UcxSocketChannel();
         loop.register(channel).sync();
         try {
-            return loop.submit(() -> channel.registration().handler()).get();
+            return loop.submit(() -> UcxIoHandler.of(channel.registration())).get();
         } finally {
             channel.close().sync();
         }

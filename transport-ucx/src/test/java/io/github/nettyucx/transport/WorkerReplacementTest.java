@@ -69,7 +69,7 @@ class WorkerReplacementTest extends AbstractLeakCheckedTest {
     }
 
     private static UcxIoHandler handlerOf(Channel channel) {
-        return ((AbstractUcxChannel) channel).registration().handler();
+        return UcxIoHandler.of(((AbstractUcxChannel) channel).registration());
     }
 
     /** Reads a counter of {@code channel}'s loop on that loop (the channel may be closed by then). */
