@@ -1,0 +1,508 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.benchmarks.echo;
+
+import io.github.nettyucx.benchmarks.core.ByteSizes;
+import io.github.nettyucx.benchmarks.core.MachineFacts;
+import io.github.nettyucx.benchmarks.core.Medians;
+import io.github.nettyucx.benchmarks.core.ResultRow;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/** Collects the results of all runs and writes results.csv, results.md and the PNG charts. */
+final class Report {
+    /** The method's paragraph on pairs, when the run has any. */
+    private static final String PAIRS = " A pair `A-to-B` is a client of transport A against a server of transport B, "
+            + "each JVM with its own transport's environment: a UCX server serves a client of another transport as "
+            + "plain TCP, and a UCX client reaches a server of another transport as plain TCP "
+            + "(`-Dio.github.nettyucx.plainTcpFallback=true` in the client's JVM: its first connect waits up to 1 s "
+            + "for an answer to its netty-ucx hello; no measurement includes connects).";
+
+    final List<ResultRow> results = new ArrayList<>();
+    final Map<String, String> skipped = new TreeMap<>();
+    final Map<String, List<String>> lanes = new TreeMap<>();
+    String perftestNote;
+    double totalSeconds;
+    /** The machine's rate as the run saw it: its normal rate, and which rates are slow. */
+    MachineProbe machine;
+
+    private final SystemBenchmark.Mode mode;
+    private final int runs;
+    private final String args;
+    private final List<TransportPair> transports;
+
+    Report(SystemBenchmark.Mode mode, int runs, String args, List<TransportPair> transports) {
+        this.mode = mode;
+        this.runs = runs;
+        this.args = args;
+        this.transports = transports;
+    }
+
+    void write(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<String> csv = new ArrayList<>();
+        csv.add(BenchResults.COLUMNS.csvHeader());
+        results.forEach(r -> csv.add(r.toCsv()));
+        Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("results.md"), markdown(), StandardCharsets.UTF_8);
+        charts(dir);
+    }
+
+    // ---------------------------------------------------------------- aggregation
+
+    private List<String> transportIds() {
+        return transports.stream().map(TransportPair::id).collect(Collectors.toList());
+    }
+
+    private boolean anyMixed() {
+        return transports.stream().anyMatch(TransportPair::mixed);
+    }
+
+    /** The transports of the summary tables' ratio columns: UCX's always, and the mixed pairs run. */
+    private List<String> ratioIds() {
+        List<String> ids = new ArrayList<>(List.of("ucx", "ucx-tcp"));
+        transports.stream().filter(TransportPair::mixed).map(TransportPair::id).forEach(ids::add);
+        return ids;
+    }
+
+    /** The summary table's heading and separator lines, ratio columns included, after the first columns'. */
+    private void summaryHeading(StringBuilder md, String heading, String separator, List<String> ids) {
+        md.append(heading);
+        ids.forEach(id -> md.append(' ').append(id).append(" |"));
+        ratioIds().forEach(id -> md.append(' ').append(id).append("/epoll |"));
+        md.append('\n').append(separator);
+        ids.forEach(id -> md.append("---:|"));
+        ratioIds().forEach(id -> md.append("---:|"));
+        md.append('\n');
+    }
+
+    /** A summary row's ratio cells and its end: each ratio id's median over epoll's. */
+    private void ratioCells(StringBuilder md, String benchmark, int size, int conns, String metric) {
+        double epoll = median("epoll", benchmark, size, conns, metric);
+        ratioIds().forEach(id -> md.append(' ').append(ratio(median(id, benchmark, size, conns, metric), epoll))
+                .append(" |"));
+        md.append('\n');
+    }
+
+    private List<ResultRow> select(String transport, String benchmark, int size, int connections) {
+        return results.stream().filter(r -> r.get("transport").equals(transport)
+                && r.get("benchmark").equals(benchmark) && r.integer("size_bytes") == size
+                && r.integer("connections") == connections).collect(Collectors.toList());
+    }
+
+    /** Median over the runs that produced a value (ok or partial); NaN if none. */
+    private double median(String transport, String benchmark, int size, int connections, String metric) {
+        return Medians.ofFinite(select(transport, benchmark, size, connections).stream()
+                .filter(r -> r.ok() || "partial".equals(r.get("status")))
+                .map(r -> r.number(metric)).collect(Collectors.toList()));
+    }
+
+    private String failures(String transport, String benchmark, int size, int connections) {
+        return select(transport, benchmark, size, connections).stream().filter(r -> !r.ok())
+                .map(r -> "run " + r.get("run") + ": " + r.get("status")).collect(Collectors.joining(", "));
+    }
+
+    private TreeSet<Integer> sizes(String benchmark, int connections) {
+        return results.stream().filter(r -> r.get("benchmark").equals(benchmark)
+                        && (connections < 0 || r.integer("connections") == connections)
+                        && !r.get("transport").equals("ucx_perftest"))
+                .map(r -> r.integer("size_bytes")).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private TreeSet<Integer> connectionCounts(int size) {
+        return results.stream().filter(r -> r.get("benchmark").equals("throughput") && r.integer("size_bytes") == size)
+                .map(r -> r.integer("connections")).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    // ---------------------------------------------------------------- markdown
+
+    private static String fmt(double v) {
+        if (Double.isNaN(v)) {
+            return "–";
+        }
+        double a = Math.abs(v);
+        if (a >= 1000) {
+            return String.format(Locale.ROOT, "%,.0f", v);
+        }
+        if (a >= 100) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (a >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String ratio(double a, double b) {
+        return Double.isNaN(a) || Double.isNaN(b) || b == 0 ? "–" : String.format(Locale.ROOT, "%.2f", a / b);
+    }
+
+    private String cell(String transport, String benchmark, int size, int conns, String metric) {
+        if (skipped.containsKey(transport)) {
+            return "skipped";
+        }
+        double v = median(transport, benchmark, size, conns, metric);
+        if (Double.isNaN(v)) {
+            String f = failures(transport, benchmark, size, conns);
+            return f.isEmpty() ? "–" : f;
+        }
+        return fmt(v);
+    }
+
+    String markdown() {
+        StringBuilder md = new StringBuilder();
+        List<String> ids = transportIds();
+        md.append("# netty-ucx system benchmarks (").append(mode.id).append(" mode)\n\n");
+        md.append("- Command: `").append(System.getProperty("bench.command", "SystemBenchmark " + args).trim())
+                .append("`\n");
+        md.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                .replaceAll("\\.\\d+", "")).append('\n');
+        md.append("- Machine: `nproc` = ").append(Runtime.getRuntime().availableProcessors()).append(", ")
+                .append(MachineFacts.cpuModel()).append(", Linux ").append(System.getProperty("os.version"))
+                .append('\n');
+        md.append("- UCX: ").append(MachineFacts.ucxVersion()).append('\n');
+        md.append("- JDK: ").append(System.getProperty("java.vm.name")).append(' ')
+                .append(System.getProperty("java.runtime.version")).append("; Netty ")
+                .append(io.netty.util.Version.identify().getOrDefault("netty-transport",
+                        null) == null ? "?" : io.netty.util.Version.identify().get("netty-transport").artifactVersion())
+                .append('\n');
+        md.append("- Runs: ").append(runs).append(runs > 1 ? " (each value is the median of the runs)" : "")
+                .append("; total time ").append(String.format(Locale.ROOT, "%.0f s", totalSeconds)).append('\n');
+        md.append("- Throughput measurements: target ").append(fmt(mode.targetSeconds)).append(" s each, at most ")
+                .append(mode.maxBytes >> 30).append(" GiB or ")
+                .append(String.format(Locale.ROOT, "%,d", mode.maxMessages)).append(" messages\n");
+        md.append("\nMethod: for each transport, run and kind of benchmark (ping-pong, throughput), a client JVM and "
+                + "a server JVM (same class path, ")
+                .append("`-Xmx1g`, Netty leak detection off) on this host talk over 127.0.0.1; each has one ")
+                .append("event loop group of ").append(BenchClient.THREADS).append(" threads. `ucx-tcp` is ")
+                .append("`ucx` with `UCX_TLS=tcp` in both processes: only TCP joins them, so their connections ")
+                .append("take the transport's TCP data path (`-Dio.github.nettyucx.tcpDataPath=never` would use ")
+                .append("UCX's tcp transport).").append(anyMixed() ? PAIRS : "").append('\n')
+                .append("Ping-pong: one connection, one message in flight, the server echoes it; every round trip ")
+                .append("is timed with `System.nanoTime`, the first 10% are warm-up and discarded. ")
+                .append("Throughput: the client sends messages as fast as the channel stays writable, flushing every ")
+                .append("64 (16 B), 16 (1 KiB), 4 (64 KiB) messages; the server counts the bytes and acks the end; ")
+                .append("a warm-up of a tenth of the messages comes first, and the measured count is reduced when ")
+                .append("the warm-up rate says the upper bound would take much longer than the target time. ")
+                .append("MB = 10^6 bytes. CPU µs/op is process CPU time (all threads, ")
+                .append("`OperatingSystemMXBean.getProcessCpuTime`) over the measured part divided by ")
+                .append("round trips or messages; it includes spinning event loops.\n\n");
+
+        md.append("## Transports\n\n| transport | status |\n| --- | --- |\n");
+        for (String id : ids) {
+            md.append("| ").append(id).append(" | ")
+                    .append(skipped.containsKey(id) ? "skipped: " + skipped.get(id).replace("|", "\\|") : "ran")
+                    .append(" |\n");
+        }
+        if (!lanes.isEmpty()) {
+            md.append("\n## UCX lanes of one connection\n\n");
+            lanes.forEach((id, l) -> {
+                md.append("`").append(id).append("`:\n\n```\n");
+                l.forEach(x -> md.append(x).append('\n'));
+                md.append("```\n\n");
+            });
+        }
+
+        machineSection(md);
+        if (!sizes("pingpong", 1).isEmpty()) {
+            pingPongSection(md, ids);
+        }
+        throughputSection(md, ids);
+        perftestSection(md);
+        problemsSection(md);
+        md.append("\nCharts: `latency-vs-size.png`, `throughput-vs-size.png`, `throughput-vs-connections.png` "
+                + "(those with data); every measurement: `results.csv`.\n");
+        return md.toString();
+    }
+
+    private void pingPongSection(StringBuilder md, List<String> ids) {
+        md.append("\n## Ping-pong latency (round trip, µs)\n\n");
+        md.append(anyMixed() ? "p50 by transport; the ratio columns divide the p50 of UCX or of a pair by the "
+                + "epoll p50 (below 1 = faster than epoll).\n\n" : "p50 by transport; the ratio columns divide the "
+                + "UCX p50 by the epoll p50 (below 1 = UCX faster).\n\n");
+        summaryHeading(md, "| size |", "|---|", ids);
+        for (int size : sizes("pingpong", 1)) {
+            md.append("| ").append(ByteSizes.label(size)).append(" |");
+            ids.forEach(id -> md.append(' ').append(cell(id, "pingpong", size, 1, "p50_us")).append(" |"));
+            ratioCells(md, "pingpong", size, 1, "p50_us");
+        }
+        md.append("\n| size | transport | p50 | p99 | p99.9 | mean | max | round trips/s | client CPU µs/op "
+                + "| server CPU µs/op | p50 / epoll p50 | p99 / epoll p99 |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int size : sizes("pingpong", 1)) {
+            for (String id : ids) {
+                if (skipped.containsKey(id)) {
+                    continue;
+                }
+                md.append("| ").append(ByteSizes.label(size)).append(" | ").append(id).append(" |");
+                for (String m : new String[] {"p50_us", "p99_us", "p999_us", "mean_us", "max_us", "msgs_per_s",
+                    "client_cpu_us_per_op", "server_cpu_us_per_op"}) {
+                    md.append(' ').append(cell(id, "pingpong", size, 1, m)).append(" |");
+                }
+                md.append(' ').append(ratio(median(id, "pingpong", size, 1, "p50_us"),
+                        median("epoll", "pingpong", size, 1, "p50_us"))).append(" | ")
+                        .append(ratio(median(id, "pingpong", size, 1, "p99_us"),
+                                median("epoll", "pingpong", size, 1, "p99_us"))).append(" |\n");
+            }
+        }
+    }
+
+    private void throughputSection(StringBuilder md, List<String> ids) {
+        md.append("\n## Unidirectional throughput (MB/s)\n\n");
+        md.append(anyMixed() ? "The ratio columns divide the MB/s of UCX or of a pair by epoll's (above 1 = faster "
+                + "than epoll).\n\n" : "The ratio columns divide UCX's MB/s by epoll's (above 1 = UCX faster).\n\n");
+        summaryHeading(md, "| size | connections |", "|---|---:|", ids);
+        for (int size : sizes("throughput", -1)) {
+            for (int conns : connectionCounts(size)) {
+                md.append("| ").append(ByteSizes.label(size)).append(" | ").append(conns).append(" |");
+                ids.forEach(id -> md.append(' ').append(cell(id, "throughput", size, conns, "mb_per_s")).append(" |"));
+                ratioCells(md, "throughput", size, conns, "mb_per_s");
+            }
+        }
+        md.append("\n| size | connections | transport | MB/s | messages/s | client CPU µs/msg | server CPU µs/msg "
+                + "| MB/s / epoll |\n|---|---:|---|---:|---:|---:|---:|---:|\n");
+        for (int size : sizes("throughput", -1)) {
+            for (int conns : connectionCounts(size)) {
+                for (String id : ids) {
+                    if (skipped.containsKey(id)) {
+                        continue;
+                    }
+                    md.append("| ").append(ByteSizes.label(size)).append(" | ").append(conns).append(" | ")
+                            .append(id).append(" |");
+                    for (String m : new String[] {"mb_per_s", "msgs_per_s", "client_cpu_us_per_op",
+                        "server_cpu_us_per_op"}) {
+                        md.append(' ').append(cell(id, "throughput", size, conns, m)).append(" |");
+                    }
+                    md.append(' ').append(ratio(median(id, "throughput", size, conns, "mb_per_s"),
+                            median("epoll", "throughput", size, conns, "mb_per_s"))).append(" |\n");
+                }
+            }
+        }
+    }
+
+    private void perftestSection(StringBuilder md) {
+        md.append("\n## Raw UCX limit (`ucx_perftest`, no JVM)\n\n");
+        List<ResultRow> pt = results.stream().filter(r -> r.get("transport").equals("ucx_perftest"))
+                .collect(Collectors.toList());
+        if (pt.isEmpty()) {
+            md.append(perftestNote == null ? "Not run.\n" : perftestNote + "\n");
+        } else {
+            md.append("| test | size | result | note |\n|---|---|---|---|\n");
+            for (ResultRow r : pt) {
+                String value;
+                if (!r.ok()) {
+                    value = "n/a";
+                } else if (!r.get("p50_us").isEmpty()) {
+                    value = "round trip " + fmt(r.number("p50_us")) + " µs (typical), mean " + fmt(r.number("mean_us"))
+                            + " µs";
+                } else {
+                    value = fmt(r.number("mb_per_s")) + " MB/s, " + fmt(r.number("msgs_per_s")) + " msg/s";
+                }
+                md.append("| ").append(r.get("benchmark")).append(" | ")
+                        .append(ByteSizes.label(r.integer("size_bytes"))).append(" | ").append(value)
+                        .append(" | ").append(r.get("note").replace("|", "\\|")).append(" |\n");
+            }
+        }
+    }
+
+    private void machineSection(StringBuilder md) {
+        List<ResultRow> measured = results.stream().filter(r -> Double.isFinite(r.number("machine_mb_per_s")))
+                .collect(Collectors.toList());
+        if (measured.isEmpty()) {
+            return;
+        }
+        List<ResultRow> repeated = measured.stream()
+                .filter(r -> r.get("note").contains(MachineProbe.MEASURED_AGAIN)).collect(Collectors.toList());
+        List<ResultRow> slow = measured.stream().filter(r -> machine.isSlow(r.number("machine_mb_per_s")))
+                .collect(Collectors.toList());
+        md.append("\n## Machine phases\n\n")
+                .append(String.format(Locale.ROOT, "Cross-core copies ran at %,.0f MB/s normally (the median of all "
+                        + "probes; `MachineProbe`: two threads handing a 64 KiB block back and forth). Each "
+                        + "measurement waited while the rate was below %.0f%% of that, and was taken again when "
+                        + "the rate was that low right after it, as long as its client process had waited less "
+                        + "than %d s in all; `machine_mb_per_s` in `results.csv` is the lower of the rates before "
+                        + "and after.%n%n", machine.reference(), MachineProbe.SLOW_SHARE * 100,
+                        MachineProbe.WAIT_BUDGET_SECONDS))
+                .append(String.format(Locale.ROOT, "- Taken again after a slow phase: %d of %d%n", repeated.size(),
+                        measured.size()))
+                .append(String.format(Locale.ROOT, "- Kept although the machine was slow around them: %d%s%n",
+                        slow.size(), slow.isEmpty() ? "" : " (listed)"));
+        for (ResultRow r : slow) {
+            md.append(String.format(Locale.ROOT, "  - %s %s %s x %s run %s: %,.0f MB/s%n", r.get("transport"),
+                    r.get("benchmark"), ByteSizes.label(r.integer("size_bytes")), r.get("connections"),
+                    r.get("run"), r.number("machine_mb_per_s")));
+        }
+    }
+
+    private void problemsSection(StringBuilder md) {
+        List<ResultRow> bad = results.stream().filter(r -> !r.ok() && !r.get("transport").equals("ucx_perftest"))
+                .collect(Collectors.toList());
+        if (!bad.isEmpty()) {
+            md.append("\n## Problems\n\n");
+            for (ResultRow r : bad) {
+                md.append("- ").append(r.get("transport")).append(' ').append(r.get("benchmark")).append(' ')
+                        .append(ByteSizes.label(r.integer("size_bytes"))).append(" x ")
+                        .append(r.get("connections")).append(" run ").append(r.get("run")).append(": ")
+                        .append(r.get("status")).append(" — ").append(r.get("note")).append('\n');
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- charts
+
+    /**
+     * A chart; with {@code log2X} the x values given to {@link #addSeries} are plotted on a base-2
+     * log scale (XChart's own log axis only labels decades, and a custom label formatter turns it linear).
+     */
+    private XYChart chart(String title, String xTitle, String yTitle, boolean log2X, boolean logY,
+                          boolean sizeLabels) {
+        XYChart chart = new XYChartBuilder().width(1000).height(620).title(title).xAxisTitle(xTitle)
+                .yAxisTitle(yTitle).build();
+        Styler s = chart.getStyler();
+        if (log2X) {
+            chart.setCustomXAxisTickLabelsFormatter(v -> {
+                double r = Math.rint(v);
+                if (Math.abs(v - r) > 1e-6 || r < 0) {
+                    return "";
+                }
+                long x = 1L << (long) r;
+                return sizeLabels ? ByteSizes.label(x) : String.valueOf(x);
+            });
+        }
+        chart.getStyler().setYAxisLogarithmic(logY);
+        if (!logY) {
+            chart.getStyler().setYAxisMin(0.0);
+        }
+        s.setLegendPosition(Styler.LegendPosition.OutsideE);
+        s.setChartBackgroundColor(java.awt.Color.WHITE);
+        s.setMarkerSize(7);
+        return chart;
+    }
+
+    private boolean addSeries(XYChart chart, String name, List<Double> xs, List<Double> ys) {
+        List<Double> x = new ArrayList<>();
+        List<Double> y = new ArrayList<>();
+        for (int i = 0; i < xs.size(); i++) {
+            if (Double.isFinite(ys.get(i)) && ys.get(i) > 0) {
+                x.add(log2(xs.get(i)));
+                y.add(ys.get(i));
+            }
+        }
+        if (x.isEmpty()) {
+            return false;
+        }
+        chart.addSeries(name, x, y);
+        return true;
+    }
+
+    private void save(XYChart chart, boolean any, Path file) throws IOException {
+        if (!any) {
+            Files.deleteIfExists(file);
+            return;
+        }
+        if (chart.getStyler().isYAxisLogarithmic()) {
+            // Whole decades at both ends, so that at least two labelled ticks show.
+            double min = Double.MAX_VALUE;
+            double max = 0;
+            for (XYSeries series : chart.getSeriesMap().values()) {
+                for (double y : series.getYData()) {
+                    min = Math.min(min, y);
+                    max = Math.max(max, y);
+                }
+            }
+            double lo = Math.pow(10, Math.floor(Math.log10(min)));
+            double hi = Math.pow(10, Math.ceil(Math.log10(max)));
+            chart.getStyler().setYAxisMin(lo);
+            chart.getStyler().setYAxisMax(hi > lo ? hi : lo * 10);
+        }
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static double log2(double v) {
+        return Math.log(v) / Math.log(2);
+    }
+
+    private void addPerftestPoint(XYChart chart, String metric, double x) {
+        for (ResultRow r : results) {
+            if (r.get("transport").equals("ucx_perftest") && r.ok() && Double.isFinite(r.number(metric))) {
+                XYSeries s = chart.addSeries("ucx_perftest (raw UCX, " + r.get("benchmark") + ")", List.of(log2(x)),
+                        List.of(r.number(metric)));
+                s.setMarkerColor(java.awt.Color.BLACK);
+                s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                s.setMarker(SeriesMarkers.DIAMOND);
+                return;
+            }
+        }
+    }
+
+    private void charts(Path dir) throws IOException {
+        XYChart lat = chart("Ping-pong round trip, p50 (two JVMs, one host)", "message size (bytes)",
+                "round trip p50 (µs)", true, true, true);
+        boolean any = false;
+        for (String id : transportIds()) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (int size : sizes("pingpong", 1)) {
+                xs.add((double) size);
+                ys.add(median(id, "pingpong", size, 1, "p50_us"));
+            }
+            any |= addSeries(lat, id, xs, ys);
+        }
+        if (any) {
+            addPerftestPoint(lat, "p50_us", 16);
+        }
+        save(lat, any, dir.resolve("latency-vs-size.png"));
+
+        XYChart tput = chart("Unidirectional throughput, 1 connection", "message size (bytes)", "MB/s (10^6 B/s)",
+                true, true, true);
+        any = false;
+        for (String id : transportIds()) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (int size : sizes("throughput", 1)) {
+                xs.add((double) size);
+                ys.add(median(id, "throughput", size, 1, "mb_per_s"));
+            }
+            any |= addSeries(tput, id, xs, ys);
+        }
+        if (any) {
+            addPerftestPoint(tput, "mb_per_s", 65536);
+        }
+        save(tput, any, dir.resolve("throughput-vs-size.png"));
+
+        int size = connectionCounts(65536).size() > 1 ? 65536 : sizes("throughput", -1).stream()
+                .filter(s -> connectionCounts(s).size() > 1).reduce((a, b) -> b).orElse(65536);
+        XYChart conns = chart("Unidirectional throughput vs connections, " + ByteSizes.label(size)
+                + " messages", "connections", "MB/s (10^6 B/s)", true, false, false);
+        any = false;
+        for (String id : transportIds()) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (int c : connectionCounts(size)) {
+                xs.add((double) c);
+                ys.add(median(id, "throughput", size, c, "mb_per_s"));
+            }
+            any |= addSeries(conns, id, xs, ys);
+        }
+        save(conns, any, dir.resolve("throughput-vs-connections.png"));
+    }
+}

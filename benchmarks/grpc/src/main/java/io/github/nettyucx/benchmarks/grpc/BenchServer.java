@@ -1,0 +1,68 @@
+/*
+ * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
+ */
+package io.github.nettyucx.benchmarks.grpc;
+
+import io.github.nettyucx.grpc.AllocatorChoice;
+import io.github.nettyucx.grpc.CommandLine;
+import io.github.nettyucx.grpc.EchoService;
+import io.github.nettyucx.grpc.GrpcWiring;
+import io.github.nettyucx.support.NettyTransport;
+import io.grpc.Server;
+import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.EventLoopGroup;
+
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The server JVM of a benchmark run: the echo service on 127.0.0.1 and a free port, which it prints as
+ * {@code LISTENING <port>}. It stops when its standard input closes (the coordinator's way to end it).
+ */
+public final class BenchServer {
+    /** What the server prints, followed by its port, once it listens. */
+    static final String LISTENING = "LISTENING ";
+    private static final String USAGE = "usage: BenchServer --transport T [--allocator grpc|channel] "
+            + "[--executor direct|default] [--threads 1]";
+
+    /**
+     * Every streaming scenario ends with the client cancelling a stream the server is writing to, which
+     * grpc-netty logs as a WARNING with a stack trace ("Stream closed before write could take place").
+     * Held in a field: java.util.logging keeps loggers only weakly, and a collected logger loses its level.
+     */
+    private static final Logger STREAM_ERRORS = Logger.getLogger("io.grpc.netty.NettyServerHandler");
+
+    private BenchServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        CommandLine cl = new CommandLine(args, Set.of("transport", "allocator", "executor", "threads"), Set.of(),
+                USAGE);
+        NettyTransport transport = NettyTransport.of(cl.get("transport", "ucx"));
+        AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
+        ExecutorChoice executor = ExecutorChoice.of(cl.get("executor", "direct"));
+        transport.ensureAvailable();
+        STREAM_ERRORS.setLevel(Level.SEVERE);
+
+        EventLoopGroup boss = transport.newEventLoopGroup(1, "bench-boss");
+        EventLoopGroup worker = transport.newEventLoopGroup(cl.intValue("threads", 1), "bench-worker");
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
+        GrpcWiring.onTransport(builder, transport, boss, worker, allocator);
+        executor.applyTo(builder);
+        Server server = builder.addService(new EchoService()).build().start();
+        System.out.println(LISTENING + ((InetSocketAddress) server.getListenSockets().get(0)).getPort());
+        System.out.flush();
+
+        InputStream in = System.in;
+        while (in.read() >= 0) {
+            // Nothing is sent on stdin: end of input is the signal to stop.
+        }
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        worker.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
