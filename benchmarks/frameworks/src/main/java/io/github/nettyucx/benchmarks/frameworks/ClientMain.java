@@ -6,10 +6,10 @@ package io.github.nettyucx.benchmarks.frameworks;
 import io.github.nettyucx.benchmarks.core.ResultColumns;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.transport.Ucx;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -6,9 +6,9 @@ package io.github.nettyucx.benchmarks.frameworks;
 import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.Neighbours;
 import io.github.nettyucx.benchmarks.core.ResultRow;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;

@@ -4,9 +4,9 @@
 package io.github.nettyucx.benchmarks.frameworks;
 
 import io.github.nettyucx.benchmarks.core.MachineFacts;
-import io.github.nettyucx.benchmarks.core.Spread;
+import io.github.nettyucx.benchmarks.core.PngCharts;
 import io.github.nettyucx.benchmarks.core.ResultRow;
-import org.knowm.xchart.BitmapEncoder;
+import io.github.nettyucx.benchmarks.core.Spread;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -276,7 +276,7 @@ final class IntegrationReport {
             }
         }
         if (any) {
-            BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+            PngCharts.write(chart, file);
         }
     }
 

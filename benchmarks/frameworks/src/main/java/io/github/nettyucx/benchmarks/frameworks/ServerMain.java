@@ -3,9 +3,9 @@
  */
 package io.github.nettyucx.benchmarks.frameworks;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import java.util.concurrent.Callable;
 

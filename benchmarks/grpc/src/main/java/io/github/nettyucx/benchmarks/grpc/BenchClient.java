@@ -3,13 +3,13 @@
  */
 package io.github.nettyucx.benchmarks.grpc;
 
+import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.grpc.AllocatorChoice;
 import io.github.nettyucx.grpc.CommandLine;
 import io.github.nettyucx.grpc.GrpcWiring;
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.support.NettyTransport;
-import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.netty.channel.EventLoopGroup;

@@ -3,10 +3,10 @@
  */
 package io.github.nettyucx.benchmarks.grpc;
 
-import io.github.nettyucx.grpc.CommandLine;
 import io.github.nettyucx.benchmarks.core.MachineFacts;
-import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.benchmarks.core.ResultRow;
+import io.github.nettyucx.grpc.CommandLine;
+import io.github.nettyucx.support.NettyTransport;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;

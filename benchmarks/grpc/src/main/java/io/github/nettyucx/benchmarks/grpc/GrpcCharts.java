@@ -4,14 +4,13 @@
 package io.github.nettyucx.benchmarks.grpc;
 
 import io.github.nettyucx.benchmarks.core.ByteSizes;
-import org.knowm.xchart.BitmapEncoder;
+import io.github.nettyucx.benchmarks.core.PngCharts;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 import java.awt.Color;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,11 +116,10 @@ final class GrpcCharts {
 
     private void save(CategoryChart chart, Path dir, String name) throws IOException {
         Path file = dir.resolve(name + ".png");
+        PngCharts.writeOrRemove(chart, chart != null, file);
         if (chart == null) {
-            Files.deleteIfExists(file);
             return;
         }
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         written.add(file.getFileName().toString());
     }
 }

@@ -4,7 +4,7 @@
 package io.github.nettyucx.benchmarks.jmh;
 
 import io.github.nettyucx.benchmarks.core.Medians;
-import org.knowm.xchart.BitmapEncoder;
+import io.github.nettyucx.benchmarks.core.PngCharts;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -162,8 +162,7 @@ public final class DataPathReport {
                 chart.addSeries(transport, categories, values);
             }
         }
-        chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
-        chart.getStyler().setYAxisMax(Math.pow(10, Math.ceil(Math.log10(highest * 1.01))));
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        PngCharts.decadeYAxis(chart.getStyler(), lowest, highest * 1.01);
+        PngCharts.write(chart, file);
     }
 }

@@ -3,8 +3,8 @@
  */
 package io.github.nettyucx.benchmarks.ycsb;
 
+import io.github.nettyucx.benchmarks.core.PngCharts;
 import io.github.nettyucx.ycsb.YcsbMetric;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -116,7 +116,7 @@ final class RunCharts {
                 s.setMarkerColor(COLORS[k % COLORS.length]);
             }
         }
-        BitmapEncoder.saveBitmap(chart, dir.resolve(file(workload, name)).toString(), BitmapEncoder.BitmapFormat.PNG);
+        PngCharts.write(chart, dir.resolve(file(workload, name)));
     }
 
     /** A horizontal reference line across all runs. */

@@ -3,11 +3,11 @@
  */
 package io.github.nettyucx.benchmarks.ycsb;
 
-import io.github.nettyucx.kvstore.KvStoreMain;
 import io.github.nettyucx.benchmarks.core.ChildProcess;
 import io.github.nettyucx.benchmarks.core.JavaCommand;
 import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.Neighbours;
+import io.github.nettyucx.kvstore.KvStoreMain;
 import io.github.nettyucx.ycsb.KvStoreClient;
 import io.github.nettyucx.ycsb.YcsbOutput;
 
