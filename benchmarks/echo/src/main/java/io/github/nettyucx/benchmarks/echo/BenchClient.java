@@ -5,19 +5,16 @@ package io.github.nettyucx.benchmarks.echo;
 
 import io.github.nettyucx.benchmarks.core.ByteSizes;
 import io.github.nettyucx.benchmarks.core.ChildProcess;
-import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.benchmarks.core.Percentiles;
 import io.github.nettyucx.benchmarks.core.ResultRow;
+import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -258,7 +255,7 @@ final class BenchClient {
         if (done == 0) {
             throw new TimeoutException("no round trip measured within the time limit");
         }
-        Percentiles rtts = Percentiles.of(handler.rtts, done);
+        Percentiles rtts = Percentiles.of(handler.rtts(), done);
         result.put("ops", done).put("warmup_ops", warmed)
                 .put("p50_us", rtts.at(50) / 1e3)
                 .put("p99_us", rtts.at(99) / 1e3)
@@ -337,206 +334,5 @@ final class BenchClient {
             phases.add(h.phase(perConn, deadline));
         }
         await(CompletableFuture.allOf(phases.toArray(new CompletableFuture<?>[0])));
-    }
-
-    /** Sends one message, waits until all of its bytes came back, records the round trip, repeats. */
-    private static final class PingPongHandler extends ChannelInboundHandlerAdapter {
-        final CompletableFuture<Void> active = new CompletableFuture<>();
-        private final int size;
-        private ChannelHandlerContext ctx;
-        private ByteBuf payload;
-        private CompletableFuture<Integer> phase;
-        private long[] rtts;
-        private boolean record;
-        private int target;
-        private int done;
-        private int pending;
-        private long start;
-        private long deadline;
-
-        PingPongHandler(int size) {
-            this.size = size;
-        }
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            this.ctx = ctx;
-            payload = ctx.alloc().directBuffer(size).writeZero(size);
-            ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte('E'));
-            active.complete(null);
-        }
-
-        CompletableFuture<Integer> phase(int count, boolean record, long deadline) {
-            CompletableFuture<Integer> f = new CompletableFuture<>();
-            ctx.executor().execute(() -> {
-                phase = f;
-                this.record = record;
-                if (record) {
-                    rtts = new long[count];
-                }
-                this.target = count;
-                this.done = 0;
-                this.deadline = deadline;
-                send();
-            });
-            return f;
-        }
-
-        private void send() {
-            pending = size;
-            start = System.nanoTime();
-            ctx.writeAndFlush(payload.retainedDuplicate(), ctx.voidPromise());
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf buf = (ByteBuf) msg;
-            pending -= buf.readableBytes();
-            buf.release();
-            if (pending > 0 || phase == null) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (record) {
-                rtts[done] = now - start;
-            }
-            done++;
-            if (done >= target || now - deadline > 0) {
-                CompletableFuture<Integer> f = phase;
-                phase = null;
-                f.complete(done);
-            } else {
-                send();
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            fail(new IOException("connection closed"));
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            fail(cause);
-            ctx.close();
-        }
-
-        private void fail(Throwable cause) {
-            active.completeExceptionally(cause);
-            if (phase != null) {
-                phase.completeExceptionally(cause);
-                phase = null;
-            }
-            if (payload != null) {
-                payload.release();
-                payload = null;
-            }
-        }
-    }
-
-    /** Writes phases of messages as fast as the channel accepts them; the server acks each phase. */
-    private static final class ThroughputHandler extends ChannelInboundHandlerAdapter {
-        final CompletableFuture<Void> active = new CompletableFuture<>();
-        private final int size;
-        private final int flushEvery;
-        private ChannelHandlerContext ctx;
-        private ByteBuf payload;
-        private CompletableFuture<Void> phase;
-        private long remaining;
-        private long deadline;
-
-        ThroughputHandler(int size, int flushEvery) {
-            this.size = size;
-            this.flushEvery = flushEvery;
-        }
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            this.ctx = ctx;
-            payload = ctx.alloc().directBuffer(size).writeZero(size);
-            ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte('S'));
-            active.complete(null);
-        }
-
-        CompletableFuture<Void> phase(long messages, long deadline) {
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            ctx.executor().execute(() -> {
-                phase = f;
-                remaining = messages;
-                this.deadline = deadline;
-                ctx.write(ctx.alloc().buffer(8).writeLong(messages * size), ctx.voidPromise());
-                writeMore();
-            });
-            return f;
-        }
-
-        private void writeMore() {
-            if (phase == null) {
-                return;
-            }
-            int batches = 0;
-            while (remaining > 0 && ctx.channel().isWritable()) {
-                int n = (int) Math.min(flushEvery, remaining);
-                for (int i = 0; i < n; i++) {
-                    ctx.write(payload.retainedDuplicate(), ctx.voidPromise());
-                }
-                remaining -= n;
-                ctx.flush();
-                if (++batches >= 64 && remaining > 0) {
-                    // Let the other channels of this event loop have their turn.
-                    ctx.executor().execute(this::writeMore);
-                    return;
-                }
-            }
-            if (remaining > 0 && System.nanoTime() - deadline > 0) {
-                fail(new TimeoutException("time limit reached with " + remaining + " messages unsent"));
-            }
-            ctx.flush();
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (ctx.channel().isWritable() && remaining > 0) {
-                writeMore();
-            }
-            ctx.fireChannelWritabilityChanged();
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf buf = (ByteBuf) msg;
-            int acks = buf.readableBytes();
-            buf.release();
-            if (acks > 0 && phase != null && remaining == 0) {
-                CompletableFuture<Void> f = phase;
-                phase = null;
-                f.complete(null);
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            fail(new IOException("connection closed"));
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            fail(cause);
-            ctx.close();
-        }
-
-        private void fail(Throwable cause) {
-            active.completeExceptionally(cause);
-            if (phase != null) {
-                CompletableFuture<Void> f = phase;
-                phase = null;
-                f.completeExceptionally(cause);
-            }
-            if (payload != null && !ctx.channel().isActive()) {
-                // Its duplicates in flight share its count: only this handler's own reference goes here, once.
-                payload.release();
-                payload = null;
-            }
-        }
     }
 }

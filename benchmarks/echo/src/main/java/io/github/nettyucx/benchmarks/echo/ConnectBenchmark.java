@@ -3,8 +3,8 @@
  */
 package io.github.nettyucx.benchmarks.echo;
 
-import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.benchmarks.core.Spread;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -17,9 +17,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import org.HdrHistogram.Histogram;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -6,8 +6,8 @@ package io.github.nettyucx.benchmarks.echo;
 import io.github.nettyucx.benchmarks.core.ByteSizes;
 import io.github.nettyucx.benchmarks.core.ChildProcess;
 import io.github.nettyucx.benchmarks.core.JavaCommand;
-import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.benchmarks.core.ResultRow;
+import io.github.nettyucx.support.NettyTransport;
 
 import java.io.IOException;
 import java.nio.file.Path;
