@@ -11,13 +11,15 @@
  *       path with the project's system properties, read with time limits, and never left running;</li>
  *   <li>{@link io.github.nettyucx.benchmarks.core.Neighbours} and {@link io.github.nettyucx.benchmarks.core.BusyJvm}:
  *       the load a shared machine puts beside a benchmark;</li>
- *   <li>{@link io.github.nettyucx.benchmarks.core.Percentiles}, {@link io.github.nettyucx.benchmarks.core.Medians},
+ *   <li>{@link io.github.nettyucx.benchmarks.core.Medians},
  *       {@link io.github.nettyucx.benchmarks.core.Spread} (min, median and max over runs; per-run ratios),
  *       {@link io.github.nettyucx.benchmarks.core.ResultColumns} /
  *       {@link io.github.nettyucx.benchmarks.core.ResultRow},
  *       {@link io.github.nettyucx.benchmarks.core.ByteSizes} and
  *       {@link io.github.nettyucx.benchmarks.core.MachineFacts}: the statistics of latency and throughput results,
- *       how they travel between JVMs and what a report says about the machine.</li>
+ *       how they travel between JVMs and what a report says about the machine (percentiles of
+ *       latencies come from HdrHistogram, in each target);</li>
+ *   <li>{@link io.github.nettyucx.benchmarks.core.PngCharts}: how every report writes its charts.</li>
  * </ul>
  * The transport chosen by name is {@code io.github.nettyucx.support.NettyTransport} (support/), which the examples
  * share too. What each benchmark measures, its columns, its command line and its report stay in its own module.

@@ -5,7 +5,6 @@ package io.github.nettyucx.benchmarks.echo;
 
 import io.github.nettyucx.benchmarks.core.ByteSizes;
 import io.github.nettyucx.benchmarks.core.ChildProcess;
-import io.github.nettyucx.benchmarks.core.Percentiles;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.transport.UcxSocketChannel;
@@ -14,6 +13,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import org.HdrHistogram.Histogram;
 
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -255,13 +255,13 @@ final class BenchClient {
         if (done == 0) {
             throw new TimeoutException("no round trip measured within the time limit");
         }
-        Percentiles rtts = Percentiles.of(handler.rtts(), done);
+        Histogram rtts = handler.rtts();
         result.put("ops", done).put("warmup_ops", warmed)
-                .put("p50_us", rtts.at(50) / 1e3)
-                .put("p99_us", rtts.at(99) / 1e3)
-                .put("p999_us", rtts.at(99.9) / 1e3)
-                .put("mean_us", rtts.mean() / 1e3)
-                .put("max_us", rtts.max() / 1e3)
+                .put("p50_us", rtts.getValueAtPercentile(50) / 1e3)
+                .put("p99_us", rtts.getValueAtPercentile(99) / 1e3)
+                .put("p999_us", rtts.getValueAtPercentile(99.9) / 1e3)
+                .put("mean_us", rtts.getMean() / 1e3)
+                .put("max_us", rtts.getMaxValue() / 1e3)
                 .put("msgs_per_s", done / ((t1 - t0) / 1e9))
                 .put("client_cpu_us_per_op", (c1 - c0) / 1e3 / done)
                 .put("server_cpu_us_per_op", (s1 - s0) / 1e3 / done);
@@ -269,7 +269,8 @@ final class BenchClient {
             result.put("status", "partial").put("note", "time limit: " + done + " of " + measured + " round trips");
         }
         progress(String.format(Locale.ROOT, "pingpong %s: p50 %.1f us, p99 %.1f us (%d round trips)",
-                ByteSizes.label(spec.size), rtts.at(50) / 1e3, rtts.at(99) / 1e3, done));
+                ByteSizes.label(spec.size), rtts.getValueAtPercentile(50) / 1e3, rtts.getValueAtPercentile(99) / 1e3,
+                done));
     }
 
     /** Messages per flush: 64 for 16 B, 16 for 1 KiB, 4 for 64 KiB, geometric in between, at least 1. */

@@ -21,6 +21,7 @@ import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -95,12 +96,13 @@ public final class EchoLatencyDemo {
                 throw new IllegalStateException("echo server (" + transport + ") did not start: " + line);
             }
             int port = Integer.parseInt(line.substring(5).trim());
-            long[] rtts = pingPong(transport, port, messages, size);
-            Arrays.sort(rtts);
-            double mean = Arrays.stream(rtts).average().orElse(0) / 1e3;
+            Histogram rtts = new Histogram(3);
+            for (long rtt : pingPong(transport, port, messages, size)) {
+                rtts.recordValue(rtt);
+            }
             return String.format(Locale.ROOT, "%-10s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f", transport,
-                    percentile(rtts, 50), percentile(rtts, 90), percentile(rtts, 99), percentile(rtts, 99.9),
-                    rtts[rtts.length - 1] / 1e3, mean);
+                    micros(rtts, 50), micros(rtts, 90), micros(rtts, 99), micros(rtts, 99.9),
+                    rtts.getMaxValue() / 1e3, rtts.getMean() / 1e3);
         } finally {
             server.getOutputStream().close();
             if (!server.waitFor(10, TimeUnit.SECONDS)) {
@@ -109,9 +111,8 @@ public final class EchoLatencyDemo {
         }
     }
 
-    private static double percentile(long[] sorted, double p) {
-        int index = (int) Math.min(sorted.length - 1, Math.ceil(p / 100 * sorted.length) - 1);
-        return sorted[Math.max(0, index)] / 1e3;
+    private static double micros(Histogram rtts, double percentile) {
+        return rtts.getValueAtPercentile(percentile) / 1e3;
     }
 
     private static Process startServer(String transport) throws Exception {

@@ -6,6 +6,7 @@ package io.github.nettyucx.benchmarks.echo;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,7 @@ final class PingPongHandler extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private ByteBuf payload;
     private CompletableFuture<Integer> phase;
-    private long[] rtts;
+    private Histogram rtts;
     private boolean record;
     private int target;
     private int done;
@@ -30,7 +31,7 @@ final class PingPongHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The round trips (ns) of the last recorded phase, as many as it completed. */
-    long[] rtts() {
+    Histogram rtts() {
         return rtts;
     }
 
@@ -48,7 +49,7 @@ final class PingPongHandler extends ChannelInboundHandlerAdapter {
             phase = f;
             this.record = record;
             if (record) {
-                rtts = new long[count];
+                rtts = new Histogram(3);
             }
             this.target = count;
             this.done = 0;
@@ -74,7 +75,7 @@ final class PingPongHandler extends ChannelInboundHandlerAdapter {
         }
         long now = System.nanoTime();
         if (record) {
-            rtts[done] = now - start;
+            rtts.recordValue(now - start);
         }
         done++;
         if (done >= target || now - deadline > 0) {
