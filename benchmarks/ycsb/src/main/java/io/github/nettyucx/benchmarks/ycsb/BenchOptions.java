@@ -4,6 +4,12 @@
 package io.github.nettyucx.benchmarks.ycsb;
 
 import io.github.nettyucx.benchmarks.core.Neighbours;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -12,26 +18,21 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
-/** Command line of {@link YcsbBenchmark}; --quick and --full set defaults that later options override. */
+/**
+ * Command line of {@link YcsbBenchmark}. The options are setters, which picocli calls in the order they are given,
+ * so that --quick and --full set defaults that later options override.
+ */
+@Command(name = "bin/bench ycsb", mixinStandardHelpOptions = true,
+        description = "YCSB over kvstore: YCSB's own client against a kvstore server, each transport in turn.",
+        footer = {"",
+            "--runs R repeats every workload, thread count and transport R times; transports alternate (odd runs in "
+                + "the given order, even runs reversed) and results.md gives min/median/max over the runs and each "
+                + "run's ratio to epoll, e.g. for the issue's target:",
+            "  --workloads a,c --threads 4 --transports ucx,ucx-spin,epoll --runs 5 --seconds 20",
+            "Transports: ucx (the transport's default wait strategy), epoll, io_uring, nio, ucx-tcp, and "
+                + "ucx-<wait strategy> for UCX with -Dio.github.nettyucx.waitStrategy set in server and client: "
+                + "ucx-spin (spin_then_sleep), ucx-sleep, ucx-busy_poll, ucx-adaptive."})
 final class BenchOptions {
-    static final String USAGE = String.join("\n",
-            "usage: bin/bench ycsb [--quick | --full] [--workloads a,c] [--threads 1,4,16]",
-            "                      [--transports ucx,ucx-sleep,epoll,nio] [--seconds S] [--records N] [--runs R]",
-            "                      [--server-threads N] [--neighbours none|busy:N|jvm|quota:C] [-p name=value ...]",
-            "                      [--out DIR]",
-            "  -p       passed to every YCSB client run, e.g. -p kvstore.connections=1",
-            "  --neighbours  what runs beside the benchmark from its first server to its end: busy:N busy processes,",
-            "           jvm a busy third JVM, quota:C every JVM of the benchmark in a cgroup of C CPUs (root)",
-            "  --quick  (default) workloads A and C, 4 threads, 10 s per run, 1 run: about 2-3 minutes",
-            "  --full   workloads A and C, 1/4/16 threads, 30 s per run, 1 run: about 15 minutes",
-            "  --runs   repeats every workload, thread count and transport R times; transports alternate",
-            "           (odd runs in the given order, even runs reversed) and results.md gives min/median/max",
-            "           over the runs and each run's ratio to epoll, e.g. for the issue's target:",
-            "           --workloads a,c --threads 4 --transports ucx,ucx-spin,epoll --runs 5 --seconds 20",
-            "  transports: ucx (the transport's default wait strategy), epoll, io_uring, nio, ucx-tcp, and",
-            "  ucx-<wait strategy> for UCX with -Dio.github.nettyucx.waitStrategy set in server and client:",
-            "  ucx-spin (spin_then_sleep), ucx-sleep, ucx-busy_poll, ucx-adaptive");
-
     List<String> workloads = new ArrayList<>(Arrays.asList("a", "c"));
     List<Integer> threads = new ArrayList<>(List.of(4));
     /** ucx-sleep: UCX with event loops that sleep at once when idle instead of spinning first. */
@@ -47,6 +48,9 @@ final class BenchOptions {
     List<String> ycsbProperties = new ArrayList<>();
     Path out = Paths.get("docs", "ycsb");
     Path workloadDir = Paths.get("ycsb-binding", "workloads");
+
+    @Spec
+    private CommandSpec spec;
 
     /** Seconds at the start of a run left out of the steady-state throughput (JIT warm-up of a fresh JVM). */
     long warmupSeconds() {
@@ -66,79 +70,105 @@ final class BenchOptions {
         return order;
     }
 
+    /** The options in {@code args}; a wrong or unknown one is an {@link IllegalArgumentException}. */
     static BenchOptions parse(String[] args) {
         BenchOptions o = new BenchOptions();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--quick":
-                    o.mode = "quick";
-                    o.threads = new ArrayList<>(List.of(4));
-                    o.seconds = 10;
-                    break;
-                case "--full":
-                    o.mode = "full";
-                    o.threads = new ArrayList<>(List.of(1, 4, 16));
-                    o.seconds = 30;
-                    break;
-                case "--workloads":
-                    o.workloads = new ArrayList<>();
-                    for (String w : value(args, ++i, a).split(",")) {
-                        o.workloads.add(w.trim().toLowerCase().replace("workload", ""));
-                    }
-                    break;
-                case "--threads":
-                    o.threads = new ArrayList<>();
-                    for (String t : value(args, ++i, a).split(",")) {
-                        o.threads.add(Integer.parseInt(t.trim()));
-                    }
-                    break;
-                case "--transports":
-                    o.transports = new ArrayList<>(Arrays.asList(value(args, ++i, a).split(",")));
-                    break;
-                case "--seconds":
-                    o.seconds = Integer.parseInt(value(args, ++i, a));
-                    break;
-                case "--records":
-                    o.records = Integer.parseInt(value(args, ++i, a));
-                    break;
-                case "--runs":
-                    o.runs = Integer.parseInt(value(args, ++i, a));
-                    if (o.runs < 1) {
-                        throw new IllegalArgumentException("--runs needs at least 1, got " + o.runs);
-                    }
-                    break;
-                case "--server-threads":
-                    o.serverThreads = Integer.parseInt(value(args, ++i, a));
-                    break;
-                case "--neighbours":
-                    o.neighbours = value(args, ++i, a);
-                    Neighbours.check(o.neighbours);
-                    break;
-                case "-p":
-                    String prop = value(args, ++i, a);
-                    if (prop.indexOf('=') <= 0) {
-                        throw new IllegalArgumentException("-p needs name=value, got " + prop);
-                    }
-                    o.ycsbProperties.add(prop);
-                    break;
-                case "--out":
-                    o.out = Paths.get(value(args, ++i, a));
-                    break;
-                case "--workload-dir":
-                    o.workloadDir = Paths.get(value(args, ++i, a));
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown option " + a);
-            }
+        try {
+            new CommandLine(o).parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
         return o;
     }
 
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
+    @Option(names = "--quick", description = "(default) workloads A and C, 4 threads, 10 s per run, 1 run: "
+            + "about 2-3 minutes")
+    void quick(boolean on) {
+        mode = "quick";
+        threads = new ArrayList<>(List.of(4));
+        seconds = 10;
+    }
+
+    @Option(names = "--full", description = "workloads A and C, 1/4/16 threads, 30 s per run, 1 run: about 15 minutes")
+    void full(boolean on) {
+        mode = "full";
+        threads = new ArrayList<>(List.of(1, 4, 16));
+        seconds = 30;
+    }
+
+    @Option(names = "--workloads", split = ",", paramLabel = "a,c", description = "YCSB core workloads (a-f)")
+    void workloads(List<String> names) {
+        workloads = new ArrayList<>();
+        for (String w : names) {
+            workloads.add(w.trim().toLowerCase().replace("workload", ""));
         }
-        return args[i];
+    }
+
+    @Option(names = "--threads", split = ",", paramLabel = "1,4,16", description = "YCSB client thread counts")
+    void threads(List<Integer> counts) {
+        threads = new ArrayList<>(counts);
+    }
+
+    @Option(names = "--transports", split = ",", paramLabel = "ucx,ucx-sleep,epoll,nio",
+            description = "in the order odd runs measure them")
+    void transports(List<String> names) {
+        transports = new ArrayList<>(names);
+    }
+
+    @Option(names = "--seconds", paramLabel = "S", description = "length of each YCSB run")
+    void seconds(int value) {
+        seconds = value;
+    }
+
+    @Option(names = "--records", paramLabel = "N", description = "records loaded before the runs")
+    void records(int value) {
+        records = value;
+    }
+
+    @Option(names = "--runs", paramLabel = "R", description = "repeats of everything (see below)")
+    void runs(int value) {
+        if (value < 1) {
+            throw new ParameterException(spec.commandLine(), "--runs needs at least 1, got " + value);
+        }
+        runs = value;
+    }
+
+    @Option(names = "--server-threads", paramLabel = "N", description = "event loop threads of the kvstore server")
+    void serverThreads(int value) {
+        serverThreads = value;
+    }
+
+    @Option(names = "--neighbours", paramLabel = "none|busy:N|jvm|quota:C",
+            description = "what runs beside the benchmark from its first server to its end: busy:N busy processes, "
+                    + "jvm a busy third JVM, quota:C every JVM of the benchmark in a cgroup of C CPUs (root)")
+    void neighbours(String value) {
+        try {
+            Neighbours.check(value);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, value);
+        }
+        neighbours = value;
+    }
+
+    @Option(names = "-p", paramLabel = "name=value",
+            description = "passed to every YCSB client run, e.g. -p kvstore.connections=1 (repeatable)")
+    void ycsbProperties(List<String> properties) {
+        for (String prop : properties) {
+            if (prop.indexOf('=') <= 0) {
+                throw new ParameterException(spec.commandLine(), "-p needs name=value, got " + prop);
+            }
+        }
+        ycsbProperties = new ArrayList<>(properties);
+    }
+
+    @Option(names = "--out", paramLabel = "DIR", description = "where the results go (default docs/ycsb)")
+    void out(Path dir) {
+        out = dir;
+    }
+
+    @Option(names = "--workload-dir", paramLabel = "DIR", description = "the workload files "
+            + "(default ycsb-binding/workloads)")
+    void workloadDir(Path dir) {
+        workloadDir = dir;
     }
 }

@@ -10,6 +10,7 @@ import io.github.nettyucx.benchmarks.core.Neighbours;
 import io.github.nettyucx.kvstore.KvStoreMain;
 import io.github.nettyucx.ycsb.KvStoreClient;
 import io.github.nettyucx.ycsb.YcsbOutput;
+import picocli.CommandLine;
 
 import java.io.File;
 import java.io.IOException;
@@ -40,13 +41,18 @@ public final class YcsbBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        BenchOptions o;
+        BenchOptions o = new BenchOptions();
+        CommandLine line = new CommandLine(o);
         try {
-            o = BenchOptions.parse(args);
+            line.parseArgs(args);
             o.transports.forEach(TransportVariant::of); // fail early on a bad name
-        } catch (IllegalArgumentException e) {
-            System.err.println("bin/bench ycsb: " + e.getMessage() + "\n" + BenchOptions.USAGE);
+        } catch (CommandLine.ParameterException | IllegalArgumentException e) {
+            System.err.println("bin/bench ycsb: " + e.getMessage());
+            line.usage(System.err);
             System.exit(2);
+            return;
+        }
+        if (CommandLine.printHelpIfRequested(line.getParseResult())) {
             return;
         }
         String command = System.getProperty("bench.command", "YcsbBenchmark " + String.join(" ", args));
