@@ -5,11 +5,10 @@ package io.github.nettyucx.benchmarks.grpc;
 
 import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.ResultRow;
-import io.github.nettyucx.grpc.CommandLine;
 import io.github.nettyucx.support.NettyTransport;
+import picocli.CommandLine;
 
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,58 +17,33 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The gRPC benchmark: for each transport, allocator and executor choice a server JVM and a client JVM on this
  * host, the client warming up and then running its scenarios on one channel; then the results as CSV, Markdown
- * and charts. Run by {@code bin/bench-grpc}; progress goes to standard error.
+ * and charts. Run by {@code bin/bench grpc}; progress goes to standard error.
  */
 public final class GrpcBenchmark {
-    private static final String USAGE = "usage: bin/bench grpc [--quick | --full]"
-            + " [--transports ucx,epoll,nio,io_uring] [--channel-allocator ucx] [--runs N]\n"
-            + "       [--warmup MIN_S] [--warmup-max MAX_S] [--ramp S] [--measure S]\n"
-            + "       [--scenarios unary:16:1,stream:1024,...] [--default-executor-scenarios blocking:1024:8,...]"
-            + " [--out docs/grpc]";
-    /** The direct-executor variants' scenarios in --full mode. */
-    private static final String FULL_SCENARIOS = "unary:16:1,unary:1024:1,unary:65536:1,"
-            + "unary:16:64,unary:1024:64,unary:65536:64,stream:1024,stream:65536";
-    /** --quick keeps 1 KiB latency and throughput and the large-message stream: three of the eight. */
-    private static final String QUICK_SCENARIOS = "unary:1024:1,unary:1024:64,stream:65536";
-    private static final String DEFAULT_EXECUTOR_SCENARIOS = "blocking:1024:1,blocking:1024:8";
-
     private GrpcBenchmark() {
     }
 
     public static void main(String[] args) throws Exception {
+        GrpcOptions options = new GrpcOptions();
+        CommandLine line = new CommandLine(options);
         Settings settings;
-        Path out;
         try {
-            CommandLine cl = new CommandLine(args, Set.of("transports", "channel-allocator", "runs", "warmup",
-                    "warmup-max", "ramp", "measure", "scenarios", "default-executor-scenarios", "out"),
-                    Set.of("quick", "full"), USAGE);
-            boolean full = cl.flag("full");
-            Map<ExecutorChoice, List<Scenario>> scenarios = new LinkedHashMap<>();
-            scenarios.put(ExecutorChoice.DIRECT,
-                    Scenario.parseList(cl.get("scenarios", full ? FULL_SCENARIOS : QUICK_SCENARIOS)));
-            scenarios.put(ExecutorChoice.DEFAULT,
-                    Scenario.parseList(cl.get("default-executor-scenarios", DEFAULT_EXECUTOR_SCENARIOS)));
-            settings = new Settings(
-                    cl.get("transports", full ? "ucx,epoll,nio,io_uring" : "ucx,epoll,nio"),
-                    cl.get("channel-allocator", "ucx"),
-                    cl.intValue("runs", full ? 3 : 1),
-                    cl.doubleValue("warmup", 10),
-                    cl.doubleValue("warmup-max", 40),
-                    cl.doubleValue("ramp", 2),
-                    cl.doubleValue("measure", 10),
-                    scenarios,
-                    full ? "full" : "quick");
-            out = Paths.get(cl.get("out", "docs/grpc"));
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
+            line.parseArgs(args);
+            if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+                return;
+            }
+            settings = options.settings();
+        } catch (CommandLine.ParameterException | IllegalArgumentException e) {
+            System.err.println("bin/bench grpc: " + e.getMessage());
+            line.usage(System.err);
             System.exit(2);
             return;
         }
+        Path out = options.out;
 
         String loadBefore = MachineFacts.loadAverage();
         ZonedDateTime started = ZonedDateTime.now();
@@ -125,10 +99,11 @@ public final class GrpcBenchmark {
             }
             if (runs < 1 || warmup < 0 || warmupMax < warmup || ramp < 0 || measure <= 0) {
                 throw new IllegalArgumentException("need --runs >= 1, 0 <= --warmup <= --warmup-max, --ramp >= 0 and"
-                        + " --measure > 0\n" + USAGE);
+                        + " --measure > 0");
             }
             if (scenarios.values().stream().allMatch(List::isEmpty)) {
-                throw new IllegalArgumentException("no scenarios to run\n" + USAGE);
+                throw new IllegalArgumentException("no scenarios to run: give --scenarios or "
+                        + "--default-executor-scenarios a list");
             }
             this.runs = runs;
             this.warmup = warmup;
