@@ -8,12 +8,12 @@ import io.github.nettyucx.benchmarks.core.ChildProcess;
 import io.github.nettyucx.benchmarks.core.JavaCommand;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.support.NettyTransport;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,17 +28,11 @@ import java.util.stream.Stream;
  * Whole-system benchmark: for each transport, a client process and a server process on this host
  * exchange messages over 127.0.0.1 (ping-pong latency, unidirectional throughput, CPU time per
  * operation). Writes {@code results.csv}, {@code results.md} and PNG charts.
- * <pre>
- * SystemBenchmark [--quick | --full | --sustained] [--transports nio,epoll,io_uring,ucx,ucx-tcp]
- *                 [--runs N] [--out DIR] [--no-perftest]
- * </pre>
+ * Its command line is {@link EchoOptions}; {@code --server} and {@code --client} start the child processes.
  * A transport of {@code --transports} may also be a {@link TransportPair} {@code CLIENT-to-SERVER}
  * ({@code epoll-to-ucx}, {@code ucx-to-epoll}): a client of one transport against a server of another.
  */
 public final class SystemBenchmark {
-    private static final String USAGE = "usage: SystemBenchmark [--quick | --full | --sustained] [--transports "
-            + "nio,epoll,io_uring,ucx,ucx-tcp] [--runs N] [--out DIR] [--no-perftest]\n"
-            + "  a transport may be a pair CLIENT-to-SERVER, e.g. epoll-to-ucx, ucx-to-epoll";
     static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms256m", "-Xmx1g",
             "-Dio.netty.leakDetection.level=disabled");
     /** The server's: the client's, with a throughput collector (it only echoes and counts). */
@@ -66,7 +60,20 @@ public final class SystemBenchmark {
                     Double.parseDouble(args[4]), Boolean.parseBoolean(args[5]), Double.parseDouble(args[6]), specs);
             return;
         }
-        new SystemBenchmark().coordinate(args);
+        EchoOptions options = new EchoOptions();
+        CommandLine line = new CommandLine(options);
+        try {
+            line.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            System.err.println("bin/bench echo: " + e.getMessage());
+            line.usage(System.err);
+            System.exit(2);
+            return;
+        }
+        if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+            return;
+        }
+        new SystemBenchmark().coordinate(options, args);
     }
 
     private void progress(String text) {
@@ -74,50 +81,13 @@ public final class SystemBenchmark {
         System.out.flush();
     }
 
-    private void coordinate(String[] args) throws Exception {
-        Mode mode = Mode.QUICK;
-        boolean noPerftest = false;
-        int runs = -1;
-        Path out = null;
-        List<TransportPair> transports = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick":
-                    mode = Mode.QUICK;
-                    break;
-                case "--full":
-                    mode = Mode.FULL;
-                    break;
-                case "--sustained":
-                    mode = Mode.SUSTAINED;
-                    break;
-                case "--runs":
-                    runs = Integer.parseInt(args[++i]);
-                    break;
-                case "--out":
-                    out = Paths.get(args[++i]);
-                    break;
-                case "--no-perftest":
-                    noPerftest = true;
-                    break;
-                case "--transports":
-                    transports = Arrays.stream(args[++i].split(",")).map(TransportPair::of)
-                            .collect(Collectors.toList());
-                    break;
-                default:
-                    System.err.println(USAGE);
-                    System.exit(2);
-            }
-        }
-        if (runs < 1) {
-            runs = mode.runs;
-        }
-        if (out == null) {
-            out = mode.out;
-        }
-        if (transports == null) {
-            transports = mode.transports.stream().map(t -> new TransportPair(t, t)).collect(Collectors.toList());
-        }
+    private void coordinate(EchoOptions options, String[] args) throws Exception {
+        Mode mode = options.mode;
+        int runs = options.runs != null ? options.runs : mode.runs;
+        Path out = options.out != null ? options.out : mode.out;
+        List<TransportPair> transports = options.transports != null ? options.transports
+                : mode.transports.stream().map(t -> new TransportPair(t, t)).collect(Collectors.toList());
+        boolean noPerftest = options.noPerftest;
         boolean perftest = mode.perftest && !noPerftest;
         boolean full = mode == Mode.FULL;
         List<BenchClient.Spec> specs = plan(mode);
