@@ -22,6 +22,9 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -46,30 +49,42 @@ public final class EchoLatencyDemo {
     private EchoLatencyDemo() {
     }
 
+    @Command(name = "bin/bench echo-demo", mixinStandardHelpOptions = true,
+            description = "Echo round trips, one message in flight, the server in another JVM: UCX next to NIO.")
+    private static final class Options {
+        @Option(names = "--messages", paramLabel = "N", description = "round trips per transport "
+                + "(default: ${DEFAULT-VALUE})")
+        int messages = 100_000;
+
+        @Option(names = "--size", paramLabel = "BYTES", description = "message size (default: ${DEFAULT-VALUE})")
+        int size = 16;
+
+        @Option(names = "--transports", split = ",", paramLabel = "ucx,nio",
+                description = "ucx and/or nio, in this order (default: ${DEFAULT-VALUE})")
+        List<String> transports = new ArrayList<>(List.of("ucx", "nio"));
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length == 2 && "--serve".equals(args[0])) {
             serve(args[1]);
             return;
         }
-        int messages = 100_000;
-        int size = 16;
-        List<String> transports = new ArrayList<>(Arrays.asList("ucx", "nio"));
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--messages":
-                    messages = Integer.parseInt(args[++i]);
-                    break;
-                case "--size":
-                    size = Integer.parseInt(args[++i]);
-                    break;
-                case "--transports":
-                    transports = Arrays.asList(args[++i].split(","));
-                    break;
-                default:
-                    System.err.println("usage: EchoLatencyDemo [--messages N] [--size BYTES] [--transports ucx,nio]");
-                    System.exit(2);
-            }
+        Options options = new Options();
+        CommandLine line = new CommandLine(options);
+        try {
+            line.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            System.err.println("bin/bench echo-demo: " + e.getMessage());
+            line.usage(System.err);
+            System.exit(2);
+            return;
         }
+        if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+            return;
+        }
+        int messages = options.messages;
+        int size = options.size;
+        List<String> transports = options.transports;
         if (transports.contains("ucx") && !Ucx.isAvailable()) {
             System.err.println("UCX is not available: " + Ucx.unavailabilityCause().getMessage());
             System.exit(1);
