@@ -53,7 +53,7 @@ public final class AllocatorReport {
 
     public static void main(String[] args) throws IOException, RunnerException {
         JmhReportRun run = JmhReportRun.run("AllocatorReport", "allocator",
-                "io\\.github\\.nettyucx\\.microbench\\.Allocator.*", args);
+                "io\\.github\\.nettyucx\\.benchmarks\\.jmh\\.Allocator.*", args);
         List<Row> rows = rows(run.results);
         run.write("allocator.csv", csv(rows));
         run.write("allocator.md", markdown(rows, run.command, run.machine));

@@ -43,7 +43,7 @@ public final class DataPathReport {
 
     public static void main(String[] args) throws IOException, RunnerException {
         JmhReportRun run = JmhReportRun.run("DataPathReport", "datapath",
-                "io\\.github\\.nettyucx\\.microbench\\.DataPathBenchmark\\..*", args);
+                "io\\.github\\.nettyucx\\.benchmarks\\.jmh\\.DataPathBenchmark\\..*", args);
         List<Row> rows = rows(run.results);
         run.write("datapath.csv", csv(rows));
         run.write("datapath.md", markdown(rows, run.command, run.machine));

@@ -6,6 +6,9 @@ package io.github.nettyucx.benchmarks.ycsb;
 import io.github.nettyucx.benchmarks.core.Spread;
 import io.github.nettyucx.ycsb.YcsbMetric;
 import io.github.nettyucx.ycsb.YcsbOutput;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 import java.io.PrintStream;
 import java.nio.file.Paths;
@@ -23,8 +26,6 @@ import java.util.Map;
  * shared machine cancels out).
  */
 public final class YcsbCompare {
-    private static final String USAGE = "usage: YcsbCompare label=run1.txt[,run2.txt...] label=run1.txt[,...]"
-            + " (the same number of runs per label, in run order)";
     private static final int NAME_WIDTH = 20;
     private static final int VALUE_WIDTH = 28;
     private static final int RATIO_WIDTH = 9;
@@ -33,27 +34,39 @@ public final class YcsbCompare {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, List<YcsbOutput>> runs = new LinkedHashMap<>();
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (eq <= 0) {
-                usage("not label=files: " + arg);
+        Options options = new Options();
+        CommandLine line = new CommandLine(options);
+        try {
+            line.parseArgs(args);
+            if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+                return;
             }
-            List<YcsbOutput> outputs = new ArrayList<>();
-            for (String file : arg.substring(eq + 1).split(",")) {
-                outputs.add(YcsbOutput.read(Paths.get(file)));
+            Map<String, List<YcsbOutput>> runs = new LinkedHashMap<>();
+            for (Map.Entry<String, String> label : options.runs.entrySet()) {
+                List<YcsbOutput> outputs = new ArrayList<>();
+                for (String file : label.getValue().split(",")) {
+                    outputs.add(YcsbOutput.read(Paths.get(file)));
+                }
+                runs.put(label.getKey(), outputs);
             }
-            runs.put(arg.substring(0, eq), outputs);
+            if (runs.values().stream().map(List::size).distinct().count() != 1) {
+                throw new CommandLine.ParameterException(line, "every label needs the same number of runs");
+            }
+            print(runs, System.out);
+        } catch (CommandLine.ParameterException e) {
+            System.err.println("YcsbCompare: " + e.getMessage());
+            line.usage(System.err);
+            System.exit(2);
         }
-        if (runs.isEmpty() || runs.values().stream().map(List::size).distinct().count() != 1) {
-            usage("every label needs the same number of runs");
-        }
-        print(runs, System.out);
     }
 
-    private static void usage(String why) {
-        System.err.println("YcsbCompare: " + why + "\n" + USAGE);
-        System.exit(2);
+    @Command(name = "YcsbCompare", mixinStandardHelpOptions = true,
+            description = "Compares YCSB run summaries per label: medians [min - max] and each run's ratio of the "
+                    + "first label to the second.")
+    private static final class Options {
+        @Parameters(arity = "1..*", paramLabel = "LABEL=RUN1.txt[,RUN2.txt...]",
+                description = "a label and its runs' summary files, in run order; every label the same number")
+        Map<String, String> runs = new LinkedHashMap<>();
     }
 
     /** The table for summaries per label, each list in run order and all lists of the same length. */
