@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.benchmarks.core;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,5 +66,12 @@ public final class ResultColumns {
 
     public String csvHeader() {
         return String.join(",", names);
+    }
+
+    /** A results.csv: the header, then each row, one line each; every target writes its results so. */
+    public String csv(Collection<ResultRow> rows) {
+        StringBuilder csv = new StringBuilder(csvHeader()).append('\n');
+        rows.forEach(r -> csv.append(r.toCsv()).append('\n'));
+        return csv.toString();
     }
 }

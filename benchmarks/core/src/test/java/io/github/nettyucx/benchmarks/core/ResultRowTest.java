@@ -5,6 +5,8 @@ package io.github.nettyucx.benchmarks.core;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,6 +36,15 @@ class ResultRowTest {
         row.put("p50_us", 1.5f);
         assertEquals("1.500", row.get("p50_us"));
         assertEquals(65536, row.integer("size_bytes"));
+    }
+
+    @Test
+    void aCsvFileIsTheHeaderThenOneLinePerRow() {
+        ResultRow a = COLUMNS.newRow().put("transport", "ucx");
+        ResultRow b = COLUMNS.newRow().put("transport", "epoll").put("status", "failed");
+        assertEquals("transport,size_bytes,status,p50_us,note\nucx,,ok,,\nepoll,,failed,,\n",
+                COLUMNS.csv(List.of(a, b)));
+        assertEquals("transport,size_bytes,status,p50_us,note\n", COLUMNS.csv(List.of()));
     }
 
     @Test

@@ -53,10 +53,7 @@ final class Report {
 
     void write(Path dir) throws IOException {
         Files.createDirectories(dir);
-        List<String> csv = new ArrayList<>();
-        csv.add(BenchResults.COLUMNS.csvHeader());
-        results.forEach(r -> csv.add(r.toCsv()));
-        Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("results.csv"), BenchResults.COLUMNS.csv(results), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("results.md"), markdown(), StandardCharsets.UTF_8);
         new ReportCharts(this).write(dir);
     }

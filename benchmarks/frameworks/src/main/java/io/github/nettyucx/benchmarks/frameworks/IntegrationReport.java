@@ -98,10 +98,7 @@ final class IntegrationReport {
 
     void write(Path out) throws IOException {
         Files.createDirectories(out);
-        List<String> csv = new ArrayList<>();
-        csv.add(Results.COLUMNS.csvHeader());
-        rows.forEach(r -> csv.add(r.toCsv()));
-        Files.write(out.resolve("results.csv"), csv, StandardCharsets.UTF_8);
+        Files.writeString(out.resolve("results.csv"), Results.COLUMNS.csv(rows), StandardCharsets.UTF_8);
         StringBuilder md = new StringBuilder();
         header(md);
         for (String framework : distinct(rows, Results.FRAMEWORK)) {

@@ -52,9 +52,7 @@ final class GrpcReport {
 
     /** Every row, failed ones too. */
     String csv() {
-        StringBuilder csv = new StringBuilder(GrpcResults.COLUMNS.csvHeader()).append('\n');
-        results.forEach(r -> csv.append(r.toCsv()).append('\n'));
-        return csv.toString();
+        return GrpcResults.COLUMNS.csv(results);
     }
 
     /** results.md, naming the chart files written beside it. */
