@@ -5,7 +5,6 @@ package io.github.nettyucx.benchmarks.grpc;
 
 import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.grpc.AllocatorChoice;
-import io.github.nettyucx.grpc.CommandLine;
 import io.github.nettyucx.grpc.GrpcWiring;
 import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
@@ -14,9 +13,11 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.netty.channel.EventLoopGroup;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,29 +26,60 @@ import java.util.concurrent.TimeUnit;
  * standard output (a failed scenario gives a line with its status).
  */
 public final class BenchClient {
-    private static final String USAGE = "usage: BenchClient --transport T --port P --scenarios LIST "
-            + "[--allocator grpc|channel] [--executor direct|default]\n"
-            + "       [--warmup MIN_S] [--warmup-max MAX_S] [--ramp S] [--measure S] [--run N]";
 
     private BenchClient() {
     }
 
+    /** What {@link VariantRun} starts this JVM with. */
+    @Command(name = "BenchClient")
+    private static final class Options {
+        @Option(names = "--transport")
+        String transport = "ucx";
+
+        @Option(names = "--port", required = true)
+        int port;
+
+        @Option(names = "--scenarios", required = true)
+        String scenarios;
+
+        @Option(names = "--allocator", description = "grpc or channel")
+        String allocator = "grpc";
+
+        @Option(names = "--executor", description = "direct or default")
+        String executor = "direct";
+
+        @Option(names = "--warmup")
+        double warmup = 10;
+
+        @Option(names = "--warmup-max")
+        double warmupMax = 40;
+
+        @Option(names = "--ramp")
+        double ramp = 2;
+
+        @Option(names = "--measure")
+        double measure = 10;
+
+        @Option(names = "--run")
+        int run = 1;
+    }
+
     public static void main(String[] args) throws Exception {
-        CommandLine cl = new CommandLine(args, Set.of("transport", "port", "scenarios", "allocator", "executor",
-                "warmup", "warmup-max", "ramp", "measure", "run"), Set.of(), USAGE);
-        NettyTransport transport = NettyTransport.of(cl.get("transport", "ucx"));
-        AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
-        ExecutorChoice executor = ExecutorChoice.of(cl.get("executor", "direct"));
-        List<Scenario> scenarios = Scenario.parseList(cl.get("scenarios", ""));
-        double warmup = cl.doubleValue("warmup", 10);
-        double warmupMax = cl.doubleValue("warmup-max", 40);
-        double ramp = cl.doubleValue("ramp", 2);
-        double measure = cl.doubleValue("measure", 10);
-        int run = cl.intValue("run", 1);
+        Options options = new Options();
+        new CommandLine(options).parseArgs(args);
+        NettyTransport transport = NettyTransport.of(options.transport);
+        AllocatorChoice allocator = AllocatorChoice.of(options.allocator);
+        ExecutorChoice executor = ExecutorChoice.of(options.executor);
+        List<Scenario> scenarios = Scenario.parseList(options.scenarios);
+        double warmup = options.warmup;
+        double warmupMax = options.warmupMax;
+        double ramp = options.ramp;
+        double measure = options.measure;
+        int run = options.run;
         transport.ensureAvailable();
 
         EventLoopGroup group = transport.newEventLoopGroup(1, "bench-client");
-        NettyChannelBuilder builder = NettyChannelBuilder.forAddress("127.0.0.1", cl.intValue("port", 0)).usePlaintext()
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress("127.0.0.1", options.port).usePlaintext()
                 .maxInboundMessageSize(32 << 20);
         GrpcWiring.onTransport(builder, transport, group, allocator);
         executor.applyTo(builder);

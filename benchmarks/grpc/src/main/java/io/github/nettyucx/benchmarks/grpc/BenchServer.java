@@ -4,17 +4,18 @@
 package io.github.nettyucx.benchmarks.grpc;
 
 import io.github.nettyucx.grpc.AllocatorChoice;
-import io.github.nettyucx.grpc.CommandLine;
 import io.github.nettyucx.grpc.EchoService;
 import io.github.nettyucx.grpc.GrpcWiring;
 import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,8 +27,6 @@ import java.util.logging.Logger;
 public final class BenchServer {
     /** What the server prints, followed by its port, once it listens. */
     static final String LISTENING = "LISTENING ";
-    private static final String USAGE = "usage: BenchServer --transport T [--allocator grpc|channel] "
-            + "[--executor direct|default] [--threads 1]";
 
     /**
      * Every streaming scenario ends with the client cancelling a stream the server is writing to, which
@@ -39,17 +38,33 @@ public final class BenchServer {
     private BenchServer() {
     }
 
+    /** What {@link VariantRun} starts this JVM with. */
+    @Command(name = "BenchServer")
+    private static final class Options {
+        @Option(names = "--transport")
+        String transport = "ucx";
+
+        @Option(names = "--allocator", description = "grpc or channel")
+        String allocator = "grpc";
+
+        @Option(names = "--executor", description = "direct or default")
+        String executor = "direct";
+
+        @Option(names = "--threads", description = "worker event loops")
+        int threads = 1;
+    }
+
     public static void main(String[] args) throws Exception {
-        CommandLine cl = new CommandLine(args, Set.of("transport", "allocator", "executor", "threads"), Set.of(),
-                USAGE);
-        NettyTransport transport = NettyTransport.of(cl.get("transport", "ucx"));
-        AllocatorChoice allocator = AllocatorChoice.of(cl.get("allocator", "grpc"));
-        ExecutorChoice executor = ExecutorChoice.of(cl.get("executor", "direct"));
+        Options options = new Options();
+        new CommandLine(options).parseArgs(args);
+        NettyTransport transport = NettyTransport.of(options.transport);
+        AllocatorChoice allocator = AllocatorChoice.of(options.allocator);
+        ExecutorChoice executor = ExecutorChoice.of(options.executor);
         transport.ensureAvailable();
         STREAM_ERRORS.setLevel(Level.SEVERE);
 
         EventLoopGroup boss = transport.newEventLoopGroup(1, "bench-boss");
-        EventLoopGroup worker = transport.newEventLoopGroup(cl.intValue("threads", 1), "bench-worker");
+        EventLoopGroup worker = transport.newEventLoopGroup(options.threads, "bench-worker");
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
         GrpcWiring.onTransport(builder, transport, boss, worker, allocator);
         executor.applyTo(builder);
