@@ -5,6 +5,9 @@ package io.github.nettyucx.benchmarks.echo;
 
 import io.github.nettyucx.benchmarks.core.Medians;
 import io.github.nettyucx.benchmarks.core.ResultRow;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -200,9 +203,28 @@ final class MachineProbe {
 
     /** Prints the rate every half second: {@code MachineProbe [COUNT]}. */
     public static void main(String[] args) {
-        int count = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        for (int i = 0; i < count; i++) {
+        Options options = new Options();
+        CommandLine line = new CommandLine(options);
+        try {
+            line.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            System.err.println("MachineProbe: " + e.getMessage());
+            line.usage(System.err);
+            System.exit(2);
+            return;
+        }
+        if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+            return;
+        }
+        for (int i = 0; i < options.count; i++) {
             System.out.printf(Locale.ROOT, "%.0f%n", crossCoreMbPerSecond(500));
         }
+    }
+
+    @Command(name = "MachineProbe", mixinStandardHelpOptions = true,
+            description = "Prints the machine's cross-core copy rate (MB/s), one probe every half second.")
+    private static final class Options {
+        @Parameters(arity = "0..1", paramLabel = "COUNT", description = "probes (default: ${DEFAULT-VALUE})")
+        int count = 10;
     }
 }
