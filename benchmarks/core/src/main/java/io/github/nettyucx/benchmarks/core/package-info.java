@@ -19,7 +19,8 @@
  *       {@link io.github.nettyucx.benchmarks.core.MachineFacts}: the statistics of latency and throughput results,
  *       how they travel between JVMs and what a report says about the machine (percentiles of
  *       latencies come from HdrHistogram, in each target);</li>
- *   <li>{@link io.github.nettyucx.benchmarks.core.PngCharts}: how every report writes its charts.</li>
+ *   <li>{@link io.github.nettyucx.benchmarks.core.PngCharts} and
+ *       {@link io.github.nettyucx.benchmarks.core.MarkdownTable}: how reports write their charts and tables.</li>
  * </ul>
  * The transport chosen by name is {@code io.github.nettyucx.support.NettyTransport} (support/), which the examples
  * share too. What each benchmark measures, its columns, its command line and its report stay in its own module.

@@ -4,6 +4,7 @@
 package io.github.nettyucx.benchmarks.grpc;
 
 import io.github.nettyucx.benchmarks.core.MachineFacts;
+import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -144,32 +146,27 @@ final class GrpcReport {
 
     private void warmUp(StringBuilder md) {
         md.append("## Warm-up\n\nHow each client JVM's warm-up ended (scenarios still moving in parentheses).\n\n");
-        md.append("| variant | executor |");
+        MarkdownTable table = new MarkdownTable().text("variant").text("executor");
         for (int run = 1; run <= settings.runs; run++) {
-            md.append(" run ").append(run).append(" |");
+            table.text("run " + run);
         }
-        md.append("\n|---|---|");
-        for (int run = 1; run <= settings.runs; run++) {
-            md.append("---|");
-        }
-        md.append('\n');
         for (ExecutorChoice e : ExecutorChoice.values()) {
             for (String v : medians.variants()) {
-                StringBuilder line = new StringBuilder("| " + v + " | " + e.id() + " |");
+                List<String> cells = new ArrayList<>(List.of(v, e.id()));
                 boolean any = false;
                 for (int run = 1; run <= settings.runs; run++) {
                     List<ResultRow> rows = medians.rows(v, e.id(), run);
                     ResultRow r = rows.stream().filter(x -> !x.get("warmup_s").isEmpty()).findFirst().orElse(null);
                     any |= !rows.isEmpty();
-                    line.append(' ').append(r == null ? (rows.isEmpty() ? "" : "failed") : WarmUp.Outcome.describe(
-                            r.number("warmup_s"), r.number("warmup_stable_after_s"), r.get("warmup_unstable")))
-                            .append(" |");
+                    cells.add(r == null ? (rows.isEmpty() ? "" : "failed") : WarmUp.Outcome.describe(
+                            r.number("warmup_s"), r.number("warmup_stable_after_s"), r.get("warmup_unstable")));
                 }
                 if (any) {
-                    md.append(line).append('\n');
+                    table.row(cells.toArray());
                 }
             }
         }
+        md.append(table);
     }
 
     private void calls(StringBuilder md) {
@@ -180,30 +177,28 @@ final class GrpcReport {
         md.append("\n## Calls: round trip, rate and CPU per call\n\n");
         md.append("Round trips in µs; CPU in µs per call of the client and of the server JVM, with each JVM's "
                 + "utilisation in the window.\n\n");
-        md.append("| scenario | executor | variant | p50 µs | p99 µs | p99.9 µs | calls/s | client CPU µs/call "
-                + "| server CPU µs/call | CPU client / server |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        MarkdownTable table = new MarkdownTable().text("scenario").text("executor").text("variant")
+                .number("p50 µs").number("p99 µs").number("p99.9 µs").number("calls/s").number("client CPU µs/call")
+                .number("server CPU µs/call").number("CPU client / server");
         for (RunMedians.Case c : cases) {
             for (String v : medians.variants()) {
-                if (!medians.measured(v, c)) {
-                    continue;
+                if (medians.measured(v, c)) {
+                    table.row(c.label(), c.executor, v, fmt(medians.median(v, c, "p50_us")),
+                            fmt(medians.median(v, c, "p99_us")), fmt(medians.median(v, c, "p999_us")),
+                            fmt(medians.median(v, c, "calls_per_s")), fmt(medians.median(v, c, "client_cpu_us_per_op")),
+                            fmt(medians.median(v, c, "server_cpu_us_per_op")), utilisation(v, c));
                 }
-                md.append("| ").append(c.label()).append(" | ").append(c.executor).append(" | ").append(v)
-                        .append(" | ").append(fmt(medians.median(v, c, "p50_us")))
-                        .append(" | ").append(fmt(medians.median(v, c, "p99_us")))
-                        .append(" | ").append(fmt(medians.median(v, c, "p999_us")))
-                        .append(" | ").append(fmt(medians.median(v, c, "calls_per_s")))
-                        .append(" | ").append(fmt(medians.median(v, c, "client_cpu_us_per_op")))
-                        .append(" | ").append(fmt(medians.median(v, c, "server_cpu_us_per_op")))
-                        .append(" | ").append(utilisation(v, c)).append(" |\n");
             }
         }
+        md.append(table);
         md.append("\nUCX against epoll, p50 (target: UCX at most ").append(UNARY_TARGET).append("× epoll's):\n\n");
-        md.append("| scenario | executor | ucx/epoll p50 | target |\n|---|---|---:|---|\n");
+        MarkdownTable ratios = new MarkdownTable().text("scenario").text("executor").number("ucx/epoll p50")
+                .text("target");
         for (RunMedians.Case c : cases) {
             double ratio = medians.median("ucx", c, "p50_us") / medians.median("epoll", c, "p50_us");
-            md.append("| ").append(c.label()).append(" | ").append(c.executor).append(" | ").append(ratio(ratio))
-                    .append(" | ").append(verdict(ratio, ratio <= UNARY_TARGET)).append(" |\n");
+            ratios.row(c.label(), c.executor, ratio(ratio), verdict(ratio, ratio <= UNARY_TARGET));
         }
+        md.append(ratios);
     }
 
     private void streams(StringBuilder md) {
@@ -212,28 +207,26 @@ final class GrpcReport {
             return;
         }
         md.append("\n## Streaming throughput (server streaming, one call)\n\n");
-        md.append("| message | executor | variant | MB/s | messages/s | client CPU µs/msg | server CPU µs/msg "
-                + "| CPU client / server |\n|---|---|---|---:|---:|---:|---:|---:|\n");
+        MarkdownTable table = new MarkdownTable().text("message").text("executor").text("variant").number("MB/s")
+                .number("messages/s").number("client CPU µs/msg").number("server CPU µs/msg")
+                .number("CPU client / server");
         for (RunMedians.Case c : cases) {
             for (String v : medians.variants()) {
-                if (!medians.measured(v, c)) {
-                    continue;
+                if (medians.measured(v, c)) {
+                    table.row(c.label(), c.executor, v, fmt(medians.median(v, c, "mb_per_s")),
+                            fmt(medians.median(v, c, "msgs_per_s")), fmt2(medians.median(v, c, "client_cpu_us_per_op")),
+                            fmt2(medians.median(v, c, "server_cpu_us_per_op")), utilisation(v, c));
                 }
-                md.append("| ").append(c.label()).append(" | ").append(c.executor).append(" | ").append(v)
-                        .append(" | ").append(fmt(medians.median(v, c, "mb_per_s")))
-                        .append(" | ").append(fmt(medians.median(v, c, "msgs_per_s")))
-                        .append(" | ").append(fmt2(medians.median(v, c, "client_cpu_us_per_op")))
-                        .append(" | ").append(fmt2(medians.median(v, c, "server_cpu_us_per_op")))
-                        .append(" | ").append(utilisation(v, c)).append(" |\n");
             }
         }
+        md.append(table);
         md.append("\nUCX against epoll, MB/s (target: UCX at least ").append(STREAM_TARGET).append("× epoll's):\n\n");
-        md.append("| message | executor | ucx/epoll | target |\n|---|---|---:|---|\n");
+        MarkdownTable ratios = new MarkdownTable().text("message").text("executor").number("ucx/epoll").text("target");
         for (RunMedians.Case c : cases) {
             double ratio = medians.median("ucx", c, "mb_per_s") / medians.median("epoll", c, "mb_per_s");
-            md.append("| ").append(c.label()).append(" | ").append(c.executor).append(" | ").append(ratio(ratio))
-                    .append(" | ").append(verdict(ratio, ratio >= STREAM_TARGET)).append(" |\n");
+            ratios.row(c.label(), c.executor, ratio(ratio), verdict(ratio, ratio >= STREAM_TARGET));
         }
+        md.append(ratios);
     }
 
     private void allocators(StringBuilder md) {
@@ -242,22 +235,21 @@ final class GrpcReport {
         }
         md.append("\n## gRPC's allocator or the channel's, on UCX\n\n");
         md.append("Ratio `ucx+channel-alloc` / `ucx` (gRPC's allocator): below 1 for latency, above 1 for "
-                + "throughput means the channel's allocator is faster.\n\n| scenario | executor | ratio |\n"
-                + "|---|---|---:|\n");
+                + "throughput means the channel's allocator is faster.\n\n");
+        MarkdownTable table = new MarkdownTable().text("scenario").text("executor").number("ratio");
         for (RunMedians.Case c : medians.cases(Scenario.Kind.UNARY, Scenario.Kind.BLOCKING)) {
             if (medians.measured("ucx+channel-alloc", c)) {
-                md.append("| ").append(c.label()).append(" p50 | ").append(c.executor).append(" | ")
-                        .append(ratio(medians.median("ucx+channel-alloc", c, "p50_us")
-                                / medians.median("ucx", c, "p50_us"))).append(" |\n");
+                table.row(c.label() + " p50", c.executor, ratio(medians.median("ucx+channel-alloc", c, "p50_us")
+                        / medians.median("ucx", c, "p50_us")));
             }
         }
         for (RunMedians.Case c : medians.cases(Scenario.Kind.STREAM)) {
             if (medians.measured("ucx+channel-alloc", c)) {
-                md.append("| ").append(c.label()).append(" MB/s | ").append(c.executor).append(" | ")
-                        .append(ratio(medians.median("ucx+channel-alloc", c, "mb_per_s")
-                                / medians.median("ucx", c, "mb_per_s"))).append(" |\n");
+                table.row(c.label() + " MB/s", c.executor, ratio(medians.median("ucx+channel-alloc", c, "mb_per_s")
+                        / medians.median("ucx", c, "mb_per_s")));
             }
         }
+        md.append(table);
     }
 
     private void problems(StringBuilder md) {
