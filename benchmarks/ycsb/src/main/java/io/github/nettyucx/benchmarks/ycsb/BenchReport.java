@@ -4,6 +4,7 @@
 package io.github.nettyucx.benchmarks.ycsb;
 
 import io.github.nettyucx.benchmarks.core.MachineFacts;
+import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.Spread;
 import io.github.nettyucx.ycsb.YcsbMetric;
 import io.github.nettyucx.ycsb.YcsbOutput;
@@ -144,47 +145,41 @@ final class BenchReport {
         }
         md.append("## Workload ").append(w.toUpperCase(Locale.ROOT)).append("\n\n");
         md.append("Median [min - max] over ").append(o.runs).append(" run(s):\n\n");
-        md.append("| threads | transport | ops/s | steady ops/s |");
-        ops.forEach(op -> md.append(' ').append(op).append(" p99 us |"));
-        md.append("\n|---|---|---:|---:|");
-        ops.forEach(op -> md.append("---:|"));
-        md.append('\n');
+        MarkdownTable spreads = new MarkdownTable().text("threads").text("transport").number("ops/s")
+                .number("steady ops/s");
+        ops.forEach(op -> spreads.number(op + " p99 us"));
         for (int threads : o.threads) {
             for (String t : o.transports) {
-                md.append("| ").append(threads).append(" | ").append(t).append(" | ")
-                  .append(table.spread(w, threads, t, YcsbMetric.THROUGHPUT::of).format("%,.0f")).append(" | ")
-                  .append(table.spread(w, threads, t, steady()).format("%,.0f")).append(" |");
+                List<String> cells = new ArrayList<>(List.of(String.valueOf(threads), t,
+                        table.spread(w, threads, t, YcsbMetric.THROUGHPUT::of).format("%,.0f"),
+                        table.spread(w, threads, t, steady()).format("%,.0f")));
                 for (String op : ops) {
-                    md.append(' ').append(table.spread(w, threads, t, YcsbMetric.p99(op)::of).format("%,.0f"))
-                      .append(" |");
+                    cells.add(table.spread(w, threads, t, YcsbMetric.p99(op)::of).format("%,.0f"));
                 }
-                md.append('\n');
+                spreads.row(cells.toArray());
             }
         }
-        md.append('\n');
+        md.append(spreads).append('\n');
         List<String> others = others();
         if (!o.transports.contains(RunTable.REFERENCE) || others.isEmpty()) {
             md.append("(No ratios: they need epoll and another transport in `--transports`.)\n\n");
         } else {
             md.append("Ratio to epoll in the same run: min / median / max (run 1, run 2, ...):\n\n");
-            md.append("| threads | transport | ops/s | steady ops/s |");
-            ops.forEach(op -> md.append(' ').append(op).append(" p99 |"));
-            md.append("\n|---|---|---|---|");
-            ops.forEach(op -> md.append("---|"));
-            md.append('\n');
+            MarkdownTable ratioTable = new MarkdownTable().text("threads").text("transport").text("ops/s")
+                    .text("steady ops/s");
+            ops.forEach(op -> ratioTable.text(op + " p99"));
             for (int threads : o.threads) {
                 for (String t : others) {
-                    md.append("| ").append(threads).append(" | ").append(t).append(" | ")
-                      .append(ratios(table.ratiosToReference(w, threads, t, YcsbMetric.THROUGHPUT::of)))
-                      .append(" | ").append(ratios(table.ratiosToReference(w, threads, t, steady()))).append(" |");
+                    List<String> cells = new ArrayList<>(List.of(String.valueOf(threads), t,
+                            ratios(table.ratiosToReference(w, threads, t, YcsbMetric.THROUGHPUT::of)),
+                            ratios(table.ratiosToReference(w, threads, t, steady()))));
                     for (String op : ops) {
-                        md.append(' ').append(ratios(table.ratiosToReference(w, threads, t, YcsbMetric.p99(op)::of)))
-                          .append(" |");
+                        cells.add(ratios(table.ratiosToReference(w, threads, t, YcsbMetric.p99(op)::of)));
                     }
-                    md.append('\n');
+                    ratioTable.row(cells.toArray());
                 }
             }
-            md.append('\n');
+            md.append(ratioTable).append('\n');
         }
         for (String c : charts) {
             md.append("![").append(c).append("](").append(c).append(")\n");
