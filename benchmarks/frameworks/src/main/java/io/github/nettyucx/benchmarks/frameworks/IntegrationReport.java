@@ -4,6 +4,7 @@
 package io.github.nettyucx.benchmarks.frameworks;
 
 import io.github.nettyucx.benchmarks.core.MachineFacts;
+import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.PngCharts;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.benchmarks.core.Spread;
@@ -134,34 +135,25 @@ final class IntegrationReport {
         List<ResultRow> mine = select(rows, Results.FRAMEWORK, framework);
         List<String> transports = distinct(mine, Results.TRANSPORT);
         md.append("## ").append(framework).append("\n\n");
-        md.append("| scenario | metric |");
-        transports.forEach(t -> md.append(' ').append(t).append(" |"));
-        others(transports).forEach(t -> md.append(' ').append(t).append(" / ").append(REFERENCE)
-                .append(" per run |"));
-        md.append("\n|---|---|");
-        transports.forEach(t -> md.append("---|"));
-        others(transports).forEach(t -> md.append("---|"));
-        md.append('\n');
+        MarkdownTable table = new MarkdownTable().text("scenario").text("metric");
+        transports.forEach(table::text);
+        others(transports).forEach(t -> table.text(t + " / " + REFERENCE + " per run"));
         for (String scenario : distinct(mine, Results.SCENARIO)) {
             List<ResultRow> byScenario = select(mine, Results.SCENARIO, scenario);
             for (String metric : metrics(scenario)) {
-                md.append("| ").append(scenario).append(" | ").append(METRIC_LABELS.get(metric)).append(" |");
+                List<String> cells = new ArrayList<>(List.of(scenario, METRIC_LABELS.get(metric)));
                 for (String t : transports) {
-                    md.append(' ').append(spread(values(select(byScenario, Results.TRANSPORT, t), metric)))
-                            .append(" |");
+                    cells.add(spread(values(select(byScenario, Results.TRANSPORT, t), metric)));
                 }
                 for (String t : others(transports)) {
                     List<Double> ratios = ratios(byScenario, t, metric);
-                    md.append(' ').append(spread(ratios));
-                    if (!ratios.isEmpty()) {
-                        md.append(" (").append(ratios.stream().map(IntegrationReport::format)
-                                .collect(Collectors.joining(", "))).append(')');
-                    }
-                    md.append(" |");
+                    cells.add(spread(ratios) + (ratios.isEmpty() ? "" : " (" + ratios.stream()
+                            .map(IntegrationReport::format).collect(Collectors.joining(", ")) + ")"));
                 }
-                md.append('\n');
+                table.row(cells.toArray());
             }
         }
+        md.append(table);
         md.append("\nPer run, as a ratio to epoll's in the same run:");
         for (String scenario : distinct(mine, Results.SCENARIO)) {
             md.append(" [").append(scenario).append("](").append(chartFile(framework, scenario)).append(')');
