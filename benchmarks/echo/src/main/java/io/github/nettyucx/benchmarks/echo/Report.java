@@ -5,6 +5,7 @@ package io.github.nettyucx.benchmarks.echo;
 
 import io.github.nettyucx.benchmarks.core.ByteSizes;
 import io.github.nettyucx.benchmarks.core.MachineFacts;
+import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.Medians;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 
@@ -75,23 +76,19 @@ final class Report {
         return ids;
     }
 
-    /** The summary table's heading and separator lines, ratio columns included, after the first columns'. */
-    private void summaryHeading(StringBuilder md, String heading, String separator, List<String> ids) {
-        md.append(heading);
-        ids.forEach(id -> md.append(' ').append(id).append(" |"));
-        ratioIds().forEach(id -> md.append(' ').append(id).append("/epoll |"));
-        md.append('\n').append(separator);
-        ids.forEach(id -> md.append("---:|"));
-        ratioIds().forEach(id -> md.append("---:|"));
-        md.append('\n');
+    /** A summary table after its first columns: a column per transport, then each ratio id's over epoll. */
+    private MarkdownTable summaryColumns(MarkdownTable table, List<String> ids) {
+        ids.forEach(table::number);
+        ratioIds().forEach(id -> table.number(id + "/epoll"));
+        return table;
     }
 
-    /** A summary row's ratio cells and its end: each ratio id's median over epoll's. */
-    private void ratioCells(StringBuilder md, String benchmark, int size, int conns, String metric) {
+    /** A summary row's cells after its first ones: each transport's median, then each ratio id's over epoll's. */
+    private void summaryCells(List<String> cells, List<String> ids, String benchmark, int size, int conns,
+                              String metric) {
+        ids.forEach(id -> cells.add(cell(id, benchmark, size, conns, metric)));
         double epoll = median("epoll", benchmark, size, conns, metric);
-        ratioIds().forEach(id -> md.append(' ').append(ratio(median(id, benchmark, size, conns, metric), epoll))
-                .append(" |"));
-        md.append('\n');
+        ratioIds().forEach(id -> cells.add(ratio(median(id, benchmark, size, conns, metric), epoll)));
     }
 
     private List<ResultRow> select(String transport, String benchmark, int size, int connections) {
@@ -230,64 +227,70 @@ final class Report {
         md.append(anyMixed() ? "p50 by transport; the ratio columns divide the p50 of UCX or of a pair by the "
                 + "epoll p50 (below 1 = faster than epoll).\n\n" : "p50 by transport; the ratio columns divide the "
                 + "UCX p50 by the epoll p50 (below 1 = UCX faster).\n\n");
-        summaryHeading(md, "| size |", "|---|", ids);
+        MarkdownTable summary = summaryColumns(new MarkdownTable().text("size"), ids);
         for (int size : sizes("pingpong", 1)) {
-            md.append("| ").append(ByteSizes.label(size)).append(" |");
-            ids.forEach(id -> md.append(' ').append(cell(id, "pingpong", size, 1, "p50_us")).append(" |"));
-            ratioCells(md, "pingpong", size, 1, "p50_us");
+            List<String> cells = new ArrayList<>(List.of(ByteSizes.label(size)));
+            summaryCells(cells, ids, "pingpong", size, 1, "p50_us");
+            summary.row(cells.toArray());
         }
-        md.append("\n| size | transport | p50 | p99 | p99.9 | mean | max | round trips/s | client CPU µs/op "
-                + "| server CPU µs/op | p50 / epoll p50 | p99 / epoll p99 |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append(summary);
+        MarkdownTable detail = new MarkdownTable().text("size").text("transport").number("p50").number("p99")
+                .number("p99.9").number("mean").number("max").number("round trips/s").number("client CPU µs/op")
+                .number("server CPU µs/op").number("p50 / epoll p50").number("p99 / epoll p99");
         for (int size : sizes("pingpong", 1)) {
             for (String id : ids) {
                 if (skipped.containsKey(id)) {
                     continue;
                 }
-                md.append("| ").append(ByteSizes.label(size)).append(" | ").append(id).append(" |");
+                List<String> cells = new ArrayList<>(List.of(ByteSizes.label(size), id));
                 for (String m : new String[] {"p50_us", "p99_us", "p999_us", "mean_us", "max_us", "msgs_per_s",
                     "client_cpu_us_per_op", "server_cpu_us_per_op"}) {
-                    md.append(' ').append(cell(id, "pingpong", size, 1, m)).append(" |");
+                    cells.add(cell(id, "pingpong", size, 1, m));
                 }
-                md.append(' ').append(ratio(median(id, "pingpong", size, 1, "p50_us"),
-                        median("epoll", "pingpong", size, 1, "p50_us"))).append(" | ")
-                        .append(ratio(median(id, "pingpong", size, 1, "p99_us"),
-                                median("epoll", "pingpong", size, 1, "p99_us"))).append(" |\n");
+                cells.add(ratio(median(id, "pingpong", size, 1, "p50_us"), median("epoll", "pingpong", size, 1,
+                        "p50_us")));
+                cells.add(ratio(median(id, "pingpong", size, 1, "p99_us"), median("epoll", "pingpong", size, 1,
+                        "p99_us")));
+                detail.row(cells.toArray());
             }
         }
+        md.append('\n').append(detail);
     }
 
     private void throughputSection(StringBuilder md, List<String> ids) {
         md.append("\n## Unidirectional throughput (MB/s)\n\n");
         md.append(anyMixed() ? "The ratio columns divide the MB/s of UCX or of a pair by epoll's (above 1 = faster "
                 + "than epoll).\n\n" : "The ratio columns divide UCX's MB/s by epoll's (above 1 = UCX faster).\n\n");
-        summaryHeading(md, "| size | connections |", "|---|---:|", ids);
+        MarkdownTable summary = summaryColumns(new MarkdownTable().text("size").number("connections"), ids);
         for (int size : sizes("throughput", -1)) {
             for (int conns : connectionCounts(size)) {
-                md.append("| ").append(ByteSizes.label(size)).append(" | ").append(conns).append(" |");
-                ids.forEach(id -> md.append(' ').append(cell(id, "throughput", size, conns, "mb_per_s")).append(" |"));
-                ratioCells(md, "throughput", size, conns, "mb_per_s");
+                List<String> cells = new ArrayList<>(List.of(ByteSizes.label(size), String.valueOf(conns)));
+                summaryCells(cells, ids, "throughput", size, conns, "mb_per_s");
+                summary.row(cells.toArray());
             }
         }
-        md.append("\n| size | connections | transport | MB/s | messages/s | client CPU µs/msg | server CPU µs/msg "
-                + "| MB/s / epoll |\n|---|---:|---|---:|---:|---:|---:|---:|\n");
+        md.append(summary);
+        MarkdownTable detail = new MarkdownTable().text("size").number("connections").text("transport")
+                .number("MB/s").number("messages/s").number("client CPU µs/msg").number("server CPU µs/msg")
+                .number("MB/s / epoll");
         for (int size : sizes("throughput", -1)) {
             for (int conns : connectionCounts(size)) {
                 for (String id : ids) {
                     if (skipped.containsKey(id)) {
                         continue;
                     }
-                    md.append("| ").append(ByteSizes.label(size)).append(" | ").append(conns).append(" | ")
-                            .append(id).append(" |");
+                    List<String> cells = new ArrayList<>(List.of(ByteSizes.label(size), String.valueOf(conns), id));
                     for (String m : new String[] {"mb_per_s", "msgs_per_s", "client_cpu_us_per_op",
                         "server_cpu_us_per_op"}) {
-                        md.append(' ').append(cell(id, "throughput", size, conns, m)).append(" |");
+                        cells.add(cell(id, "throughput", size, conns, m));
                     }
-                    md.append(' ').append(ratio(median(id, "throughput", size, conns, "mb_per_s"),
-                            median("epoll", "throughput", size, conns, "mb_per_s"))).append(" |\n");
+                    cells.add(ratio(median(id, "throughput", size, conns, "mb_per_s"), median("epoll", "throughput",
+                            size, conns, "mb_per_s")));
+                    detail.row(cells.toArray());
                 }
             }
         }
+        md.append('\n').append(detail);
     }
 
     private void perftestSection(StringBuilder md) {
