@@ -25,13 +25,22 @@ class UcxNativeConstantsTest {
     void theLibraryDefinesEveryConstant() throws Exception {
         int methods = 0;
         for (Method method : UcxNativeConstants.class.getDeclaredMethods()) {
-            if (Modifier.isNative(method.getModifiers())) {
+            if (Modifier.isNative(method.getModifiers()) && method.getParameterCount() == 0) {
                 method.setAccessible(true);
                 method.invoke(null); // UnsatisfiedLinkError when the library lacks it
                 methods++;
             }
         }
         assertTrue(methods > 30, "native constants found: " + methods);
+    }
+
+    @Test
+    void socketOptionsAreFoundByTheirCName() {
+        long noDelay = UcxNativeConstants.socketOption("TCP_NODELAY");
+        long keepAlive = UcxNativeConstants.socketOption("SO_KEEPALIVE");
+        assertTrue(noDelay > 0 && keepAlive > 0 && noDelay != keepAlive, noDelay + ", " + keepAlive);
+        assertTrue(noDelay >>> 32 != keepAlive >>> 32, "TCP and socket levels differ");
+        assertEquals(-1, UcxNativeConstants.socketOption("SO_NO_SUCH_OPTION"));
     }
 
     @Test
