@@ -23,10 +23,15 @@ enum JvmWork implements CoreContention.OwnWork {
 
     @Override
     public long millis() {
-        long millis = compilerTimed ? compiler.getTotalCompilationTime() : 0;
+        long millis = compilerMillis();
         for (int i = 0; i < collectors.size(); i++) {
             millis += Math.max(0, collectors.get(i).getCollectionTime());
         }
         return millis;
+    }
+
+    /** The JIT compiler's part of {@link #millis()}: its compilations' time so far (0 if the JVM does not time it). */
+    long compilerMillis() {
+        return compilerTimed ? compiler.getTotalCompilationTime() : 0;
     }
 }

@@ -50,6 +50,13 @@ final class UcxLoopWait {
      */
     private static final boolean SLEEP_WHEN_CONTENDED = SystemPropertyUtil.getBoolean(
             "io.github.nettyucx.sleepWhenContended", true);
+    /**
+     * Whether spins keep their core while the JIT compiler works ({@link JitActivity}):
+     * {@code -Dio.github.nettyucx.spinThroughJit}, by default where the JVM may use more than one CPU (with one, the
+     * loops of a process share it and need the yields) (docs/settings.md#the-first-second).
+     */
+    private static final boolean SPIN_THROUGH_JIT = SystemPropertyUtil.getBoolean(
+            "io.github.nettyucx.spinThroughJit", NettyRuntime.availableProcessors() > 1);
     /** Holds of {@link CoreContention} begun in this process: beside busy threads, sleeping at once paid. */
     static final LongAdder CONTENTION_HOLDS = new LongAdder();
     private final UcxIoHandler loop;
@@ -59,6 +66,8 @@ final class UcxLoopWait {
     private final AdaptiveSpin adaptiveSpin;
     /** Tells from the spins' yields and the loop's rate of work when sleeping at once beats spinning. */
     private final CoreContention contention = new CoreContention(JvmWork.INSTANCE);
+    /** While the JIT compiler works, spins do not yield. */
+    private final JitActivity jit = SPIN_THROUGH_JIT ? new JitActivity(JvmWork.INSTANCE::compilerMillis) : null;
     /** Whether {@link #contention} may stop this loop's spins: {@link WaitStrategy#ADAPTIVE} only. */
     private final boolean holdsSpinning;
     /** Events the loop's runs have handled so far: what {@link #contention} compares spinning and sleeping by. */
@@ -179,7 +188,7 @@ final class UcxLoopWait {
             throws IOException {
         long start = ioStartNanos;
         long spinUntil = start + spinNanos;
-        long yieldFrom = start + yieldAfterNanos;
+        long yieldFrom = jit != null && jit.busy(start) ? Long.MAX_VALUE : start + yieldAfterNanos;
         int rounds = 0;
         long now;
         long roundStart = start;
