@@ -195,12 +195,11 @@ final class Report {
                 .append("`OperatingSystemMXBean.getProcessCpuTime`) over the measured part divided by ")
                 .append("round trips or messages; it includes spinning event loops.\n\n");
 
-        md.append("## Transports\n\n| transport | status |\n| --- | --- |\n");
+        MarkdownTable transports = new MarkdownTable().text("transport").text("status");
         for (String id : ids) {
-            md.append("| ").append(id).append(" | ")
-                    .append(skipped.containsKey(id) ? "skipped: " + skipped.get(id).replace("|", "\\|") : "ran")
-                    .append(" |\n");
+            transports.row(id, skipped.containsKey(id) ? "skipped: " + skipped.get(id).replace("|", "\\|") : "ran");
         }
+        md.append("## Transports\n\n").append(transports);
         if (!lanes.isEmpty()) {
             md.append("\n## UCX lanes of one connection\n\n");
             lanes.forEach((id, l) -> {
@@ -300,7 +299,7 @@ final class Report {
         if (pt.isEmpty()) {
             md.append(perftestNote == null ? "Not run.\n" : perftestNote + "\n");
         } else {
-            md.append("| test | size | result | note |\n|---|---|---|---|\n");
+            MarkdownTable perftest = new MarkdownTable().text("test").text("size").text("result").text("note");
             for (ResultRow r : pt) {
                 String value;
                 if (!r.ok()) {
@@ -311,10 +310,10 @@ final class Report {
                 } else {
                     value = fmt(r.number("mb_per_s")) + " MB/s, " + fmt(r.number("msgs_per_s")) + " msg/s";
                 }
-                md.append("| ").append(r.get("benchmark")).append(" | ")
-                        .append(ByteSizes.label(r.integer("size_bytes"))).append(" | ").append(value)
-                        .append(" | ").append(r.get("note").replace("|", "\\|")).append(" |\n");
+                perftest.row(r.get("benchmark"), ByteSizes.label(r.integer("size_bytes")), value,
+                        r.get("note").replace("|", "\\|"));
             }
+            md.append(perftest);
         }
     }
 

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.benchmarks.jmh;
 
+import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.Medians;
 import io.github.nettyucx.benchmarks.core.PngCharts;
 import org.knowm.xchart.CategoryChart;
@@ -144,9 +145,9 @@ public final class AllocatorReport {
         md.append("Machine: ").append(machine).append(".\n\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("![median ns per operation](allocator.png)\n\n");
-        md.append("| scenario | size | allocator | ns per op, median (min–max) | median vs pooled ")
-                .append("| B/op (gc.alloc.rate.norm) |\n");
-        md.append("| --- | ---: | --- | ---: | ---: | ---: |\n");
+        MarkdownTable table = new MarkdownTable().text("scenario").number("size").text("allocator")
+                .number("ns per op, median (min–max)").number("median vs pooled")
+                .number("B/op (gc.alloc.rate.norm)");
         for (Map.Entry<String, String> scenario : SCENARIOS.entrySet()) {
             for (int size : sizes(rows)) {
                 for (String allocator : ALLOCATORS) {
@@ -154,13 +155,14 @@ public final class AllocatorReport {
                     if (r == null) {
                         continue;
                     }
-                    md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f (%.1f–%.1f) | %.2f× | %.2f |%n",
-                            scenario.getValue(), bytes(size), allocator, r.median(), min(r.nanos()), max(r.nanos()),
-                            ratioToPooled(rows, r), Medians.ofFinite(r.garbage())));
+                    table.row(scenario.getValue(), bytes(size), allocator,
+                            String.format(Locale.ROOT, "%.1f (%.1f–%.1f)", r.median(), min(r.nanos()), max(r.nanos())),
+                            String.format(Locale.ROOT, "%.2f×", ratioToPooled(rows, r)),
+                            String.format(Locale.ROOT, "%.2f", Medians.ofFinite(r.garbage())));
                 }
             }
         }
-        return md.toString();
+        return md.append(table).toString();
     }
 
     private static String bytes(int size) {

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.benchmarks.jmh;
 
+import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.Medians;
 import io.github.nettyucx.benchmarks.core.PngCharts;
 import org.knowm.xchart.CategoryChart;
@@ -105,8 +106,8 @@ public final class DataPathReport {
                         + "iterations; compare ratios within this run.\n\n");
         sb.append("Machine: ").append(machine).append("\n\n");
         sb.append("Command: `").append(command).append("`\n\n![median ns per message](datapath.png)\n\n");
-        sb.append("| benchmark | size | transport | ns per message, median (min-max) | vs epoll | B/msg |\n");
-        sb.append("| --- | ---: | --- | ---: | ---: | ---: |\n");
+        MarkdownTable table = new MarkdownTable().text("benchmark").number("size").text("transport")
+                .number("ns per message, median (min-max)").number("vs epoll").number("B/msg");
         for (String benchmark : BENCHMARKS) {
             for (int size : sizes(rows)) {
                 Row epoll = find(rows, benchmark, "epoll", size);
@@ -117,15 +118,14 @@ public final class DataPathReport {
                     }
                     String ratio = epoll == null ? "-"
                             : String.format(Locale.ROOT, "%.2fx", r.median() / epoll.median());
-                    sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f (%.0f-%.0f) | %s | %.2f |%n", benchmark,
-                            label(size), transport, r.median(),
-                            r.nanos.stream().mapToDouble(d -> d).min().orElse(Double.NaN),
-                            r.nanos.stream().mapToDouble(d -> d).max().orElse(Double.NaN), ratio,
-                            r.garbageMedian()));
+                    table.row(benchmark, label(size), transport, String.format(Locale.ROOT, "%.0f (%.0f-%.0f)",
+                            r.median(), r.nanos.stream().mapToDouble(d -> d).min().orElse(Double.NaN),
+                            r.nanos.stream().mapToDouble(d -> d).max().orElse(Double.NaN)), ratio,
+                            String.format(Locale.ROOT, "%.2f", r.garbageMedian()));
                 }
             }
         }
-        return sb.toString();
+        return sb.append(table).toString();
     }
 
     private static String label(int size) {
