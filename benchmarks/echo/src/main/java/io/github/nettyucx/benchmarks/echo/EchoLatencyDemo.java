@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.benchmarks.echo;
 
+import io.github.nettyucx.benchmarks.core.CommandLines;
 import io.github.nettyucx.transport.Ucx;
 import io.github.nettyucx.transport.UcxIoHandler;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
@@ -22,7 +23,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import org.HdrHistogram.Histogram;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -70,16 +70,7 @@ public final class EchoLatencyDemo {
             return;
         }
         Options options = new Options();
-        CommandLine line = new CommandLine(options);
-        try {
-            line.parseArgs(args);
-        } catch (CommandLine.ParameterException e) {
-            System.err.println("bin/bench echo-demo: " + e.getMessage());
-            line.usage(System.err);
-            System.exit(2);
-            return;
-        }
-        if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+        if (!CommandLines.parse("bin/bench echo-demo", options, args)) {
             return;
         }
         int messages = options.messages;

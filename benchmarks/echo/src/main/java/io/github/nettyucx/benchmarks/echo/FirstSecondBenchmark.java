@@ -4,12 +4,12 @@
 package io.github.nettyucx.benchmarks.echo;
 
 import io.github.nettyucx.benchmarks.core.ChildProcess;
+import io.github.nettyucx.benchmarks.core.CommandLines;
 import io.github.nettyucx.benchmarks.core.JavaCommand;
 import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.support.NettyTransport;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -69,17 +69,7 @@ public final class FirstSecondBenchmark {
             return;
         }
         Options options = new Options();
-        CommandLine line = new CommandLine(options);
-        try {
-            line.parseArgs(args);
-        } catch (CommandLine.ParameterException e) {
-            System.err.println("bin/bench first-second: " + e.getMessage());
-            line.usage(System.err);
-            System.exit(2);
-            return;
-        }
-        if (line.isUsageHelpRequested()) {
-            line.usage(System.out);
+        if (!CommandLines.parse("bin/bench first-second", options, args)) {
             return;
         }
         run(options, String.join(" ", args));

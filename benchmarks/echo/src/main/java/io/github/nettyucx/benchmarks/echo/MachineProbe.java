@@ -3,9 +3,9 @@
  */
 package io.github.nettyucx.benchmarks.echo;
 
+import io.github.nettyucx.benchmarks.core.CommandLines;
 import io.github.nettyucx.benchmarks.core.Medians;
 import io.github.nettyucx.benchmarks.core.ResultRow;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -204,16 +204,7 @@ final class MachineProbe {
     /** Prints the rate every half second: {@code MachineProbe [COUNT]}. */
     public static void main(String[] args) {
         Options options = new Options();
-        CommandLine line = new CommandLine(options);
-        try {
-            line.parseArgs(args);
-        } catch (CommandLine.ParameterException e) {
-            System.err.println("MachineProbe: " + e.getMessage());
-            line.usage(System.err);
-            System.exit(2);
-            return;
-        }
-        if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+        if (!CommandLines.parse("MachineProbe", options, args)) {
             return;
         }
         for (int i = 0; i < options.count; i++) {

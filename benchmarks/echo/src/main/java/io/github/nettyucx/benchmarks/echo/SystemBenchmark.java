@@ -5,10 +5,10 @@ package io.github.nettyucx.benchmarks.echo;
 
 import io.github.nettyucx.benchmarks.core.ByteSizes;
 import io.github.nettyucx.benchmarks.core.ChildProcess;
+import io.github.nettyucx.benchmarks.core.CommandLines;
 import io.github.nettyucx.benchmarks.core.JavaCommand;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.support.NettyTransport;
-import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -61,16 +61,7 @@ public final class SystemBenchmark {
             return;
         }
         EchoOptions options = new EchoOptions();
-        CommandLine line = new CommandLine(options);
-        try {
-            line.parseArgs(args);
-        } catch (CommandLine.ParameterException e) {
-            System.err.println("bin/bench echo: " + e.getMessage());
-            line.usage(System.err);
-            System.exit(2);
-            return;
-        }
-        if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+        if (!CommandLines.parse("bin/bench echo", options, args)) {
             return;
         }
         new SystemBenchmark().coordinate(options, args);

@@ -4,13 +4,13 @@
 package io.github.nettyucx.benchmarks.ycsb;
 
 import io.github.nettyucx.benchmarks.core.ChildProcess;
+import io.github.nettyucx.benchmarks.core.CommandLines;
 import io.github.nettyucx.benchmarks.core.JavaCommand;
 import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.Neighbours;
 import io.github.nettyucx.kvstore.KvStoreMain;
 import io.github.nettyucx.ycsb.KvStoreClient;
 import io.github.nettyucx.ycsb.YcsbOutput;
-import picocli.CommandLine;
 
 import java.io.File;
 import java.io.IOException;
@@ -42,17 +42,8 @@ public final class YcsbBenchmark {
 
     public static void main(String[] args) throws Exception {
         BenchOptions o = new BenchOptions();
-        CommandLine line = new CommandLine(o);
-        try {
-            line.parseArgs(args);
-            o.transports.forEach(TransportVariant::of); // fail early on a bad name
-        } catch (CommandLine.ParameterException | IllegalArgumentException e) {
-            System.err.println("bin/bench ycsb: " + e.getMessage());
-            line.usage(System.err);
-            System.exit(2);
-            return;
-        }
-        if (CommandLine.printHelpIfRequested(line.getParseResult())) {
+        // A bad transport name fails here, before any run.
+        if (!CommandLines.parse("bin/bench ycsb", o, args, () -> o.transports.forEach(TransportVariant::of))) {
             return;
         }
         String command = System.getProperty("bench.command", "YcsbBenchmark " + String.join(" ", args));
