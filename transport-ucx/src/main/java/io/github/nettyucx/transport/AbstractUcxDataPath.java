@@ -3,7 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.FileRegion;
 
 import java.io.IOException;
 
@@ -42,6 +44,9 @@ abstract class AbstractUcxDataPath implements UcxLink {
     @Override
     public final boolean write(ChannelOutboundBuffer in) throws Exception {
         while (!in.isEmpty()) {
+            if (removeIfEmpty(in)) {
+                continue;
+            }
             if (!canSend() && !makeRoom()) {
                 countStall();
                 return false;
@@ -54,6 +59,18 @@ abstract class AbstractUcxDataPath implements UcxLink {
             }
         }
         return true;
+    }
+
+    /**
+     * An empty buffer, or a region with no bytes, needs no message: it completes at once, as a socket write of
+     * nothing does, also while the peer holds every credit. Otherwise a last empty write (an HTTP response's
+     * empty last content) waits for credits from a peer that has read all it wanted, and fails when it closes.
+     */
+    private static boolean removeIfEmpty(ChannelOutboundBuffer in) {
+        Object msg = in.current();
+        boolean empty = msg instanceof ByteBuf ? !((ByteBuf) msg).isReadable()
+                : ((FileRegion) msg).transferred() >= ((FileRegion) msg).count();
+        return empty && in.remove();
     }
 
     @Override

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -10,15 +11,20 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.File;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -295,6 +301,44 @@ class FlowControlSemanticsTest extends AbstractSemanticsTest {
             assertEquals(written, checker.received.get(), "bytes received");
             assertEquals(writer.out.crc(), checker.expected.crc(), "CRC32 of the stream");
             assertTrue(writer.errors.isEmpty(), () -> "writer errors: " + writer.errors);
+            client.close().sync();
+            server.close().sync();
+        }
+    }
+
+    /**
+     * A write of nothing (an empty buffer, a region of no bytes) completes at once, also while the receiver
+     * does not read and holds all the messages it can take: on UCX a window of one message, its only credit
+     * spent on the byte before. HTTP's empty last content is such a write, after the body its peer has read.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestTransport.class)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void emptyWritesCompleteWhileTheReceiverDoesNotRead(TestTransport transport, @TempDir Path dir)
+            throws Throwable {
+        File empty = Files.createFile(dir.resolve("empty")).toFile();
+        try (Env env = new Env(transport, 1, 1)) {
+            ReadRounds receiver = new ReadRounds();
+            ServerBootstrap serverBootstrap = env.serverBootstrap()
+                    .childOption(ChannelOption.AUTO_READ, false)
+                    .childHandler(receiver);
+            if (transport == TestTransport.UCX) {
+                serverBootstrap.childOption(UcxChannelOption.UCX_RECV_WINDOW, 1);
+            }
+            Channel server = serverBootstrap.bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+            Channel client = env.clientBootstrap().handler(new ChannelInboundHandlerAdapter())
+                    .connect(server.localAddress()).sync().channel();
+            assertTrue(receiver.active.await(5, TimeUnit.SECONDS));
+
+            await(client.writeAndFlush(ascii("x")), 10, "the one byte the receiver can take");
+            await(client.writeAndFlush(Unpooled.EMPTY_BUFFER), 10, "an empty buffer's write");
+            await(client.writeAndFlush(new DefaultFileRegion(empty, 0, 0)), 10, "an empty region's write");
+            assertEquals(0, receiver.receivedBytes(), "the receiver got data with AUTO_READ off");
+
+            receiver.channel.config().setAutoRead(true);
+            assertTrue(Await.until(() -> receiver.receivedBytes() == 1, 10, TimeUnit.SECONDS),
+                    "the byte arrives once the receiver reads");
+            assertTrue(receiver.errors.isEmpty(), () -> "receiver errors: " + receiver.errors);
             client.close().sync();
             server.close().sync();
         }
