@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -59,7 +60,8 @@
 #include "ucx_park.h"
 #include "ucx_worker.h"
 
-#define NUCX_AREA_ALIGNMENT 4096
+/* Send slots start on cache lines. */
+#define NUCX_SLOT_ALIGNMENT 64
 #define NUCX_LINGER_NANOS (10ull * 1000000000ull)
 /*
  * After the peer is known gone, how long its last messages (already in our receive queue, or
@@ -303,7 +305,7 @@ static jint java_conn_send_iov(JNIEnv *env, jclass cls, jlong conn_ptr, jint slo
     if (count < 2 || count > NUCX_MAX_IOV) {
         return (jint) UCS_ERR_INVALID_PARAM;
     }
-    ucp_dt_iov_t *iov = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
+    ucp_dt_iov_t *iov = nucx_send_iov(conn, slot);
     iov[0].buffer = nucx_send_slot(conn, slot);
     iov[0].length = NUCX_HEADER_BYTES;
     return conn_send(conn, slot, iov, (size_t) count, 1, (uint32_t) seq, (uint32_t) credits);
@@ -384,12 +386,23 @@ int nucx_conn_take_unexpected(nucx_worker *w, ucp_tag_message_h message, const u
 
 /* ---- lifetime ---- */
 
-static void *aligned_area(size_t size) {
-    void *area = NULL;
-    if (posix_memalign(&area, NUCX_AREA_ALIGNMENT, size) != 0) {
-        return NULL;
+/*
+ * The send slots, each after its I/O vector, in a mapping of the connection's own: the pages of
+ * slots no send used stay out of the resident set. From the allocator they shared pages with its
+ * headers and with other connections' small blocks, which every connection then touched.
+ */
+static int map_send_area(nucx_conn *conn) {
+    size_t stride = NUCX_SLOT_IOV_BYTES + (size_t) conn->send_slot_bytes;
+    conn->send_stride = (stride + NUCX_SLOT_ALIGNMENT - 1) & ~(size_t) (NUCX_SLOT_ALIGNMENT - 1);
+    size_t page = (size_t) sysconf(_SC_PAGESIZE);
+    size_t length = ((size_t) conn->send_slots * conn->send_stride + page - 1) / page * page;
+    void *area = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (area == MAP_FAILED) {
+        return errno;
     }
-    return area;
+    conn->send_area = area;
+    conn->send_area_bytes = length;
+    return 0;
 }
 
 static void unlink_live(nucx_conn *conn) {
@@ -417,7 +430,9 @@ static void conn_release(nucx_conn *conn) {
     }
     free((void *) conn->state);
     free(conn->recv_bufs);
-    free(conn->send_area);
+    if (conn->send_area != NULL) {
+        munmap(conn->send_area, conn->send_area_bytes);
+    }
     free(conn->recv_reqs);
     free(conn->send_reqs);
     free(conn->held);
@@ -430,7 +445,6 @@ static void conn_release(nucx_conn *conn) {
         free(conn->recv_refs);
     }
     free(conn->send_refs);
-    free(conn->send_iovs);
     free(conn);
 }
 
@@ -483,8 +497,7 @@ static void cancel_receives(nucx_conn *conn) {
  * registration the sends still work.
  */
 static void register_send_area(nucx_conn *conn) {
-    size_t length = (size_t) conn->send_slots * (size_t) conn->send_slot_bytes;
-    if (nucx_mem_register(conn->send_area, length, &conn->send_memh) != UCS_OK) {
+    if (nucx_mem_register(conn->send_area, conn->send_area_bytes, &conn->send_memh) != UCS_OK) {
         conn->send_memh = NULL;
     }
 }
@@ -493,18 +506,15 @@ static int conn_alloc(nucx_conn *conn) {
     size_t state_words = NUCX_STATE_HEADER_WORDS + (size_t) conn->recv_slots + (size_t) conn->send_slots;
     conn->state = calloc(state_words, sizeof(int32_t));
     conn->recv_bufs = calloc((size_t) conn->recv_slots, sizeof(char *));
-    conn->send_area = aligned_area((size_t) conn->send_slots * (size_t) conn->send_slot_bytes);
     conn->recv_reqs = calloc((size_t) conn->recv_slots, sizeof(void *));
     conn->send_reqs = calloc((size_t) conn->send_slots, sizeof(void *));
     conn->recv_refs = calloc((size_t) conn->recv_slots, sizeof(nucx_slot_ref));
     conn->send_refs = calloc((size_t) conn->send_slots, sizeof(nucx_slot_ref));
-    /* Not zeroed: Java writes each entry before a send reads it, so pages of slots never sent stay untouched. */
-    conn->send_iovs = malloc((size_t) conn->send_slots * NUCX_MAX_IOV * sizeof(ucp_dt_iov_t));
     conn->held = malloc((size_t) conn->recv_slots * NUCX_HELD_PER_SLOT * sizeof(nucx_held));
     conn->recv_seqs = malloc((size_t) conn->recv_slots * sizeof(uint32_t));
-    if (conn->state == NULL || conn->recv_bufs == NULL || conn->send_area == NULL || conn->recv_reqs == NULL ||
-        conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->send_iovs == NULL ||
-        conn->held == NULL || conn->recv_seqs == NULL) {
+    if (conn->state == NULL || conn->recv_bufs == NULL || conn->recv_reqs == NULL ||
+        conn->send_reqs == NULL || conn->recv_refs == NULL || conn->send_refs == NULL || conn->held == NULL ||
+        conn->recv_seqs == NULL) {
         return -1;
     }
     for (int i = 0; i < conn->recv_slots; i++) {
@@ -514,7 +524,6 @@ static int conn_alloc(nucx_conn *conn) {
     for (int i = 0; i < conn->send_slots; i++) {
         conn->send_refs[i] = (nucx_slot_ref) {conn, i};
     }
-    register_send_area(conn);
     return 0;
 }
 
@@ -577,6 +586,15 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         nucx_throw_io(env, "connection buffers", "out of memory");
         return;
     }
+    int mapped = map_send_area(conn);
+    if (mapped != 0) {
+        conn_release(conn);
+        /* Each connection maps its send slots: a process near vm.max_map_count runs out of mappings first. */
+        nucx_throw_errno(env, "mmap of the connection's send slots (if the process is at the kernel's limit of "
+                         "mappings, raise it: sysctl -w vm.max_map_count=262144)", mapped);
+        return;
+    }
+    register_send_area(conn);
     conn->id = new_connection_id(w);
     if (nucx_ids_add(w, conn) != 0) {
         conn_release(conn);
@@ -596,7 +614,7 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         [NUCX_CREATED_STATE] = (jlong) (intptr_t) conn->state,
         [NUCX_CREATED_SEND_AREA] = (jlong) (intptr_t) conn->send_area,
         [NUCX_CREATED_ID] = (jlong) conn->id,
-        [NUCX_CREATED_SEND_IOVS] = (jlong) (intptr_t) conn->send_iovs,
+        [NUCX_CREATED_SEND_STRIDE] = (jlong) conn->send_stride,
         [NUCX_CREATED_TAG_SECRET] = (jlong) conn->tag_secret,
         [NUCX_CREATED_MESSAGE_KEY] = (jlong) conn->message_key,
     };

@@ -64,13 +64,14 @@ struct nucx_conn {
     char **recv_bufs;      /* per slot: the buffer (owned by Java) its receive is posted into */
     uint32_t *recv_seqs;   /* per slot: the sequence number its receive was posted for */
     int repost_slot;       /* the slot whose receive took a forged message inside its own post (ucx_tag_path.c) */
-    char *send_area;
+    char *send_area;       /* the send slots, each after its I/O vector: nucx_send_slot, nucx_send_iov */
+    size_t send_stride;    /* bytes from one slot's I/O vector to the next one's */
+    size_t send_area_bytes; /* the length of send_area's mapping */
     ucp_mem_h send_memh;   /* registration of send_area, or NULL */
     void **recv_reqs;      /* per slot: its UCX receive while one is posted */
     void **send_reqs;
     nucx_slot_ref *recv_refs;
     nucx_slot_ref *send_refs;
-    ucp_dt_iov_t *send_iovs; /* NUCX_MAX_IOV entries per send slot, filled by Java after entry 0 */
     void *ctrl_recv_req;
     uint32_t ctrl_recv_buf[3]; /* a header and a word more, so that a longer message shows in its length */
     uint32_t ctrl_send_buf[2];
@@ -156,8 +157,17 @@ static inline volatile int32_t *nucx_send_state(nucx_conn *conn) {
     return conn->state + NUCX_STATE_HEADER_WORDS + conn->recv_slots;
 }
 
+/* Bytes of a send slot's I/O vector: NUCX_MAX_IOV entries, filled by Java after entry 0. */
+#define NUCX_SLOT_IOV_BYTES ((size_t) NUCX_MAX_IOV * sizeof(ucp_dt_iov_t))
+
+/* A send slot's I/O vector, in front of the slot's header: a small send touches one page of the area. */
+static inline ucp_dt_iov_t *nucx_send_iov(nucx_conn *conn, int slot) {
+    return (ucp_dt_iov_t *) (void *) (conn->send_area + (size_t) slot * conn->send_stride);
+}
+
+/* A send slot's header, then its payload: send_slot_bytes in all. */
 static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
-    return conn->send_area + (size_t) slot * (size_t) conn->send_slot_bytes;
+    return (char *) nucx_send_iov(conn, slot) + NUCX_SLOT_IOV_BYTES;
 }
 
 /* Reports to Java, for the paths. */

@@ -40,7 +40,7 @@
     X(createdState, NUCX_CREATED_STATE)                \
     X(createdSendArea, NUCX_CREATED_SEND_AREA)         \
     X(createdId, NUCX_CREATED_ID)                      \
-    X(createdSendIovs, NUCX_CREATED_SEND_IOVS)         \
+    X(createdSendStride, NUCX_CREATED_SEND_STRIDE)     \
     X(createdTagSecret, NUCX_CREATED_TAG_SECRET)         \
     X(createdMessageKey, NUCX_CREATED_MESSAGE_KEY)       \
     X(createdWords, NUCX_CREATED_WORDS)                \

@@ -236,7 +236,7 @@ static int add_memory(nucx_conn *conn, const write_item *item, gather_state *g) 
         return add_piece(g, item->inline_bytes, FRAME_WORD_BYTES) &&
                add_piece(g, nucx_send_slot(conn, item->slot), memory_bytes(item) - FRAME_WORD_BYTES);
     default: {
-        const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) item->slot * NUCX_MAX_IOV;
+        const ucp_dt_iov_t *entries = nucx_send_iov(conn, item->slot);
         if (!add_piece(g, item->inline_bytes, FRAME_WORD_BYTES)) {
             return 0;
         }
@@ -412,7 +412,7 @@ static uint64_t slot_message_bytes(nucx_conn *conn, int slot, size_t count, int 
     if (!iov) {
         return count;
     }
-    const ucp_dt_iov_t *entries = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
+    const ucp_dt_iov_t *entries = nucx_send_iov(conn, slot);
     uint64_t length = 0;
     for (size_t i = 0; i < count; i++) {
         length += entries[i].length;
@@ -981,7 +981,7 @@ static jint java_conn_frame_send_file(JNIEnv *env, jclass cls, jlong conn_ptr, j
     if (iov_count == 0) {
         return queue_slot(conn, slot, (size_t) length + NUCX_HEADER_BYTES, 0, file);
     }
-    ucp_dt_iov_t *iov = conn->send_iovs + (size_t) slot * NUCX_MAX_IOV;
+    ucp_dt_iov_t *iov = nucx_send_iov(conn, slot);
     iov[0].buffer = header;
     iov[0].length = NUCX_HEADER_BYTES;
     return queue_slot(conn, slot, (size_t) iov_count, 1, file);

@@ -117,9 +117,9 @@ enum nucx_ready_word {
 enum nucx_created_word {
     NUCX_CREATED_CONN,      /* the nucx_conn pointer */
     NUCX_CREATED_STATE,     /* its state block (enum nucx_state_word) */
-    NUCX_CREATED_SEND_AREA, /* its send slots */
+    NUCX_CREATED_SEND_AREA, /* its send slots: slot i's I/O vector at i strides, its header after it */
     NUCX_CREATED_ID,        /* its connection id (the receiver's part of the tag) */
-    NUCX_CREATED_SEND_IOVS, /* its I/O vectors, NUCX_MAX_IOV ucp_dt_iov_t per send slot */
+    NUCX_CREATED_SEND_STRIDE, /* bytes from one send slot to the next: an I/O vector of NUCX_MAX_IOV entries, header, payload */
     NUCX_CREATED_TAG_SECRET, /* its tag secret (the rest of the receiver's part of the tag) */
     NUCX_CREATED_MESSAGE_KEY, /* its message key (the header's second word), as an unsigned 32-bit value */
     NUCX_CREATED_WORDS

@@ -81,10 +81,9 @@ final class UcxConnection implements UcxConnector.Endpoint {
         this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
         this.receives = new UcxReceiveWindow(conn, state, recvWindow, slotStride);
         this.sendAreaAddress = created[UcxNative.CREATED_SEND_AREA];
-        this.sendArea = UcxNative.directBuffer(sendAreaAddress, sendSlots * slotStride);
-        ByteBuffer sendIovs = UcxBytes.words(created[UcxNative.CREATED_SEND_IOVS],
-                sendSlots * UcxNative.MAX_IOV * UcxNative.IOV_ENTRY_BYTES);
-        this.gatherer = new UcxSendGatherer(sendArea, sendAreaAddress, sendIovs, slotStride, sendSlots);
+        int sendStride = (int) created[UcxNative.CREATED_SEND_STRIDE];
+        this.sendArea = UcxBytes.words(sendAreaAddress, sendSlots * sendStride);
+        this.gatherer = new UcxSendGatherer(sendArea, sendAreaAddress, sendStride, sendSlots);
     }
 
     /**

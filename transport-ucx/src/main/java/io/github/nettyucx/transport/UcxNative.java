@@ -47,7 +47,7 @@ final class UcxNative {
     static final int CREATED_STATE = UcxNativeConstants.createdState();
     static final int CREATED_SEND_AREA = UcxNativeConstants.createdSendArea();
     static final int CREATED_ID = UcxNativeConstants.createdId();
-    static final int CREATED_SEND_IOVS = UcxNativeConstants.createdSendIovs();
+    static final int CREATED_SEND_STRIDE = UcxNativeConstants.createdSendStride();
     static final int CREATED_TAG_SECRET = UcxNativeConstants.createdTagSecret();
     static final int CREATED_MESSAGE_KEY = UcxNativeConstants.createdMessageKey();
     static final int CREATED_WORDS = UcxNativeConstants.createdWords();

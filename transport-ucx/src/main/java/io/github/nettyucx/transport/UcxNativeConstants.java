@@ -51,7 +51,7 @@ final class UcxNativeConstants {
 
     static native int createdId();
 
-    static native int createdSendIovs();
+    static native int createdSendStride();
 
     static native int createdTagSecret();
 

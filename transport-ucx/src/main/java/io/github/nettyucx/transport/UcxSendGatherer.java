@@ -16,10 +16,11 @@ import java.util.List;
  * the buffers that slot's send reads in place, retained until UCX is done with them.
  */
 final class UcxSendGatherer implements ChannelOutboundBuffer.MessageProcessor {
+    /** Bytes of a slot's I/O vector, in front of its header. */
+    static final int SLOT_IOV_BYTES = UcxNative.MAX_IOV * UcxNative.IOV_ENTRY_BYTES;
+    /** The send slots (C: nucx_send_iov, nucx_send_slot): each an I/O vector, a header, then the payload. */
     private final ByteBuffer sendArea;
     private final long sendAreaAddress;
-    /** The send slots' I/O vectors: {@link UcxNative#MAX_IOV} entries per slot. */
-    private final ByteBuffer sendIovs;
     private final int slotStride;
     /**
      * Per send slot: the buffers its send reads in place; a slot's array is made with its first such send, so that
@@ -29,10 +30,9 @@ final class UcxSendGatherer implements ChannelOutboundBuffer.MessageProcessor {
     private final int[] heldCount;
     private int slotsHoldingBuffers;
 
-    UcxSendGatherer(ByteBuffer sendArea, long sendAreaAddress, ByteBuffer sendIovs, int slotStride, int sendSlots) {
+    UcxSendGatherer(ByteBuffer sendArea, long sendAreaAddress, int slotStride, int sendSlots) {
         this.sendArea = sendArea;
         this.sendAreaAddress = sendAreaAddress;
-        this.sendIovs = sendIovs;
         this.slotStride = slotStride;
         this.heldBySlot = new ByteBuf[sendSlots][];
         this.heldCount = new int[sendSlots];
@@ -52,7 +52,7 @@ final class UcxSendGatherer implements ChannelOutboundBuffer.MessageProcessor {
     void reset(int slot, int capacity, int inPlaceMinBytes) {
         this.slot = slot;
         this.inPlaceMinBytes = inPlaceMinBytes;
-        this.stagingOffset = slot * slotStride + UcxNative.HEADER_BYTES;
+        this.stagingOffset = slot * slotStride + SLOT_IOV_BYTES + UcxNative.HEADER_BYTES;
         this.capacity = capacity;
         this.copied = 0;
         this.lastEntryCopied = false;
@@ -131,18 +131,18 @@ final class UcxSendGatherer implements ChannelOutboundBuffer.MessageProcessor {
     }
 
     private int entryOffset(int entry) {
-        return (slot * UcxNative.MAX_IOV + entry) * UcxNative.IOV_ENTRY_BYTES;
+        return slot * slotStride + entry * UcxNative.IOV_ENTRY_BYTES;
     }
 
     private void addEntry(long address, int length) {
         int entry = entryOffset(iovCount++);
-        sendIovs.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
-        sendIovs.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
+        sendArea.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
+        sendArea.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
     }
 
     private void growLastEntry(int n) {
         int length = entryOffset(iovCount - 1) + UcxNative.IOV_LENGTH_OFFSET;
-        sendIovs.putLong(length, sendIovs.getLong(length) + n);
+        sendArea.putLong(length, sendArea.getLong(length) + n);
     }
 
     /** Copies {@code n} readable bytes of {@code src} to {@code offset} of the send area, without allocating. */

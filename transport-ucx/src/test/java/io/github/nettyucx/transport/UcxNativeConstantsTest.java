@@ -50,7 +50,7 @@ class UcxNativeConstantsTest {
         assertLayout(UcxNative.READY_HEADER_WORDS, UcxNative.READY_COUNT, UcxNative.READY_CAPACITY,
                 UcxNative.READY_OVERFLOWED);
         assertLayout(UcxNative.CREATED_WORDS, UcxNative.CREATED_CONN, UcxNative.CREATED_STATE,
-                UcxNative.CREATED_SEND_AREA, UcxNative.CREATED_ID, UcxNative.CREATED_SEND_IOVS,
+                UcxNative.CREATED_SEND_AREA, UcxNative.CREATED_ID, UcxNative.CREATED_SEND_STRIDE,
                 UcxNative.CREATED_TAG_SECRET, UcxNative.CREATED_MESSAGE_KEY);
         assertLayout(UcxNative.MAP_WORDS, UcxNative.MAP_ADDRESS, UcxNative.MAP_MEMH, UcxNative.MAP_STATUS);
         assertLayout(UcxNative.EVENT_WORDS, UcxNative.EVENT_FD, UcxNative.EVENT_EVENTS);

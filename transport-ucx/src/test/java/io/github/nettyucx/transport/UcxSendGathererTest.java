@@ -22,20 +22,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * without being counted would stay retained until its slot is reused.
  */
 class UcxSendGathererTest {
-    private static final int STRIDE = 64 * 1024 + 4;
+    private static final int PAYLOAD = 64 * 1024;
+    private static final int STRIDE = UcxSendGatherer.SLOT_IOV_BYTES + UcxNative.HEADER_BYTES + PAYLOAD;
     private static final int SLOTS = 2;
 
     @Test
     void buffersSentInPlaceAreCountedHeldAndReleased() {
         TestTransport.UCX.assumeAvailable();
-        ByteBuffer area = ByteBuffer.allocateDirect(SLOTS * STRIDE);
-        ByteBuffer iovs = ByteBuffer.allocateDirect(SLOTS * UcxNative.MAX_IOV * UcxNative.IOV_ENTRY_BYTES)
-                .order(ByteOrder.nativeOrder());
-        UcxSendGatherer gatherer = new UcxSendGatherer(area, UcxBytes.address(area), iovs, STRIDE, SLOTS);
+        ByteBuffer area = ByteBuffer.allocateDirect(SLOTS * STRIDE).order(ByteOrder.nativeOrder());
+        UcxSendGatherer gatherer = new UcxSendGatherer(area, UcxBytes.address(area), STRIDE, SLOTS);
         ByteBuf large = Unpooled.directBuffer(8192).writeZero(8192);
         ByteBuf small = Unpooled.directBuffer(16).writeZero(16);
 
-        gatherer.reset(0, STRIDE - 4, 4096);
+        gatherer.reset(0, PAYLOAD, 4096);
         assertTrue(gatherer.processMessage(large));
         assertTrue(gatherer.processMessage(small));
         assertEquals(8192 + 16, gatherer.filled);
@@ -50,7 +49,7 @@ class UcxSendGathererTest {
         assertFalse(gatherer.holdsBuffers());
         assertEquals(1, large.refCnt());
 
-        gatherer.reset(1, STRIDE - 4, 4096);
+        gatherer.reset(1, PAYLOAD, 4096);
         gatherer.processMessage(large);
         List<ByteBuf> inUse = new ArrayList<>();
         gatherer.takeHeld(inUse);
