@@ -210,7 +210,9 @@ final class UcxConnection implements UcxConnector.Endpoint {
 
     /** A parked receive window that has a message waiting posts its receives ({@link UcxReceiveWindow#wakeIfHeld}). */
     void wakeIfHeld() throws IOException {
-        receives.wakeIfHeld();
+        if (receives.wakeIfHeld()) {
+            worker.windowWoke();
+        }
     }
 
     ByteBuf readInPlace(int maxBytes) {

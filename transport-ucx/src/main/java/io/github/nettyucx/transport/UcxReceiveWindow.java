@@ -249,16 +249,18 @@ final class UcxReceiveWindow {
     /**
      * Posts the receives again when the native side holds a message for the parked window, whether or not the
      * channel reads now: messages carry the credits their sender returns in their header, which count only once a
-     * message is received, and a peer that waits for them must not wait on our reader.
+     * message is received, and a peer that waits for them must not wait on our reader. True when it woke.
      */
-    void wakeIfHeld() throws IOException {
-        if (parked && woken()) {
-            try {
-                unpark();
-            } catch (OutOfMemoryError e) {
-                throw new IOException("no memory for the receive buffers of a connection that woke: " + e, e);
-            }
+    boolean wakeIfHeld() throws IOException {
+        if (!parked || !woken()) {
+            return false;
         }
+        try {
+            unpark();
+        } catch (OutOfMemoryError e) {
+            throw new IOException("no memory for the receive buffers of a connection that woke: " + e, e);
+        }
+        return true;
     }
 
     /** Posts every receive now: the connection takes the TCP data path, which never parks. */

@@ -56,6 +56,11 @@ final class UcxWorker {
     private UcxReceiveWindow[] parkable = new UcxReceiveWindow[16];
     private int parkableCount;
     private long nextParkSweepNanos;
+    /**
+     * Whether a window was awake (not parked) after the last sweep, or has woken or joined since: only then is a
+     * sweep due, so that a loop whose connections are all parked sleeps until something happens.
+     */
+    private boolean windowsAwake;
     private int readyListOverflows;
 
     UcxWorker(int maxConnections) throws IOException {
@@ -176,6 +181,12 @@ final class UcxWorker {
             parkableCount++;
         }
         parkable[index] = window;
+        windowsAwake = true;
+    }
+
+    /** A parked window posted its receives again: it is swept until it parks again. */
+    void windowWoke() {
+        windowsAwake = true;
     }
 
     /** The connection at {@code index} closes: its window is no longer swept. */
@@ -188,22 +199,25 @@ final class UcxWorker {
 
     /** Sweeps the windows every half {@link UcxReceiveWindow#PARK_IDLE_NANOS}: those idle since the last sweep park. */
     void sweepIdleWindows(long now) {
-        if (parkableCount == 0 || now - nextParkSweepNanos < 0) {
+        if (parkableCount == 0 || !windowsAwake || now - nextParkSweepNanos < 0) {
             return;
         }
         nextParkSweepNanos = now + UcxReceiveWindow.PARK_IDLE_NANOS / 2;
+        boolean awake = false;
         int end = Math.min(parkable.length, nextFreeIndex);
         for (int i = 0; i < end; i++) {
             UcxReceiveWindow window = parkable[i];
             if (window != null) {
                 window.sweep();
+                awake |= !window.isParked();
             }
         }
+        windowsAwake = awake;
     }
 
     /** Nanoseconds until the next sweep is due, or -1 when there is nothing to sweep: the loop sleeps no longer. */
     long nanosToSweep(long now) {
-        return parkableCount == 0 ? -1 : Math.max(0, nextParkSweepNanos - now);
+        return parkableCount == 0 || !windowsAwake ? -1 : Math.max(0, nextParkSweepNanos - now);
     }
 
     /** Connections bound to an index now. */

@@ -28,10 +28,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Idle connections park ({@link UcxReceiveWindow}): after {@link UcxReceiveWindow#PARK_IDLE_NANOS} without a
- * message both ends give their receive buffers back to the pool, and what the peer sends afterwards, a single
- * byte or a burst larger than the window, arrives intact and in order, without a stray; the burst's buffers, sent
- * back in place, are all given back once their sends are done. Over UCX's tag path only; the TCP data path never
- * parks.
+ * message both ends give their receive buffers back to the pool and their loops stop waking to sweep them; what
+ * the peer sends afterwards, a single byte or a burst larger than the window, arrives intact and in order, without
+ * a stray; the burst's buffers, sent back in place, are all given back once their sends are done. Over UCX's tag
+ * path only; the TCP data path never parks.
  */
 class ParkingTest {
     private static final int WINDOW = UcxSocketChannelConfig.DEFAULT_RECV_WINDOW;
@@ -66,6 +66,12 @@ class ParkingTest {
                     3 * TimeUnit.NANOSECONDS.toMillis(UcxReceiveWindow.PARK_IDLE_NANOS) + 2_000,
                     TimeUnit.MILLISECONDS), "idle ends kept their receive buffers: " + receiveMemory() + " bytes, "
                     + posted + " while busy");
+            // With every connection parked there is nothing to sweep: the loops sleep until something happens,
+            // where they woke for each sweep (every half PARK_IDLE_NANOS) before.
+            long sleeps = UcxTransportMetrics.eventLoopSleeps();
+            Thread.sleep(5 * TimeUnit.NANOSECONDS.toMillis(UcxReceiveWindow.PARK_IDLE_NANOS / 2) + 100);
+            long wakeUps = UcxTransportMetrics.eventLoopSleeps() - sleeps;
+            assertTrue(wakeUps <= 2, "loops with only parked connections woke " + wakeUps + " times");
 
             checker.send(client, 1);
             checker.awaitEchoed();
