@@ -5,7 +5,8 @@
 #
 #   docs/benchmarks/connector-ab/run.sh BEFORE_TREE AFTER_TREE OUT_DIR [ROUNDS]
 #
-# Each tree is a checkout with microbench built (mvn -Dmaven.test.skip=true -pl microbench -am package). Odd rounds
+# Each tree is a checkout with its JMH module built: benchmarks/jmh (mvn -Dmaven.test.skip=true -pl benchmarks/jmh -am
+# package), or microbench in trees from before the one benchmark tree (-pl microbench). Odd rounds
 # run before then after, even rounds the reverse; each build runs the tag path, then the TCP data path
 # (-Dio.github.nettyucx.tcpDataPath=always in the benchmark's fork).
 set -euo pipefail
@@ -14,7 +15,9 @@ mkdir -p "$out"
 
 run() { # name tree round [option for the fork]
     local name=$1 tree=$2 round=$3 option=${4:-}
-    local cp="$tree/microbench/target/classes:$(cat "$tree/microbench/target/runtime-classpath.txt")"
+    local module=$tree/benchmarks/jmh
+    [[ -d $module ]] || module=$tree/microbench
+    local cp="$module/target/classes:$(cat "$module/target/runtime-classpath.txt")"
     echo "== $(date +%T) round $round: $name"
     java -cp "$cp" org.openjdk.jmh.Main DataPathBenchmark -p transport=ucx -p size=16,65536 -f 1 \
         ${option:+-jvmArgsAppend "$option"} -rf csv -rff "$out/$name-$round.csv" 2>&1 \

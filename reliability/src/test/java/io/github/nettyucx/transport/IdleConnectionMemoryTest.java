@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What an idle connection costs each end, over UCX and over epoll side by side. A server process and a client
  * process ({@link IdleConnectionsPeer}, one event loop each) first open and close {@value #WARM_UP_CONNECTIONS}
  * connections, so that the code they run is compiled and the pools exist; then they open 100 and then 1,000
- * connections (10,000 as well in the long suite), each echoing 1 KiB once. After a second of idleness each process
+ * connections (10,000 as well in the long suite), each echoing 1 KiB once. After 2.5 idle seconds each process
  * reports its resident memory, its heap in use after a collection, its descriptors, and its CPU time over two
  * idle seconds. Both heaps are touched in full at start ({@code -XX:+AlwaysPreTouch}), so the resident growth is
  * native memory and the heap's growth is counted apart; a connection's cost is the sum of both, per connection.
@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class IdleConnectionMemoryTest {
     private static final int WARM_UP_CONNECTIONS = 500;
+    private static final long IDLE_MILLIS = 2_500;
 
     @Test
     @Timeout(value = 20, unit = TimeUnit.MINUTES)
@@ -69,7 +70,9 @@ class IdleConnectionMemoryTest {
                 for (int count : counts) {
                     long openMillis = open(client, count - opened);
                     opened = count;
-                    Thread.sleep(1_000);
+                    // UCX connections park after a second without a message, at their loop's next sweep (every
+                    // half second, docs/settings.md#idle-connections): idle means after that.
+                    Thread.sleep(IDLE_MILLIS);
                     long clientCpu = cpuNanos(client);
                     long serverCpu = cpuNanos(server);
                     Thread.sleep(2_000);
