@@ -6,7 +6,6 @@ package io.github.nettyucx.benchmarks.echo;
 import io.github.nettyucx.benchmarks.core.ChildProcess;
 import io.github.nettyucx.benchmarks.core.CommandLines;
 import io.github.nettyucx.benchmarks.core.JavaCommand;
-import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.support.NettyTransport;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -76,7 +75,7 @@ public final class FirstSecondBenchmark {
     }
 
     private static void run(Options options, String arguments) throws Exception {
-        FirstSecondReport report = new FirstSecondReport(options, machine(),
+        FirstSecondReport report = new FirstSecondReport(options,
                 "bin/bench first-second" + (arguments.isEmpty() ? "" : " " + arguments));
         for (int run = 1; run <= options.runs; run++) {
             List<String> order = new ArrayList<>(options.variants);
@@ -91,12 +90,6 @@ public final class FirstSecondBenchmark {
         }
         report.write(options.out);
         System.out.println("results in " + options.out.toAbsolutePath());
-    }
-
-    private static String machine() {
-        return MachineFacts.cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, Java "
-                + System.getProperty("java.version") + ", UCX " + MachineFacts.ucxVersion() + ", load average at the "
-                + "start " + MachineFacts.loadAverage();
     }
 
     /**

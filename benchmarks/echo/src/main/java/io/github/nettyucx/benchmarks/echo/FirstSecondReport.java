@@ -3,9 +3,11 @@
  */
 package io.github.nettyucx.benchmarks.echo;
 
+import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.Medians;
 import io.github.nettyucx.benchmarks.core.PngCharts;
+import io.github.nettyucx.benchmarks.core.ReportHeader;
 import io.github.nettyucx.benchmarks.core.Spread;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -14,9 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,15 +31,15 @@ import java.util.Map;
 final class FirstSecondReport {
     private static final String REFERENCE = "epoll";
     private final FirstSecondBenchmark.Options options;
-    private final String machine;
     private final String command;
+    private final ZonedDateTime started = ZonedDateTime.now();
+    private final String loadBefore = MachineFacts.loadAverage();
     /** Per variant, per run (in run order): the first round trips' median, then the windows'. */
     private final Map<String, List<List<Double>>> results = new LinkedHashMap<>();
     private final StringBuilder csv = new StringBuilder();
 
-    FirstSecondReport(FirstSecondBenchmark.Options options, String machine, String command) {
+    FirstSecondReport(FirstSecondBenchmark.Options options, String command) {
         this.options = options;
-        this.machine = machine;
         this.command = command;
         csv.append("run,variant,first_").append(FirstSecondApp.FIRST).append("_p50_us");
         for (int w = 1; w <= options.windows; w++) {
@@ -68,10 +68,8 @@ final class FirstSecondReport {
     }
 
     private String markdown() {
-        StringBuilder md = new StringBuilder("# Round trips of fresh JVM pairs, from the first\n\n");
-        md.append("Command: `").append(command).append("`, ")
-                .append(OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS)).append("; ")
-                .append(machine).append(".\n\n");
+        StringBuilder md = new StringBuilder(ReportHeader.of("Round trips of fresh JVM pairs, from the first", command)
+                .started(started).load(loadBefore, MachineFacts.loadAverage()).markdown());
         md.append(options.runs).append(" runs; each starts a fresh server and client JVM per variant, the variants in "
                 + "alternating order. One message of ").append(options.size).append(" B in flight, length-prefixed "
                 + "frames; windows of ").append(options.window).append(" round trips.\n\n");

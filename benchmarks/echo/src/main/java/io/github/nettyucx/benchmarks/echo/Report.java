@@ -4,17 +4,15 @@
 package io.github.nettyucx.benchmarks.echo;
 
 import io.github.nettyucx.benchmarks.core.ByteSizes;
-import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.Medians;
+import io.github.nettyucx.benchmarks.core.ReportHeader;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -159,26 +157,15 @@ final class Report {
     String markdown() {
         StringBuilder md = new StringBuilder();
         List<String> ids = transportIds();
-        md.append("# netty-ucx system benchmarks (").append(mode.id).append(" mode)\n\n");
-        md.append("- Command: `").append(System.getProperty("bench.command", "SystemBenchmark " + args).trim())
-                .append("`\n");
-        md.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)
-                .replaceAll("\\.\\d+", "")).append('\n');
-        md.append("- Machine: `nproc` = ").append(Runtime.getRuntime().availableProcessors()).append(", ")
-                .append(MachineFacts.cpuModel()).append(", Linux ").append(System.getProperty("os.version"))
-                .append('\n');
-        md.append("- UCX: ").append(MachineFacts.ucxVersion()).append('\n');
-        md.append("- JDK: ").append(System.getProperty("java.vm.name")).append(' ')
-                .append(System.getProperty("java.runtime.version")).append("; Netty ")
-                .append(io.netty.util.Version.identify().getOrDefault("netty-transport",
-                        null) == null ? "?" : io.netty.util.Version.identify().get("netty-transport").artifactVersion())
-                .append('\n');
-        md.append("- Runs: ").append(runs).append(runs > 1 ? " (each value is the median of the runs)" : "")
-                .append("; total time ").append(String.format(Locale.ROOT, "%.0f s", totalSeconds)).append('\n');
-        md.append("- Throughput measurements: target ").append(fmt(mode.targetSeconds)).append(" s each, at most ")
-                .append(mode.maxBytes >> 30).append(" GiB or ")
-                .append(String.format(Locale.ROOT, "%,d", mode.maxMessages)).append(" messages\n");
-        md.append("\nMethod: for each transport, run and kind of benchmark (ping-pong, throughput), a client JVM and "
+        md.append(ReportHeader.of("netty-ucx system benchmarks (" + mode.id + " mode)",
+                        System.getProperty("bench.command", "SystemBenchmark " + args).trim())
+                .line("Runs", runs + (runs > 1 ? " (each value is the median of the runs)" : "") + "; total time "
+                        + String.format(Locale.ROOT, "%.0f s", totalSeconds))
+                .line("Throughput measurements", "target " + fmt(mode.targetSeconds) + " s each, at most "
+                        + (mode.maxBytes >> 30) + " GiB or " + String.format(Locale.ROOT, "%,d", mode.maxMessages)
+                        + " messages")
+                .markdown());
+        md.append("Method: for each transport, run and kind of benchmark (ping-pong, throughput), a client JVM and "
                 + "a server JVM (same class path, ")
                 .append("`-Xmx1g`, Netty leak detection off) on this host talk over 127.0.0.1; each has one ")
                 .append("event loop group of ").append(BenchClient.THREADS).append(" threads. `ucx-tcp` is ")

@@ -3,9 +3,9 @@
  */
 package io.github.nettyucx.benchmarks.frameworks;
 
-import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.PngCharts;
+import io.github.nettyucx.benchmarks.core.ReportHeader;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.benchmarks.core.Spread;
 import org.knowm.xchart.XYChart;
@@ -111,20 +111,18 @@ final class IntegrationReport {
     }
 
     private void header(StringBuilder md) {
-        md.append("# Frameworks on UCX and on epoll: each framework's own client and server\n\n");
-        md.append("Command: `").append(command).append("`\n\n");
-        md.append(String.format(Locale.ROOT, "Started %s; %d run(s), %s s warm-up per client JVM, %s s per window "
-                + "(after 1 s of ramp). Transports alternate: odd runs start with the first, even runs with the "
-                + "last.%n%n", started, settings.runs, settings.warmup, settings.measure));
-        md.append("Machine: ").append(MachineFacts.cpuModel()).append(", ")
-                .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, UCX ")
-                .append(MachineFacts.ucxVersion()).append(", Java ").append(System.getProperty("java.version"))
-                .append("; load average before ").append(loadBefore).append(", after ").append(loadAfter)
-                .append(". Server and client are two JVMs on this host")
-                .append(settings.serverCpus == null ? "" : ", pinned with taskset: server on CPU(s) "
-                        + settings.serverCpus + ", client on CPU(s) " + settings.clientCpus)
-                .append(neighbours.isEmpty() ? "" : ". Beside the benchmark: " + neighbours)
-                .append(".\n\n");
+        ReportHeader header = ReportHeader.of("Frameworks on UCX and on epoll: each framework's own client and server",
+                command).started(started).load(loadBefore, loadAfter)
+                .line("Runs", String.format(Locale.ROOT, "%d, %s s warm-up per client JVM, %s s per window (after 1 s "
+                        + "of ramp); odd runs start with the first transport, even runs with the last", settings.runs,
+                        settings.warmup, settings.measure))
+                .line("Processes", "server and client are two JVMs on this host"
+                        + (settings.serverCpus == null ? "" : ", pinned with taskset: server on CPU(s) "
+                        + settings.serverCpus + ", client on CPU(s) " + settings.clientCpus));
+        if (!neighbours.isEmpty()) {
+            header.line("Beside the benchmark", neighbours);
+        }
+        md.append(header.markdown());
         skipped.forEach((t, why) -> md.append("Skipped ").append(t).append(": ").append(why).append("\n\n"));
         md.append("Each cell: min / median / max over the runs. The ratio columns divide each run's value by "
                 + "epoll's in the same run (below 1 is better for latency and CPU, above 1 for calls/s and MB/s). "

@@ -5,6 +5,7 @@ package io.github.nettyucx.benchmarks.grpc;
 
 import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.MarkdownTable;
+import io.github.nettyucx.benchmarks.core.ReportHeader;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -73,24 +73,11 @@ final class GrpcReport {
     }
 
     private void header(StringBuilder md) {
-        md.append("# gRPC over UCX: benchmark results\n\n");
-        md.append("Command: `").append(command).append("` (").append(settings.mode).append(" mode)  \n");
-        md.append("Date: ").append(started.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append("  \n");
-        md.append("Machine: ").append(MachineFacts.cpuModel()).append(", ")
-                .append(Runtime.getRuntime().availableProcessors())
-                .append(" cores, ").append(System.getProperty("os.name")).append(' ')
-                .append(System.getProperty("os.version"))
-                .append(", Java ").append(System.getProperty("java.version")).append(", UCX ")
-                .append(MachineFacts.ucxVersion())
-                .append("  \n");
-        md.append("Load average (1, 5, 15 min) before: ").append(loadBefore).append(", after: ").append(loadAfter)
-                .append(". **The machine was shared with other work while this ran: absolute numbers are noisy; "
-                        + "compare the ratios within this run, and rerun on a quiet machine for figures to "
-                        + "quote.**\n\n");
+        md.append(ReportHeader.of("gRPC over UCX: benchmark results", command).started(started)
+                .load(loadBefore, loadAfter).line("Mode", settings.mode).markdown());
         if (MachineFacts.overloaded(loadBefore, loadAfter)) {
-            md.append("The load average was above the number of cores: both JVMs of a pair often waited for a CPU, "
-                    + "so latencies include scheduling delays and the met / not met columns below say more about "
-                    + "the other work on the machine than about the transports.\n\n");
+            md.append("The met / not met columns below say more about the other work on the machine than about the "
+                    + "transports.\n\n");
         }
     }
 

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.benchmarks.jmh;
 
+import io.github.nettyucx.benchmarks.core.MachineFacts;
+import io.github.nettyucx.benchmarks.core.ReportHeader;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
@@ -17,14 +19,13 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What the report mains share: JMH's command line, a run with the gc profiler whose own CSV goes to
@@ -35,15 +36,25 @@ final class JmhReportRun {
     static final String GC_NORM = "gc.alloc.rate.norm";
 
     final Path out;
-    final String command;
-    final String machine;
+    private final String command;
+    private final ZonedDateTime started;
+    private final String loadBefore;
+    private final String loadAfter;
     final Collection<RunResult> results;
 
-    private JmhReportRun(Path out, String command, String machine, Collection<RunResult> results) {
+    private JmhReportRun(Path out, String command, ZonedDateTime started, String loadBefore, String loadAfter,
+                         Collection<RunResult> results) {
         this.out = out;
         this.command = command;
-        this.machine = machine;
+        this.started = started;
+        this.loadBefore = loadBefore;
+        this.loadAfter = loadAfter;
         this.results = results;
+    }
+
+    /** The report's header: its title, the command, the machine, and the load average around the run. */
+    ReportHeader header(String title) {
+        return ReportHeader.of(title, command).started(started).load(loadBefore, loadAfter);
     }
 
     /**
@@ -67,16 +78,11 @@ final class JmhReportRun {
         if (cli.getIncludes().isEmpty()) {
             options.include(defaultInclude);
         }
-        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        ZonedDateTime started = ZonedDateTime.now();
+        String loadBefore = MachineFacts.loadAverage();
         Collection<RunResult> results = new Runner(options.build()).run();
-        double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         String command = System.getProperty("microbench.command", reportName + " " + String.join(" ", args));
-        String machine = String.format(Locale.ROOT,
-                "%d CPUs, %s %s, Java %s (%s); load average %.1f before, %.1f after",
-                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-                System.getProperty("os.version"), System.getProperty("java.version"),
-                System.getProperty("java.vm.name"), loadBefore, loadAfter);
-        return new JmhReportRun(out, command, machine, results);
+        return new JmhReportRun(out, command, started, loadBefore, MachineFacts.loadAverage(), results);
     }
 
     void write(String fileName, String text) throws IOException {

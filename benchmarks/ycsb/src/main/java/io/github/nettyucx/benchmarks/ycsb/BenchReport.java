@@ -5,6 +5,7 @@ package io.github.nettyucx.benchmarks.ycsb;
 
 import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.MarkdownTable;
+import io.github.nettyucx.benchmarks.core.ReportHeader;
 import io.github.nettyucx.benchmarks.core.Spread;
 import io.github.nettyucx.ycsb.YcsbMetric;
 import io.github.nettyucx.ycsb.YcsbOutput;
@@ -14,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -88,17 +88,10 @@ final class BenchReport {
     }
 
     private void writeMarkdown(Path file, List<String> charts) throws IOException {
-        StringBuilder md = new StringBuilder("# YCSB over kvstore: UCX next to epoll and NIO\n\n");
-        md.append("Produced by `").append(command).append("` on ")
-          .append(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)).append(" in ")
-          .append(String.format(Locale.ROOT, "%.0f", seconds)).append(" s.\n\n");
-        md.append("Machine: ").append(MachineFacts.cpuModel()).append(", ")
-          .append(Runtime.getRuntime().availableProcessors())
-          .append(" CPUs, ").append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
-          .append(", Java ").append(System.getProperty("java.version")).append(", UCX ")
-          .append(MachineFacts.ucxVersion())
-          .append(".\nLoad average (1/5/15 min) before: ").append(loadBefore).append("; after: ").append(loadAfter)
-          .append(".\nBeside the benchmark: ").append(neighbours).append(".\n\n");
+        StringBuilder md = new StringBuilder(ReportHeader.of("YCSB over kvstore: UCX next to epoll and NIO", command)
+          .started(ZonedDateTime.now().minusSeconds((long) seconds)).load(loadBefore, loadAfter)
+          .line("Duration", String.format(Locale.ROOT, "%.0f s", seconds))
+          .line("Beside the benchmark", neighbours).markdown());
         method(md);
         for (String w : o.workloads) {
             workload(md, w, charts.stream().filter(c -> c.startsWith("workload" + w + "-"))
