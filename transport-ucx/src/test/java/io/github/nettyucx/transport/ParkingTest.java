@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.Test;
@@ -17,8 +18,11 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,8 +52,15 @@ class ParkingTest {
         EventLoopGroup group = TestTransport.UCX.newGroup(2);
         try {
             Echo echo = new Echo();
+            BlockingQueue<Channel> children = new LinkedBlockingQueue<>();
             Channel server = new ServerBootstrap().group(group).channel(UcxServerSocketChannel.class)
-                    .childHandler(echo).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync()
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            children.add(ch);
+                            ch.pipeline().addLast(echo);
+                        }
+                    }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync()
                     .channel();
             Checker checker = new Checker();
             Channel client = new Bootstrap().group(group).channel(UcxSocketChannel.class).handler(checker)
@@ -66,12 +77,13 @@ class ParkingTest {
                     3 * TimeUnit.NANOSECONDS.toMillis(UcxReceiveWindow.PARK_IDLE_NANOS) + 2_000,
                     TimeUnit.MILLISECONDS), "idle ends kept their receive buffers: " + receiveMemory() + " bytes, "
                     + posted + " while busy");
-            // With every connection parked there is nothing to sweep: the loops sleep until something happens,
-            // where they woke for each sweep (every half PARK_IDLE_NANOS) before.
-            long sleeps = UcxTransportMetrics.eventLoopSleeps();
-            Thread.sleep(5 * TimeUnit.NANOSECONDS.toMillis(UcxReceiveWindow.PARK_IDLE_NANOS / 2) + 100);
-            long wakeUps = UcxTransportMetrics.eventLoopSleeps() - sleeps;
-            assertTrue(wakeUps <= 2, "loops with only parked connections woke " + wakeUps + " times");
+            // With every connection parked there is nothing to sweep: neither end's loop waits for a sweep, so it
+            // sleeps until something happens instead of waking every half PARK_IDLE_NANOS.
+            for (Channel end : List.of(client, children.take())) {
+                long sweepIn = end.eventLoop().submit(() -> UcxIoHandler.of(((AbstractUcxChannel) end)
+                        .registration()).worker().nanosToSweep(System.nanoTime())).get(5, TimeUnit.SECONDS);
+                assertEquals(-1, sweepIn, end + ": its loop still sweeps, with every connection parked");
+            }
 
             checker.send(client, 1);
             checker.awaitEchoed();
