@@ -52,11 +52,11 @@ final class UcxLoopWait {
             "io.github.nettyucx.sleepWhenContended", true);
     /**
      * Whether spins keep their core while the JIT compiler works ({@link JitActivity}):
-     * {@code -Dio.github.nettyucx.spinThroughJit}, by default where the JVM may use more than one CPU (with one, the
-     * loops of a process share it and need the yields) (docs/settings.md#the-first-second).
+     * {@code -Dio.github.nettyucx.spinThroughJit}, default false: it shortens a fresh echo pair's first round trips,
+     * but costs applications whose own threads need the cores (docs/settings.md#the-first-second).
      */
     private static final boolean SPIN_THROUGH_JIT = SystemPropertyUtil.getBoolean(
-            "io.github.nettyucx.spinThroughJit", NettyRuntime.availableProcessors() > 1);
+            "io.github.nettyucx.spinThroughJit", false);
     /** Holds of {@link CoreContention} begun in this process: beside busy threads, sleeping at once paid. */
     static final LongAdder CONTENTION_HOLDS = new LongAdder();
     private final UcxIoHandler loop;
