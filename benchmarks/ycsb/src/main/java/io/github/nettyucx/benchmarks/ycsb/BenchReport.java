@@ -3,7 +3,6 @@
  */
 package io.github.nettyucx.benchmarks.ycsb;
 
-import io.github.nettyucx.benchmarks.core.MachineFacts;
 import io.github.nettyucx.benchmarks.core.MarkdownTable;
 import io.github.nettyucx.benchmarks.core.ReportHeader;
 import io.github.nettyucx.benchmarks.core.Spread;
@@ -124,9 +123,7 @@ final class BenchReport {
           .append("brackets. The ratio tables divide each run's figure by epoll's in the same run and give min / ")
           .append("median / max of those ratios, then every run's ratio in run order: above 1 is better for ops/s, ")
           .append("below 1 is better for p99. The machine is shared with other work: trust ratios within a run ")
-          .append("more than absolute numbers; ").append(MachineFacts.overloaded(loadBefore, loadAfter)
-                ? "this run was made while the machine was heavily loaded (see the load average), so expect large "
-                + "run-to-run swings.\n\n" : "check the load average above.\n\n");
+          .append("more than absolute numbers, and check the load average above.\n\n");
     }
 
     private void workload(StringBuilder md, String w, List<String> charts) {
