@@ -17,12 +17,20 @@ public final class KvClientConfig {
     private final List<InetSocketAddress> servers = new ArrayList<>();
     private NettyTransport transport = NettyTransport.UCX;
     private EventLoopGroup group;
-    private int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    private int ioThreads = defaultIoThreads(Runtime.getRuntime().availableProcessors());
     private int connectionsPerServer = 2;
     private long requestTimeoutMillis = 10_000;
     private int connectTimeoutMillis = 3_000;
     private long reconnectDelayMillis = 1_000;
     private int maxFrameLength = Frame.DEFAULT_MAX_FRAME_LENGTH;
+
+    /**
+     * Half the processors, 1 to 4: the client's callers and the servers on the same host need cores too, and an I/O
+     * thread of a transport that spins (UCX) holds one while it waits (docs/ycsb/demo.md).
+     */
+    static int defaultIoThreads(int processors) {
+        return Math.max(1, Math.min(4, processors / 2));
+    }
 
     /** Parses {@code host:port,host:port,...}. */
     public static List<InetSocketAddress> parseHosts(String hosts) {
