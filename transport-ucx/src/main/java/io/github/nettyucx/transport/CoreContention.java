@@ -17,13 +17,14 @@ package io.github.nettyucx.transport;
  * a build) make every yield a lost slice and spinning pointless, but the application's own busy threads (a YCSB
  * client's, say) produce the loop's work in those slices, and spinning still pays. So the suspicion starts a
  * trial: the loop sleeps at once for {@link #TRIAL_NANOS} and compares the work it got done per unit of time
- * ({@code work}, the events its runs handled) with that of its spinning just before. Only a clear gain,
- * {@link #GAIN} times the spinning rate or more, makes it hold: it sleeps at once for {@link #HOLD_START_NANOS}.
- * After a hold it spins for {@link #EPOCH_NANOS}, measuring its spinning rate again; if the hold's rate still beats
- * it by {@link #GAIN}, it holds again for twice as long, up to {@link #HOLD_MAX_NANOS}, so that a loop beside
- * lasting contention spends about one part in twenty spinning; otherwise it goes on spinning. A trial without a
- * clear gain sends it back to spinning and ignores suspicions for a while ({@link #BACKOFF_START_NANOS}, doubling
- * up to {@link #BACKOFF_MAX_NANOS}).
+ * ({@code work}, the events its runs handled) with that of its spinning just before. Spinning has to prove itself:
+ * unless it got {@link #SPIN_GAIN} times the trial's rate or more, the loop holds: it sleeps at once for
+ * {@link #HOLD_START_NANOS}. Sleeping that does about as much gives the cores to the threads that wait for them,
+ * and with them the tail latency. After a hold it spins for {@link #EPOCH_NANOS}, measuring its spinning rate
+ * again; unless that beats the hold's rate by {@link #SPIN_GAIN}, it holds again for twice as long, up to
+ * {@link #HOLD_MAX_NANOS}, so that a loop beside lasting contention spends about one part in twenty spinning;
+ * otherwise it goes on spinning. A trial that spinning clearly beat sends it back to spinning and ignores
+ * suspicions for a while ({@link #BACKOFF_START_NANOS}, doubling up to {@link #BACKOFF_MAX_NANOS}).
  *
  * <p>One instance per loop, used on its thread only: it looks at times the spin measures anyway and at a count the
  * loop keeps; it neither allocates nor calls the kernel.
@@ -45,8 +46,8 @@ final class CoreContention {
     static final double CONTENDED_SHARE = 0.25;
     /** How long a trial sleeps at once. */
     static final long TRIAL_NANOS = 50_000_000;
-    /** How much more work per unit of time sleeping must bring than spinning, to hold. */
-    static final double GAIN = 2;
+    /** How much more work per unit of time spinning must bring than sleeping at once, to go on spinning. */
+    static final double SPIN_GAIN = 1.25;
     /** The shortest spinning, before a trial and after a hold, that measures the spinning rate. */
     static final long EPOCH_NANOS = 50_000_000;
     /** The first hold after a successful trial. */
@@ -151,9 +152,13 @@ final class CoreContention {
         }
     }
 
-    /** Whether sleeping at once got clearly more work done per unit of time than the last spinning did. */
+    /**
+     * Whether sleeping at once got about as much work done per unit of time as the last spinning did, or more: the
+     * spinning did not get {@link #SPIN_GAIN} times as much. A sleep that got nothing done says nothing (the
+     * application was idle).
+     */
     private boolean sleepingPays(double sleepingRate) {
-        return spinningRate >= 0 && sleepingRate > 0 && sleepingRate >= GAIN * spinningRate;
+        return spinningRate >= 0 && sleepingRate > 0 && spinningRate < SPIN_GAIN * sleepingRate;
     }
 
     /**

@@ -64,11 +64,20 @@ class CoreContentionTest {
     }
 
     @Test
-    void aTrialWithoutAClearGainGoesBackToSpinningAndBacksOff() {
+    void aTrialAboutAsFastAsSpinningHolds() {
         run(2 * EPOCH_NANOS, 10, QUICK);
         assertTrue(suspect());
-        sleepFor(TRIAL_NANOS - 1, 15);
-        assertFalse(sleepFor(1, 15), "1.5 times the spinning rate is no clear gain");
+        sleepFor(TRIAL_NANOS - 1, 9);
+        assertTrue(sleepFor(1, 9), "spinning got only 1.1 times the trial's rate: no reason to keep the core");
+        assertEquals(1, c.holdsBegun());
+    }
+
+    @Test
+    void aTrialThatSpinningClearlyBeatGoesBackToSpinningAndBacksOff() {
+        run(2 * EPOCH_NANOS, 10, QUICK);
+        assertTrue(suspect());
+        sleepFor(TRIAL_NANOS - 1, 7);
+        assertFalse(sleepFor(1, 7), "spinning got 1.4 times the trial's rate");
         assertEquals(0, c.holdsBegun());
         // Suspicions are ignored for a while: the application's own busy threads bring the loop its work.
         long until = now + BACKOFF_START_NANOS;
