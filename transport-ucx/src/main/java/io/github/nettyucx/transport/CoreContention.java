@@ -21,10 +21,15 @@ package io.github.nettyucx.transport;
  * unless it got {@link #SPIN_GAIN} times the trial's rate or more, the loop holds: it sleeps at once for
  * {@link #HOLD_START_NANOS}. Sleeping that does about as much gives the cores to the threads that wait for them,
  * and with them the tail latency. After a hold it spins for {@link #EPOCH_NANOS}, measuring its spinning rate
- * again; unless that beats the hold's rate by {@link #SPIN_GAIN}, it holds again for twice as long, up to
- * {@link #HOLD_MAX_NANOS}, so that a loop beside lasting contention spends about one part in twenty spinning;
- * otherwise it goes on spinning. A trial that spinning clearly beat sends it back to spinning and ignores
- * suspicions for a while ({@link #BACKOFF_START_NANOS}, doubling up to {@link #BACKOFF_MAX_NANOS}).
+ * again. If slice-long yields come back during that epoch (the share, started afresh, reaches
+ * {@link #CONTENDED_SHARE}), it holds again at once for twice as long, up to {@link #HOLD_MAX_NANOS}, rather than
+ * spin out the epoch losing slices: the requests of a bad epoch are the tail. Otherwise, at the epoch's end, only a
+ * hold that did {@link #GAIN} times the epoch's work rate or more starts another, twice as long; a tie goes to
+ * spinning here, and an epoch that handled nothing (an idle application) proves nothing: two loops that serve one
+ * another (the two ends of a ping-pong) leave their holds at different times, and the first to spin again measures
+ * the other's sleeping, which must not keep it holding. Beside lasting contention a loop thus spends a few
+ * slices per second spinning. A trial that spinning clearly beat sends it back to spinning and ignores suspicions
+ * for a while ({@link #BACKOFF_START_NANOS}, doubling up to {@link #BACKOFF_MAX_NANOS}).
  *
  * <p>One instance per loop, used on its thread only: it looks at times the spin measures anyway and at a count the
  * loop keeps; it neither allocates nor calls the kernel.
@@ -48,6 +53,8 @@ final class CoreContention {
     static final long TRIAL_NANOS = 50_000_000;
     /** How much more work per unit of time spinning must bring than sleeping at once, to go on spinning. */
     static final double SPIN_GAIN = 1.25;
+    /** How much more work per unit of time a hold must have done than the spinning epoch after it, to hold again. */
+    static final double GAIN = 2;
     /** The shortest spinning, before a trial and after a hold, that measures the spinning rate. */
     static final long EPOCH_NANOS = 50_000_000;
     /** The first hold after a successful trial. */
@@ -118,10 +125,11 @@ final class CoreContention {
             case SPINNING:
                 if (now - phaseStart >= EPOCH_NANOS) {
                     spinningRate = rate(now, work);
+                    long epochWork = work - phaseStartWork;
                     boolean comparing = afterHold;
                     afterHold = false;
                     markStart(now, work, ownWork.millis());
-                    if (comparing && sleepingPays(heldRate)) {
+                    if (comparing && holdPaid(epochWork)) {
                         hold(now, work, Math.min(HOLD_MAX_NANOS, holdNanos * 2));
                         return true;
                     }
@@ -148,6 +156,8 @@ final class CoreContention {
                 heldRate = rate(now, work);
                 startSpinning(now, work, now + EPOCH_NANOS);
                 afterHold = true;
+                // Contention seen before the hold does not count against the epoch after it.
+                share = 0;
                 return false;
         }
     }
@@ -162,13 +172,27 @@ final class CoreContention {
     }
 
     /**
+     * Whether the last hold clearly beat the spinning epoch after it, which handled {@code epochWork} events: by
+     * {@link #GAIN} times its rate, and the epoch was not idle.
+     */
+    private boolean holdPaid(long epochWork) {
+        return epochWork > 0 && heldRate >= GAIN * spinningRate;
+    }
+
+    /**
      * A yield of the spin lasted {@code yieldNanos}, ending at {@code now}, with {@code work} events handled so far;
      * returns whether the loop should stop spinning now (a trial started).
      */
     boolean yielded(long now, long yieldNanos, long work) {
         boolean lost = yieldNanos >= LOST_SLICE_NANOS;
         share += ((lost ? ONE : 0) - share) / SAMPLES;
-        if (!lost || share < CONTENDED || phase != Phase.SPINNING || afterHold || now - quietUntil < 0 || !started) {
+        if (!lost || share < CONTENDED || phase != Phase.SPINNING || !started) {
+            return false;
+        }
+        if (afterHold) {
+            return holdsAgain(now, work);
+        }
+        if (now - quietUntil < 0) {
             return false;
         }
         if (now - phaseStart >= EPOCH_NANOS / 2) {
@@ -188,6 +212,20 @@ final class CoreContention {
         markStart(now, work, own);
         sleepUntil = now + TRIAL_NANOS;
         trials++;
+        return true;
+    }
+
+    /**
+     * The epoch of spinning after a hold meets the contention again (the share, started afresh with the epoch, is
+     * back up): rather than spin out the epoch, losing slices all along, it holds again at once, twice as long.
+     * Slices the JVM's own work took do not count.
+     */
+    private boolean holdsAgain(long now, long work) {
+        if (ownWork.millis() - phaseStartOwnWork >= OWN_WORK_MILLIS) {
+            return false;
+        }
+        afterHold = false;
+        hold(now, work, Math.min(HOLD_MAX_NANOS, holdNanos * 2));
         return true;
     }
 

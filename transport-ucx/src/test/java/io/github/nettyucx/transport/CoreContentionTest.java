@@ -109,6 +109,67 @@ class CoreContentionTest {
     }
 
     @Test
+    void contentionInTheEpochAfterAHoldHoldsAgainAtOnce() {
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect());
+        sleepFor(TRIAL_NANOS, 10);
+        assertTrue(sleepFor(c.holdNanos() - 1, 10));
+        assertFalse(sleepFor(1, 10), "the hold is over");
+        assertEquals(0, c.share(), "the epoch after the hold starts with no suspicion");
+        long epochStart = now;
+        assertTrue(suspect(), "slice-long yields again");
+        assertTrue(now - epochStart < EPOCH_NANOS / 2, "well before the epoch's end");
+        assertEquals(2 * HOLD_START_NANOS, c.holdNanos(), "held again, twice as long");
+        assertEquals(1, c.trialsBegun(), "without a trial");
+        assertTrue(sleepFor(c.holdNanos() - 1, 10));
+    }
+
+    @Test
+    void anEpochAfterAHoldThatTiesOrIdlesGoesBackToSpinning() {
+        // The peer's loop still holds while this one spins: spinning measures the peer's sleeping.
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect());
+        sleepFor(TRIAL_NANOS, 10);
+        sleepFor(c.holdNanos(), 10);
+        run(EPOCH_NANOS, 8, QUICK);
+        assertFalse(sleepFor(MS, 8), "a hold at 1.25 times the epoch's rate does not hold again");
+        assertEquals(1, c.holdsBegun());
+
+        CoreContention idle = new CoreContention(() -> 0);
+        long t = now;
+        idle.holds(t, 0);
+        long w = 0;
+        for (int i = 0; i < 100; i++) {
+            t += MS;
+            idle.yielded(t, QUICK, w += 1);
+        }
+        idle.holds(t, w);
+        for (int i = 0; i < 4 * CoreContention.SAMPLES && idle.trialsBegun() == 0; i++) {
+            t += SLICE;
+            idle.yielded(t, SLICE, w += 1);
+        }
+        t += TRIAL_NANOS;
+        w += 50 * TRIAL_NANOS / MS;
+        assertTrue(idle.holds(t, w), "the trial held");
+        t += HOLD_START_NANOS;
+        assertFalse(idle.holds(t, w += 50 * HOLD_START_NANOS / MS), "the hold is over");
+        t += EPOCH_NANOS;
+        assertFalse(idle.holds(t, w), "an epoch that handled nothing proves nothing");
+        assertEquals(1, idle.holdsBegun());
+    }
+
+    @Test
+    void theJvmsOwnWorkInTheEpochAfterAHoldDoesNotHoldAgain() {
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect());
+        sleepFor(TRIAL_NANOS, 10);
+        sleepFor(c.holdNanos(), 10);
+        ownWorkMillis += CoreContention.OWN_WORK_MILLIS;
+        assertFalse(suspectWithin(EPOCH_NANOS / 2), "the JIT compiled meanwhile");
+        assertEquals(HOLD_START_NANOS, c.holdNanos());
+    }
+
+    @Test
     void whenTheNeighboursLeaveTheLoopSpinsAgain() {
         run(2 * EPOCH_NANOS, 1, QUICK);
         assertTrue(suspect());
