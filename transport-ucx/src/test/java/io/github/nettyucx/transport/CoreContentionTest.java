@@ -110,11 +110,7 @@ class CoreContentionTest {
 
     @Test
     void contentionInTheEpochAfterAHoldHoldsAgainAtOnce() {
-        run(2 * EPOCH_NANOS, 1, QUICK);
-        assertTrue(suspect());
-        sleepFor(TRIAL_NANOS, 10);
-        assertTrue(sleepFor(c.holdNanos() - 1, 10));
-        assertFalse(sleepFor(1, 10), "the hold is over");
+        throughTheFirstHold();
         assertEquals(0, c.share(), "the epoch after the hold starts with no suspicion");
         long epochStart = now;
         assertTrue(suspect(), "slice-long yields again");
@@ -127,10 +123,7 @@ class CoreContentionTest {
     @Test
     void anEpochAfterAHoldThatTiesOrIdlesGoesBackToSpinning() {
         // The peer's loop still holds while this one spins: spinning measures the peer's sleeping.
-        run(2 * EPOCH_NANOS, 1, QUICK);
-        assertTrue(suspect());
-        sleepFor(TRIAL_NANOS, 10);
-        sleepFor(c.holdNanos(), 10);
+        throughTheFirstHold();
         run(EPOCH_NANOS, 8, QUICK);
         assertFalse(sleepFor(MS, 8), "a hold at 1.25 times the epoch's rate does not hold again");
         assertEquals(1, c.holdsBegun());
@@ -160,10 +153,7 @@ class CoreContentionTest {
 
     @Test
     void theJvmsOwnWorkInTheEpochAfterAHoldDoesNotHoldAgain() {
-        run(2 * EPOCH_NANOS, 1, QUICK);
-        assertTrue(suspect());
-        sleepFor(TRIAL_NANOS, 10);
-        sleepFor(c.holdNanos(), 10);
+        throughTheFirstHold();
         ownWorkMillis += CoreContention.OWN_WORK_MILLIS;
         assertFalse(suspectWithin(EPOCH_NANOS / 2), "the JIT compiled meanwhile");
         assertEquals(HOLD_START_NANOS, c.holdNanos());
@@ -233,6 +223,15 @@ class CoreContentionTest {
             c.yielded(now, yieldNanos == SLICE ? QUICK : yieldNanos, work);
         }
         c.holds(now, work);
+    }
+
+    /** Busy neighbours, a trial at ten times the spinning rate, its hold, up to the hold's end. */
+    private void throughTheFirstHold() {
+        run(2 * EPOCH_NANOS, 1, QUICK);
+        assertTrue(suspect());
+        assertTrue(sleepFor(TRIAL_NANOS, 10), "the trial holds");
+        assertTrue(sleepFor(c.holdNanos() - 1, 10));
+        assertFalse(sleepFor(1, 10), "the hold is over");
     }
 
     /** Slice-long yields until one starts a trial (true) or 4 x SAMPLES of them did not. */
