@@ -130,7 +130,7 @@ final class CoreContention {
                     afterHold = false;
                     markStart(now, work, ownWork.millis());
                     if (comparing && holdPaid(epochWork)) {
-                        hold(now, work, Math.min(HOLD_MAX_NANOS, holdNanos * 2));
+                        holdTwiceAsLong(now, work);
                         return true;
                     }
                 }
@@ -225,7 +225,7 @@ final class CoreContention {
             return false;
         }
         afterHold = false;
-        hold(now, work, Math.min(HOLD_MAX_NANOS, holdNanos * 2));
+        holdTwiceAsLong(now, work);
         return true;
     }
 
@@ -235,6 +235,11 @@ final class CoreContention {
      */
     boolean between(long now, long gapNanos, long work) {
         return gapNanos >= LOST_SLICE_NANOS && yielded(now, gapNanos, work);
+    }
+
+    /** Holds again, for twice as long as the last hold, at most {@link #HOLD_MAX_NANOS}. */
+    private void holdTwiceAsLong(long now, long work) {
+        hold(now, work, Math.min(HOLD_MAX_NANOS, holdNanos * 2));
     }
 
     private void hold(long now, long work, long nanos) {

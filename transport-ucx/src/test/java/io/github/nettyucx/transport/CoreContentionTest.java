@@ -65,19 +65,13 @@ class CoreContentionTest {
 
     @Test
     void aTrialAboutAsFastAsSpinningHolds() {
-        run(2 * EPOCH_NANOS, 10, QUICK);
-        assertTrue(suspect());
-        sleepFor(TRIAL_NANOS - 1, 9);
-        assertTrue(sleepFor(1, 9), "spinning got only 1.1 times the trial's rate: no reason to keep the core");
+        assertTrue(trialAt(9), "spinning got only 1.1 times the trial's rate: no reason to keep the core");
         assertEquals(1, c.holdsBegun());
     }
 
     @Test
     void aTrialThatSpinningClearlyBeatGoesBackToSpinningAndBacksOff() {
-        run(2 * EPOCH_NANOS, 10, QUICK);
-        assertTrue(suspect());
-        sleepFor(TRIAL_NANOS - 1, 7);
-        assertFalse(sleepFor(1, 7), "spinning got 1.4 times the trial's rate");
+        assertFalse(trialAt(7), "spinning got 1.4 times the trial's rate");
         assertEquals(0, c.holdsBegun());
         // Suspicions are ignored for a while: the application's own busy threads bring the loop its work.
         long until = now + BACKOFF_START_NANOS;
@@ -223,6 +217,17 @@ class CoreContentionTest {
             c.yielded(now, yieldNanos == SLICE ? QUICK : yieldNanos, work);
         }
         c.holds(now, work);
+    }
+
+    /**
+     * Spinning at 10 events a millisecond, busy neighbours, then a trial at {@code trialPerMs}: whether the loop
+     * holds once the trial is over.
+     */
+    private boolean trialAt(int trialPerMs) {
+        run(2 * EPOCH_NANOS, 10, QUICK);
+        assertTrue(suspect());
+        assertTrue(sleepFor(TRIAL_NANOS - 1, trialPerMs), "the loop sleeps at once during the trial");
+        return sleepFor(1, trialPerMs);
     }
 
     /** Busy neighbours, a trial at ten times the spinning rate, its hold, up to the hold's end. */
