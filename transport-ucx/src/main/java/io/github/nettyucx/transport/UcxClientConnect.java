@@ -31,10 +31,6 @@ final class UcxClientConnect {
         this.channel = channel;
     }
 
-    private UcxSocketChannel.UcxSocketUnsafe unsafe() {
-        return (UcxSocketChannel.UcxSocketUnsafe) channel.unsafe();
-    }
-
     /** Binds the side channel's socket before {@code connect()}, which then connects this socket. */
     void bind(SocketAddress localAddress) throws IOException {
         if (channel.fd.isOpen()) {
@@ -52,7 +48,7 @@ final class UcxClientConnect {
         UcxConnectAttempt attempt = channel.attempt;
         if (attempt.isPending() || channel.link.connection() != null || channel.session.isTcpConnected()) {
             // As on NIO: this promise fails, the connection (or the attempt) in progress goes on.
-            promise.tryFailure(unsafe().annotate(attempt.isPending() ? new ConnectionPendingException()
+            promise.tryFailure(channel.unsafe().annotate(attempt.isPending() ? new ConnectionPendingException()
                     : new AlreadyConnectedException(), remoteAddress));
             return;
         }
@@ -62,7 +58,7 @@ final class UcxClientConnect {
                     () -> channel.unsafe().close(channel.unsafe().voidPromise()));
             startConnect(target, localAddress);
         } catch (Throwable t) {
-            failConnect(unsafe().annotate(t, remoteAddress));
+            failConnect(channel.unsafe().annotate(t, remoteAddress));
         }
     }
 
@@ -103,7 +99,7 @@ final class UcxClientConnect {
         } finally {
             channel.side.consumed();
         }
-        unsafe().activate();
+        channel.events.activate();
     }
 
     /**
@@ -132,7 +128,7 @@ final class UcxClientConnect {
         try {
             startConnect(target, localRequested);
         } catch (Throwable t) {
-            failConnect(unsafe().annotate(t, target));
+            failConnect(channel.unsafe().annotate(t, target));
         }
     }
 
@@ -143,7 +139,7 @@ final class UcxClientConnect {
                 tcpConnected();
             }
         } catch (Throwable t) {
-            failConnect(unsafe().annotate(t, channel.attempt.target()));
+            failConnect(channel.unsafe().annotate(t, channel.attempt.target()));
         }
     }
 

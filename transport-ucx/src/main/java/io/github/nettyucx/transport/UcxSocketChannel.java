@@ -3,53 +3,75 @@
  */
 package io.github.nettyucx.transport;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelMetadata;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.channel.FileRegion;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
+import io.netty.util.internal.StringUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.ProtocolException;
 import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
-import java.util.concurrent.TimeUnit;
+import java.nio.channels.NotYetConnectedException;
 
 /**
  * A {@link SocketChannel} whose bytes travel through UCX (shared memory on one host, InfiniBand/RoCE
  * across hosts) or, for a peer UCX could reach only over TCP, as frames on a TCP socket: the data path
  * chosen when the peer's hello arrives. A small TCP connection, the side channel, carries the handshake and
  * then the close records; its hang-up tells that the peer died. A peer that does not speak netty-ucx gets plain
- * TCP on that socket. The channel holds one {@link UcxLink} for its phase (the handshake, then the data path);
- * {@link UcxClientConnect} connects a client's socket; {@link UcxConnector} sets the connection up; this class runs
- * the side channel and feeds its events to the {@link UcxSession}; {@link UcxSocketClose} ends the connection;
- * reading, writing and half-close are {@link AbstractUcxStreamChannel}'s.
+ * TCP on that socket.
+ * <p>
+ * Who does what: the channel holds one {@link UcxLink} for its phase (the handshake, then the data path), through
+ * which bytes leave ({@link #doWrite}; {@link UcxClosedPeerWrites} once the peer closed); {@link UcxClientConnect}
+ * connects a client's socket; {@link UcxConnector} sets the connection up; {@link UcxSessionEvents} takes the
+ * socket's events and the side channel's input to the {@link UcxSession};
+ * {@link UcxSocketReadLoop} hands arrived bytes up the pipeline; {@link UcxSocketClose} ends the connection. The
+ * loop's events enter at {@link UcxSocketUnsafe#handle}.
  */
-public final class UcxSocketChannel extends AbstractUcxStreamChannel implements SocketChannel {
+public final class UcxSocketChannel extends AbstractUcxChannel implements SocketChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSocketChannel.class);
-    private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
-    /** A write reads the side channel itself when the loop has not polled sockets for this long. */
-    private static final long STALE_SOCKET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final UcxSocketChannelConfig config = new UcxSocketChannelConfig(this);
     final UcxSideChannel side = new UcxSideChannel();
-    /** Set while side-channel input is parsed: handlers called from there must not read it again. */
-    private boolean parsingSideChannel;
     /** Sets the connection up: the handshake, the choice of the data path, a client's fallback to plain TCP. */
     final UcxConnector connector;
     /** A client's connect promise and deadline (the connector's). */
     final UcxConnectAttempt attempt;
     /** A client's TCP connect, and its start over as plain TCP. */
     final UcxClientConnect clientConnect = new UcxClientConnect(this);
+    final UcxSessionEvents events = new UcxSessionEvents(this);
+    final UcxSocketReadLoop readLoop = new UcxSocketReadLoop(this);
     /** What the close does to the connection and the socket. */
     private final UcxSocketClose closing = new UcxSocketClose(this);
+    /** Replaced only when a client's connect starts over as plain TCP. */
+    UcxSession session;
+    /** What carries the connection's bytes in its current phase: the handshake, then the data path. */
+    UcxLink link;
+    volatile boolean active;
+    volatile boolean inputShutdown;
+    private volatile boolean outputShutdown;
+    /** Flushed writes wait for credit, a send slot or the handshake; the connection's completions resume them. */
+    boolean writePending;
+    private final Runnable retryWrite = () -> {
+        if (isOpen()) {
+            unsafe().resumeWriting();
+        }
+    };
+    /** Resumes, from the loop's next tasks, a write a FileRegion without bytes to give held back. */
+    final Runnable retryWriteLater = () -> eventLoop().execute(retryWrite);
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
@@ -92,6 +114,16 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
     }
 
     @Override
+    public UcxSocketUnsafe unsafe() {
+        return (UcxSocketUnsafe) super.unsafe();
+    }
+
+    @Override
+    public boolean isActive() {
+        return active;
+    }
+
+    @Override
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) super.localAddress();
     }
@@ -120,7 +152,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         if (link instanceof UcxPlainDataPath) {
             // A plain connection registered again (a UCX one is bound to its loop's worker): the new loop watches it.
             ((UcxPlainDataPath) link).registered(registration().watchPlainSocket());
-            scheduleReadIfNeeded();
+            readLoop.scheduleIfNeeded();
             return;
         }
         if (session.isTcpConnected() && link.connection() == null) {
@@ -138,7 +170,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
                 retryWriteLater);
         plain.registered(registration().watchPlainSocket());
         link = plain;
-        readsWantedChanged();
+        readLoop.wantedChanged();
         // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
         byte[] socketAddress = UcxNative.socketLocalAddress(fd.get());
         boolean ipv6 = socketAddress != null && socketAddress.length == SocketAddresses.IPV6_ENCODED_BYTES;
@@ -159,44 +191,134 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         }
     }
 
-    @Override
-    boolean receiveInPlace() {
-        return config.isReceiveInPlace();
+    /** Messages sent so far, which a record says precede it (none on plain TCP, which has no messages). */
+    int messagesSent() {
+        UcxConnection connection = link.connection();
+        return connection == null ? 0 : connection.messagesSent();
     }
 
-    /**
-     * Like a TCP send that fails once the kernel saw the peer's reset: picks up a close record the
-     * blocked loop has not processed, without closing the channel in the middle of a write (the loop
-     * handles the end of the side channel as usual).
-     */
+    /** The peer's messages that arrived so far (none on plain TCP, or before there is a connection). */
+    int messagesReceived() {
+        UcxConnection connection = link.connection();
+        return connection == null ? 0 : connection.messagesReceived();
+    }
+
     @Override
-    void beforeWrite() {
-        if (link.kind() == null || link.connection() == null || !fd.isOpen() || session.isSideChannelEnded()
-                || parsingSideChannel || registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
+    protected void doBeginRead() {
+        readLoop.begin();
+    }
+
+    @Override
+    protected Object filterOutboundMessage(Object msg) {
+        if (msg instanceof ByteBuf || msg instanceof FileRegion) {
+            return msg;
+        }
+        throw new UnsupportedOperationException("unsupported message type: " + StringUtil.simpleClassName(msg)
+                + " (expected: " + StringUtil.simpleClassName(ByteBuf.class) + ", "
+                + StringUtil.simpleClassName(FileRegion.class) + ')');
+    }
+
+    /** Where bytes leave: through the link, unless the peer's close settles them ({@link UcxClosedPeerWrites}). */
+    @Override
+    protected void doWrite(ChannelOutboundBuffer in) throws Exception {
+        if (UcxClosedPeerWrites.settle(this, in)) {
             return;
         }
-        link.pollNow();
-        boolean more;
-        try {
-            more = link.records().receiveRecords();
-            try {
-                if (session.input(side.inbound(), messagesReceived())) {
-                    scheduleReadIfNeeded();
-                }
-            } finally {
-                side.consumed();
+        UcxConnection connection = link.connection();
+        if (connection != null && !connection.isConnected()) {
+            writePending = !in.isEmpty();
+            return;
+        }
+        writePending = !link.write(in);
+    }
+
+    @Override
+    protected void doShutdownOutput() throws Exception {
+        if (!session.isTcpConnected() || session.isHandshaking() && !session.isPlain()) {
+            // As NIO's for a connect still in progress: the handshake is part of the connect.
+            throw new NotYetConnectedException();
+        }
+        // A record needs a peer that spoke netty-ucx (our connection exists) or a data path that is up.
+        boolean peerKnown = link.connection() != null || link.kind() != null;
+        if (peerKnown && fd.isOpen() && session.canAnnounceShutdown()
+                && !link.records().sendShutdownOutput(messagesSent())) {
+            interest(UcxIoOps.IN_OUT);
+        }
+        outputShutdown = true;
+    }
+
+    // As on NIO, a channel that is not active counts as shut down in both directions.
+    @Override
+    public boolean isInputShutdown() {
+        return inputShutdown || !isActive();
+    }
+
+    @Override
+    public boolean isOutputShutdown() {
+        return outputShutdown || !isActive();
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return inputShutdown && outputShutdown || !isActive();
+    }
+
+    @Override
+    public ChannelFuture shutdownOutput() {
+        return shutdownOutput(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdownOutput(ChannelPromise promise) {
+        inLoop(() -> unsafe().shutdownOutput(promise));
+        return promise;
+    }
+
+    @Override
+    public ChannelFuture shutdownInput() {
+        return shutdownInput(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdownInput(ChannelPromise promise) {
+        inLoop(() -> {
+            if (!isOpen()) {
+                promise.setFailure(new ClosedChannelException());
+            } else if (!session.isTcpConnected()) {
+                promise.setFailure(new NotYetConnectedException());
+            } else {
+                inputShutdown = true;
+                promise.setSuccess();
             }
-        } catch (IOException e) {
-            session.peerLost();
-            return;
-        }
-        if (!more) {
-            session.peerLostUnlessClosed();
-            eventLoop().execute(() -> {
-                if (isOpen() && !session.isSideChannelEnded()) {
-                    ((UcxSocketUnsafe) unsafe()).sideChannelClosed();
-                }
-            });
+        });
+        return promise;
+    }
+
+    @Override
+    public ChannelFuture shutdown() {
+        return shutdown(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdown(ChannelPromise promise) {
+        ChannelFuture outputDone = shutdownOutput();
+        outputDone.addListener((ChannelFutureListener) f -> shutdownInput().addListener((ChannelFutureListener) g -> {
+            Throwable cause = f.cause() != null ? f.cause() : g.cause();
+            if (cause != null) {
+                promise.setFailure(cause);
+            } else {
+                promise.setSuccess();
+            }
+        }));
+        return promise;
+    }
+
+    private void inLoop(Runnable task) {
+        EventLoop loop = eventLoop();
+        if (loop.inEventLoop()) {
+            task.run();
+        } else {
+            loop.execute(task);
         }
     }
 
@@ -217,7 +339,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
         config.plainSocket().detach();
         active = false;
         open = false;
-        inputClosedSeenErrorOnRead = true;
+        readLoop.inputClosedSeenErrorOnRead = true;
         ChannelPromise promise = attempt.take();
         if (promise != null) {
             promise.tryFailure(new ClosedChannelException());
@@ -245,7 +367,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
      * Receives the loop's events: side-channel socket readiness, and completions of the connection's
      * sends and receives (which, on the TCP data path, include its side-channel input).
      */
-    final class UcxSocketUnsafe extends UcxStreamUnsafe {
+    final class UcxSocketUnsafe extends UcxUnsafe {
 
         @Override
         public void handle(IoRegistration registration, IoEvent event) {
@@ -253,41 +375,97 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             if (ucxEvent.isCompletion()) {
                 completionsReady();
             } else {
-                socketReady(ucxEvent.epollEvents());
+                events.socketReady(ucxEvent.epollEvents());
             }
         }
 
-        /** An accepted channel's handlers may write before the peer's hello: the bytes wait for activation. */
         @Override
-        boolean holdWrites() {
-            return parent() != null && !active && !session.isEstablished() && isOpen();
+        protected void flush0() {
+            if (writePending) {
+                return;
+            }
+            // An accepted channel's handlers may write before the peer's hello: the bytes wait for activation.
+            if (parent() != null && !active && !session.isEstablished() && isOpen()) {
+                writePending = true;
+                return;
+            }
+            events.catchUpBeforeFlush();
+            super.flush0();
+        }
+
+        /** Flushes writes that waited for credit, a send slot or the handshake, once they can go. */
+        void resumeWriting() {
+            if (!writePending) {
+                return;
+            }
+            try {
+                if (!link.canSend()) {
+                    return;
+                }
+            } catch (IOException e) {
+                // A send failed after it was queued (its socket broke, or its file's bytes could not be sent): the
+                // writes waiting fail with the reason, as a write that fails at once does, and the channel closes.
+                writePending = false;
+                handleWriteError(e);
+                return;
+            }
+            writePending = false;
+            super.flush0();
         }
 
         /**
-         * The accepted client sent nothing for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS}: plain TCP (a
-         * netty-ucx client sends its hello as soon as it is connected), so that a server that speaks first can.
+         * Flushes the writes waiting for credit at once: the peer closed and will return none, and
+         * {@link #doWrite} drops writes to it while its last messages are still to be read.
          */
-        void clientStayedSilent() {
-            if (!isOpen() || session.state() != UcxSession.State.AWAITING_CLIENT) {
+        void flushToClosedPeer() {
+            writePending = false;
+            super.flush0();
+        }
+
+        /**
+         * Sends and receives of the connection completed (and, on the TCP data path, side-channel input
+         * may have arrived): release what finished sends held, resume writes, read, return credits.
+         */
+        private void completionsReady() {
+            UcxConnection connection = link.connection();
+            if (connection == null || !isOpen()) {
                 return;
             }
-            // Bytes this loop has not processed yet (it may have been busy) decide, not the time.
-            sideChannelReadable();
-            // A client that sent the start of the magic and stopped is left to the handshake timeout.
-            if (!isOpen() || session.state() != UcxSession.State.AWAITING_CLIENT || side.hasUnparsedInput()) {
+            connection.clearNotified();
+            connection.releaseCompletedSends();
+            int error = connection.endpointError();
+            if (error != 0) {
+                events.peerVanished(new IOException(link + " failed: " + UcxNative.statusString(error)));
                 return;
             }
-            // The data path takes the side channel's input as it takes it after a hello: in read mode.
-            side.inbound();
             try {
-                session.clientSilent();
+                connection.wakeIfHeld();
             } catch (IOException e) {
-                peerVanished(e);
+                events.peerVanished(e);
                 return;
-            } finally {
-                side.consumed();
             }
-            activate();
+            if (connection.sideInputReady()) {
+                events.sideChannelReadable();
+                if (!isOpen()) {
+                    return;
+                }
+            }
+            resumeWriting();
+            if (readLoop.readable()) {
+                // Like epoll's handler: read at once, in the loop's own dispatch.
+                readLoop.read();
+            }
+            returnCreditsIfDue();
+        }
+
+        /** Returns the peer's credits when due; a data path that failed to closes the channel. */
+        void returnCreditsIfDue() {
+            try {
+                link.returnCreditsIfDue();
+            } catch (IOException e) {
+                pipeline().fireExceptionCaught(e);
+                close(voidPromise());
+            }
         }
 
         @Override
@@ -303,184 +481,6 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             return annotateConnectException(cause, remoteAddress);
         }
 
-        private void socketReady(int ops) {
-            if (link instanceof UcxPlainDataPath) {
-                plainSocketReady((UcxPlainDataPath) link, ops);
-                return;
-            }
-            if (!session.isTcpConnected()) {
-                if ((ops & (UcxNative.EPOLLOUT | UcxNative.EPOLLERR | UcxNative.EPOLLHUP)) != 0) {
-                    clientConnect.finishConnect();
-                }
-                return;
-            }
-            if ((ops & UcxNative.EPOLLOUT) != 0 && fd.isOpen()) {
-                try {
-                    flushSideChannel();
-                } catch (IOException e) {
-                    peerVanished(e);
-                    return;
-                }
-            }
-            if ((ops & (UcxNative.EPOLLIN | UcxNative.EPOLLERR | UcxNative.EPOLLHUP | UcxNative.EPOLLRDHUP)) != 0
-                    && fd.isOpen()) {
-                sideChannelReadable();
-            }
-        }
-
-        /** The plain TCP socket is ready: writes that waited for room go on, bytes that arrived are read. */
-        private void plainSocketReady(UcxPlainDataPath plain, int ops) {
-            plain.socketReady(ops);
-            resumeWriting();
-            if (isOpen() && readable()) {
-                readReady();
-            }
-        }
-
-        /** Side-channel input arrived (on its socket, or through the data path that owns the socket now). */
-        @Override
-        void sideChannelReadable() {
-            UcxRecordLink records = link.records();
-            boolean more;
-            try {
-                more = records.receiveRecords();
-            } catch (IOException e) {
-                peerVanished(e);
-                return;
-            }
-            ProtocolException protocolFailure = null;
-            IOException ioFailure = null;
-            boolean peerInputEnds = false;
-            parsingSideChannel = true;
-            try {
-                // An accepted channel creates its connection only once the client's hello starts arriving.
-                peerInputEnds = session.input(side.inbound(), messagesReceived());
-            } catch (ProtocolException e) {
-                protocolFailure = e;
-            } catch (IOException e) {
-                ioFailure = e;
-            } finally {
-                side.consumed();
-                parsingSideChannel = false;
-            }
-            if (protocolFailure != null) {
-                protocolError(protocolFailure);
-                return;
-            }
-            if (ioFailure != null) {
-                peerVanished(ioFailure);
-                return;
-            }
-            if (peerInputEnds) {
-                peerInputEnds();
-                if (!isOpen()) {
-                    return;
-                }
-            }
-            if (session.isEstablished() && !active && isOpen()) {
-                // Outside the parser: handlers called from here may write, block, or read the side channel.
-                activate();
-            }
-            // A socket handed to a data path just now: its end is for the data path to find, after the bytes
-            // before it.
-            boolean handedOver = link.records() != records;
-            if (!more && isOpen() && !handedOver) {
-                sideChannelClosed();
-            }
-        }
-
-        /** A record announced the end of the peer's output (it shut down or closed). */
-        private void peerInputEnds() {
-            scheduleReadIfNeeded();
-            if (!session.peerClosedInOrder() || !writePending || !isOpen()) {
-                return;
-            }
-            // Our waiting writes need credits the peer will never return. Over TCP its kernel would answer
-            // them with a reset; without reading to the end we would never notice.
-            if (peerHasMessagesToBeRead()) {
-                // doWrite drops them, as TCP's kernel would take them; the peer's last messages stay readable.
-                flushToClosedPeer();
-                return;
-            }
-            peerVanished(new IOException("Connection reset by peer: it closed while our writes waited for it "
-                    + "to read"));
-        }
-
-        /** The data path is up: complete the connect, or activate the accepted channel. */
-        void activate() {
-            connector.opened(link.kind(), local, remote);
-            if (attempt.isPending()) {
-                fulfillConnect();
-            } else {
-                attempt.take();
-                active = true;
-                pipeline().fireChannelActive();
-            }
-            resumeWriting();
-            scheduleReadIfNeeded();
-        }
-
-        private void fulfillConnect() {
-            ChannelPromise promise = attempt.take();
-            if (promise == null) {
-                return;
-            }
-            active = true;
-            boolean promiseSet = promise.trySuccess();
-            pipeline().fireChannelActive();
-            if (!promiseSet) {
-                close(voidPromise());
-            }
-        }
-
-        /** End of the side channel: normal after a close record, otherwise the peer died or reset. */
-        void sideChannelClosed() {
-            IOException cause = session.sideChannelEnded(link.endError());
-            interest(UcxIoOps.NONE);
-            if (cause != null) {
-                peerVanished(cause);
-            }
-        }
-
-        private void protocolError(ProtocolException e) {
-            if (connector.mayFallBack()) {
-                clientConnect.fallBackToPlain(e.getMessage());
-                return;
-            }
-            PEER_WARNINGS.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}",
-                    UcxSocketChannel.this, e.getMessage());
-            connector.failing(UcxTransportMetrics.SetupFailure.PROTOCOL, e.getMessage());
-            session.peerLost();
-            if (attempt.isPending()) {
-                clientConnect.failConnect(connector.handshakeFailed(e));
-            } else {
-                pipeline().fireExceptionCaught(e);
-                close(voidPromise());
-            }
-        }
-
-        @Override
-        void peerVanished(IOException cause) {
-            if (connector.mayFallBack()) {
-                clientConnect.fallBackToPlain(cause.getMessage());
-                return;
-            }
-            connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
-            UcxLoopSeat registration = registration();
-            if (session.peerLost() && link.peerSharesMemoryQueue() && registration != null) {
-                registration.sameHostPeerVanished();
-            }
-            if (attempt.isPending()) {
-                ConnectException connectFailure = new ConnectException("connection to " + attempt.target()
-                        + " failed: " + cause.getMessage());
-                connectFailure.initCause(cause);
-                clientConnect.failConnect(connectFailure);
-            } else if (isOpen()) {
-                pipeline().fireExceptionCaught(cause);
-                close(voidPromise());
-            }
-        }
-
         @Override
         public boolean workerLost(IOException cause) {
             if (link.connection() == null || !isOpen()) {
@@ -488,7 +488,7 @@ public final class UcxSocketChannel extends AbstractUcxStreamChannel implements 
             }
             // Nothing of ours can be flushed, and the peer must not take our end for an orderly close.
             session.peerLost();
-            peerVanished(cause);
+            events.peerVanished(cause);
             return true;
         }
     }

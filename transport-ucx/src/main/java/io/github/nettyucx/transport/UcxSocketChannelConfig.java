@@ -285,6 +285,6 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     protected void autoReadCleared() {
-        ((UcxSocketChannel) channel).clearReadPending();
+        ((UcxSocketChannel) channel).readLoop.clearPending();
     }
 }

@@ -21,10 +21,6 @@ final class UcxSocketConnectorHost implements UcxConnector.Host {
         this.channel = channel;
     }
 
-    private UcxSocketChannel.UcxSocketUnsafe unsafe() {
-        return (UcxSocketChannel.UcxSocketUnsafe) channel.unsafe();
-    }
-
     @Override
     public void send(ByteBuffer bytes) throws IOException {
         channel.side.queue(bytes);
@@ -98,7 +94,7 @@ final class UcxSocketConnectorHost implements UcxConnector.Host {
 
     @Override
     public void abort(IOException cause) {
-        unsafe().peerVanished(cause);
+        channel.events.peerVanished(cause);
     }
 
     @Override
@@ -113,7 +109,7 @@ final class UcxSocketConnectorHost implements UcxConnector.Host {
 
     @Override
     public void clientSilent() {
-        unsafe().clientStayedSilent();
+        channel.events.clientStayedSilent();
     }
 
     @Override

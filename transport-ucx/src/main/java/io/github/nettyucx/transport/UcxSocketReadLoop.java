@@ -9,24 +9,88 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
-import io.netty.channel.socket.DuplexChannelConfig;
 
 import java.io.IOException;
 
 /**
- * The read loop of an {@link AbstractUcxStreamChannel}: hands the bytes that arrived through the link's
- * {@link UcxInput} up the pipeline, in buffers of the channel's {@link RecvByteBufAllocator}, then the end of the
- * peer's input (a half-close, a reset, or the close), as Netty's socket transports do. The channel keeps the state
- * it reads by (a read pending, the input shut down), which its writes and half-close use too. On the channel's
- * event loop only.
+ * The read loop of a {@link UcxSocketChannel}: hands the bytes that arrived through the link's {@link UcxInput} up
+ * the pipeline, in buffers of the channel's {@link RecvByteBufAllocator}, then the end of the peer's input (a
+ * half-close, a reset, or the close), as Netty's socket transports do. It keeps the state it reads by (a read
+ * pending, a read scheduled, the end delivered); the channel's writes ask it whether the peer's last messages are
+ * still to be read. On the channel's event loop only, except {@link #clearPending()}.
  */
-final class UcxStreamReadLoop {
-    private final AbstractUcxStreamChannel channel;
-    private final AbstractUcxStreamChannel.UcxStreamUnsafe unsafe;
+final class UcxSocketReadLoop {
+    private final UcxSocketChannel channel;
+    /** A read was asked for ({@code read()} or auto-read) and no bytes went up since. */
+    private boolean pending;
+    private boolean scheduled;
+    /** The end of the peer's input went up the pipeline (or the channel closed): nothing more is read. */
+    boolean inputClosedSeenErrorOnRead;
+    private final Runnable readTask = this::read;
 
-    UcxStreamReadLoop(AbstractUcxStreamChannel channel, AbstractUcxStreamChannel.UcxStreamUnsafe unsafe) {
+    UcxSocketReadLoop(UcxSocketChannel channel) {
         this.channel = channel;
-        this.unsafe = unsafe;
+    }
+
+    /** A read is asked for ({@code doBeginRead}). */
+    void begin() {
+        pending = true;
+        wantedChanged();
+        scheduleIfNeeded();
+    }
+
+    /**
+     * Schedules the read loop when bytes are wanted and there, or when the peer's end of stream is
+     * reached: like epoll's EPOLLRDHUP, that is delivered even without a pending read.
+     */
+    void scheduleIfNeeded() {
+        if (!scheduled && readable()) {
+            scheduled = true;
+            channel.eventLoop().execute(readTask);
+        }
+    }
+
+    boolean readable() {
+        return channel.active && (wanted() && channel.link.input().hasReadable()
+                || atEndOfInput() && !inputClosedSeenErrorOnRead);
+    }
+
+    private boolean wanted() {
+        return channel.config().isAutoRead() || pending;
+    }
+
+    /** Auto-read was switched off: a read requested before no longer counts. */
+    void clearPending() {
+        if (channel.isRegistered() && !channel.eventLoop().inEventLoop()) {
+            channel.eventLoop().execute(this::clearPending);
+            return;
+        }
+        pending = false;
+        wantedChanged();
+    }
+
+    /** Tells the input whether the channel reads now (a plain socket is watched for input only then). */
+    void wantedChanged() {
+        channel.link.input().readsWanted(wanted() && !channel.inputShutdown);
+    }
+
+    private boolean shouldBreak() {
+        return channel.inputShutdown && (inputClosedSeenErrorOnRead || !channel.config().isAllowHalfClosure());
+    }
+
+    private boolean atEndOfInput() {
+        return channel.link.input().atEnd();
+    }
+
+    /**
+     * True while messages the peer sent before its close are still to arrive or to be read, and this channel
+     * reads: a write to the closed peer is then dropped, keeping them readable. A channel that does not read
+     * would never reach the close and would stay open; it is reset instead, as over TCP.
+     */
+    boolean peerHasMessagesToBeRead() {
+        UcxConnection connection = channel.link.connection();
+        return connection != null && !channel.inputShutdown && wanted()
+                && (connection.hasReadable() || channel.session.peerMessagesInFlight(connection.messagesReceived()));
     }
 
     /**
@@ -36,19 +100,21 @@ final class UcxStreamReadLoop {
      */
     @SuppressWarnings("deprecation")
     void read() {
+        scheduled = false;
         if (!channel.active) {
             return;
         }
-        if (channel.shouldBreakReading()) {
+        if (shouldBreak()) {
             discardInput();
             return;
         }
-        if (!channel.readWanted() && !channel.atEndOfInput()) {
+        if (!wanted() && !atEndOfInput()) {
             return;
         }
-        DuplexChannelConfig config = channel.config();
+        UcxSocketChannelConfig config = channel.config();
         ChannelPipeline pipeline = channel.pipeline();
         ByteBufAllocator allocator = config.getAllocator();
+        UcxSocketChannel.UcxSocketUnsafe unsafe = channel.unsafe();
         RecvByteBufAllocator.Handle allocHandle = unsafe.recvBufAllocHandle();
         UcxInput input = channel.link.input();
         allocHandle.reset(config);
@@ -56,16 +122,16 @@ final class UcxStreamReadLoop {
         boolean endOfInput = false;
         try {
             do {
-                if (channel.atEndOfInput()) {
+                if (atEndOfInput()) {
                     endOfInput = true;
-                    channel.readPending = false;
+                    pending = false;
                     break;
                 }
                 if (!input.hasReadable()) {
                     break;
                 }
                 // The handle's guess bounds a read, as the user's RecvByteBufAllocator expects.
-                byteBuf = channel.receiveInPlace() ? input.readInPlace(allocHandle.guess()) : null;
+                byteBuf = config.isReceiveInPlace() ? input.readInPlace(allocHandle.guess()) : null;
                 if (byteBuf != null) {
                     allocHandle.attemptedBytesRead(byteBuf.readableBytes());
                     allocHandle.lastBytesRead(byteBuf.readableBytes());
@@ -79,15 +145,15 @@ final class UcxStreamReadLoop {
                     byteBuf = null;
                     if (allocHandle.lastBytesRead() < 0) {
                         endOfInput = true;
-                        channel.readPending = false;
+                        pending = false;
                     }
                     break;
                 }
                 allocHandle.incMessagesRead(1);
-                channel.readPending = false;
+                pending = false;
                 pipeline.fireChannelRead(byteBuf);
                 byteBuf = null;
-                if (channel.shouldBreakReading() || !channel.isOpen()) {
+                if (shouldBreak() || !channel.isOpen()) {
                     break;
                 }
             } while (allocHandle.continueReading());
@@ -112,8 +178,8 @@ final class UcxStreamReadLoop {
             handleReadException(pipeline, byteBuf, t, allocHandle);
         } finally {
             if (channel.isOpen()) {
-                channel.readsWantedChanged();
-                channel.scheduleReadIfNeeded();
+                wantedChanged();
+                scheduleIfNeeded();
             }
         }
     }
@@ -123,10 +189,10 @@ final class UcxStreamReadLoop {
             channel.link.input().discardReadable();
         } catch (IOException e) {
             channel.pipeline().fireExceptionCaught(e);
-            unsafe.close(unsafe.voidPromise());
+            channel.unsafe().close(channel.unsafe().voidPromise());
             return;
         }
-        unsafe.returnCreditsIfDue();
+        channel.unsafe().returnCreditsIfDue();
     }
 
     @SuppressWarnings("deprecation")
@@ -134,7 +200,7 @@ final class UcxStreamReadLoop {
                                      RecvByteBufAllocator.Handle allocHandle) {
         if (byteBuf != null) {
             if (byteBuf.isReadable()) {
-                channel.readPending = false;
+                pending = false;
                 pipeline.fireChannelRead(byteBuf);
             } else {
                 byteBuf.release();
@@ -144,7 +210,7 @@ final class UcxStreamReadLoop {
         pipeline.fireChannelReadComplete();
         pipeline.fireExceptionCaught(cause);
         if (cause instanceof IOException || cause instanceof OutOfMemoryError) {
-            unsafe.close(unsafe.voidPromise());
+            channel.unsafe().close(channel.unsafe().voidPromise());
         }
     }
 
@@ -154,7 +220,7 @@ final class UcxStreamReadLoop {
      * the channel unless half-closure is allowed).
      */
     private void peerResetAtEndOfInput() {
-        channel.inputClosedSeenErrorOnRead = true;
+        inputClosedSeenErrorOnRead = true;
         channel.pipeline().fireExceptionCaught(
                 new IOException("Connection reset by peer (it closed with SO_LINGER 0)"));
         if (channel.isOpen()) {
@@ -169,12 +235,12 @@ final class UcxStreamReadLoop {
                 channel.inputShutdown = true;
                 channel.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
             } else {
-                unsafe.close(unsafe.voidPromise());
+                channel.unsafe().close(channel.unsafe().voidPromise());
                 return;
             }
         }
-        if (allDataRead && !channel.inputClosedSeenErrorOnRead) {
-            channel.inputClosedSeenErrorOnRead = true;
+        if (allDataRead && !inputClosedSeenErrorOnRead) {
+            inputClosedSeenErrorOnRead = true;
             channel.pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
         }
     }
