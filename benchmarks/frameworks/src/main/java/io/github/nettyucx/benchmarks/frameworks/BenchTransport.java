@@ -20,6 +20,8 @@ enum BenchTransport {
     UCX_YIELD("ucx-yield", NettyTransport.UCX, "-Dio.github.nettyucx.adaptiveYieldAtOnce=true"),
     /** UCX whose loops keep spinning beside busy threads, as before they learnt to notice them. */
     UCX_NOHOLD("ucx-nohold", NettyTransport.UCX, "-Dio.github.nettyucx.sleepWhenContended=false"),
+    /** UCX whose loops never spin: every wait sleeps in epoll, as beside busy threads once they hold. */
+    UCX_SLEEP("ucx-sleep", NettyTransport.UCX, "-Dio.github.nettyucx.waitStrategy=sleep"),
     EPOLL("epoll", NettyTransport.EPOLL),
     NIO("nio", NettyTransport.NIO),
     IO_URING("io_uring", NettyTransport.IO_URING);
@@ -65,6 +67,6 @@ enum BenchTransport {
             }
         }
         throw new IllegalArgumentException("unknown transport '" + name
-                + "': use ucx, ucx-spin, ucx-yield, ucx-nohold, epoll, nio or io_uring");
+                + "': use ucx, ucx-spin, ucx-yield, ucx-nohold, ucx-sleep, epoll, nio or io_uring");
     }
 }
