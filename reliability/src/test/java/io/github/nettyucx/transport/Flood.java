@@ -9,12 +9,25 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Writes 64 KiB chunks whenever the channel is writable, never reads, and remembers the first failed write. */
+/**
+ * Writes 64 KiB chunks whenever the channel is writable, never reads, and remembers the first failed write. A slow
+ * flood first blocks its event loop for a while each time the channel turns writable again, as a handler doing
+ * blocking work there would.
+ */
 final class Flood extends ChannelInboundHandlerAdapter {
     private static final int CHUNK = 64 * 1024;
 
     final AtomicLong written = new AtomicLong();
     volatile Throwable failure;
+    private final long blockMillis;
+
+    Flood() {
+        this(0);
+    }
+
+    Flood(long blockMillis) {
+        this.blockMillis = blockMillis;
+    }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
@@ -22,7 +35,10 @@ final class Flood extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws InterruptedException {
+        if (blockMillis > 0 && ctx.channel().isWritable()) {
+            Thread.sleep(blockMillis);
+        }
         pump(ctx);
     }
 

@@ -38,12 +38,30 @@ class WriterToClosedPeerTest {
         writerNoticesThatThePeerClosed(TestTransport.UCX);
     }
 
+    /**
+     * The same with a writer that blocks its loop for 2 ms each time it turns writable, and then writes from inside
+     * the flush that made it writable: a flush from a loop that has not polled its sockets for a while takes in the
+     * side channel's input first, and the peer's close record found there must still fail the writes that wait.
+     */
+    @Test
+    @Timeout(120)
+    void ucxWriterThatBlocksItsLoopNoticesThatThePeerClosed() throws Exception {
+        TestTransport.UCX.assumeAvailable();
+        for (int i = 0; i < 5; i++) {
+            writerNoticesThatThePeerClosed(TestTransport.UCX, 2);
+        }
+    }
+
     private static void writerNoticesThatThePeerClosed(TestTransport transport) throws Exception {
+        writerNoticesThatThePeerClosed(transport, 0);
+    }
+
+    private static void writerNoticesThatThePeerClosed(TestTransport transport, long blockMillis) throws Exception {
         EventLoopGroup group = transport.newGroup(1);
         try (ChildJvm peer = ChildJvm.builder(ReliabilityPeer.class).jvmOption("-Dpeer.transport=" + transport.name())
                 .args("closing-server", "127.0.0.1", Integer.toString(1 << 20)).start()) {
             int port = Integer.parseInt(peer.awaitValue(ReliabilityPeer.PORT));
-            Flood flood = new Flood();
+            Flood flood = new Flood(blockMillis);
             Channel ch = new Bootstrap().group(group).channel(transport.clientChannelClass())
                     .option(ChannelOption.AUTO_READ, false).handler(flood)
                     .connect(new InetSocketAddress("127.0.0.1", port)).sync().channel();

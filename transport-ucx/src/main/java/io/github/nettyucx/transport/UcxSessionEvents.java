@@ -13,10 +13,10 @@ import java.net.ProtocolException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where a {@link UcxSocketChannel}'s socket events arrive, and what its {@link UcxSession} makes of the side
- * channel's input: the peer's hello (the channel becomes active), its records (the end of its output, its close),
- * the end of the side channel's stream, a client that stays silent, and the peer's loss. On the channel's event
- * loop.
+ * Where a {@link UcxSocketChannel}'s socket events and its connection's completions arrive, and what its
+ * {@link UcxSession} makes of the side channel's input: the peer's hello (the channel becomes active), its records
+ * (the end of its output, its close), the end of the side channel's stream, a client that stays silent, and the
+ * peer's loss. On the channel's event loop.
  */
 final class UcxSessionEvents {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSessionEvents.class);
@@ -35,7 +35,9 @@ final class UcxSessionEvents {
     /**
      * A flush from a handler that has kept the loop from polling its sockets: takes in the side channel's input
      * first, as the loop would have, so that a write after the peer's reset fails as a TCP send does once the
-     * kernel saw the reset (Netty's half-close conformance writes from a blocked loop).
+     * kernel saw the reset (Netty's half-close conformance writes from a blocked loop). Not from a flush inside
+     * another flush of the channel (the unsafe sees to that): the writes under way would end without seeing what it
+     * found.
      */
     void catchUpBeforeFlush() {
         UcxLink link = channel.link;
@@ -81,6 +83,43 @@ final class UcxSessionEvents {
                 && channel.fd.isOpen()) {
             sideChannelReadable();
         }
+    }
+
+    /**
+     * Sends and receives of the connection completed (and, on the TCP data path, side-channel input may have
+     * arrived): release what finished sends held, resume writes, read, return credits.
+     */
+    void completionsReady() {
+        UcxConnection connection = channel.link.connection();
+        if (connection == null || !channel.isOpen()) {
+            return;
+        }
+        connection.clearNotified();
+        connection.releaseCompletedSends();
+        int error = connection.endpointError();
+        if (error != 0) {
+            peerVanished(new IOException(channel.link + " failed: " + UcxNative.statusString(error)));
+            return;
+        }
+        try {
+            connection.wakeIfHeld();
+        } catch (IOException e) {
+            peerVanished(e);
+            return;
+        }
+        if (connection.sideInputReady()) {
+            sideChannelReadable();
+            if (!channel.isOpen()) {
+                return;
+            }
+        }
+        UcxSocketChannel.UcxSocketUnsafe unsafe = channel.unsafe();
+        unsafe.resumeWriting();
+        if (channel.readLoop.readable()) {
+            // Like epoll's handler: read at once, in the loop's own dispatch.
+            channel.readLoop.read();
+        }
+        unsafe.returnCreditsIfDue();
     }
 
     /** Side-channel input arrived (on its socket, or through the data path that owns the socket now). */

@@ -373,11 +373,17 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         public void handle(IoRegistration registration, IoEvent event) {
             UcxIoEvent ucxEvent = (UcxIoEvent) event;
             if (ucxEvent.isCompletion()) {
-                completionsReady();
+                events.completionsReady();
             } else {
                 events.socketReady(ucxEvent.epollEvents());
             }
         }
+
+        /**
+         * Set while this channel's writes run: a handler that writes from inside them (on a writability change) must
+         * not take in the side channel's input, as the writes under way would end without seeing the peer's close.
+         */
+        private boolean flushing;
 
         @Override
         protected void flush0() {
@@ -389,8 +395,20 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 writePending = true;
                 return;
             }
-            events.catchUpBeforeFlush();
-            super.flush0();
+            if (!flushing) {
+                events.catchUpBeforeFlush();
+            }
+            write();
+        }
+
+        private void write() {
+            boolean outermost = !flushing;
+            flushing = true;
+            try {
+                super.flush0();
+            } finally {
+                flushing = !outermost;
+            }
         }
 
         /** Flushes writes that waited for credit, a send slot or the handshake, once they can go. */
@@ -410,7 +428,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 return;
             }
             writePending = false;
-            super.flush0();
+            write();
         }
 
         /**
@@ -419,43 +437,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
          */
         void flushToClosedPeer() {
             writePending = false;
-            super.flush0();
-        }
-
-        /**
-         * Sends and receives of the connection completed (and, on the TCP data path, side-channel input
-         * may have arrived): release what finished sends held, resume writes, read, return credits.
-         */
-        private void completionsReady() {
-            UcxConnection connection = link.connection();
-            if (connection == null || !isOpen()) {
-                return;
-            }
-            connection.clearNotified();
-            connection.releaseCompletedSends();
-            int error = connection.endpointError();
-            if (error != 0) {
-                events.peerVanished(new IOException(link + " failed: " + UcxNative.statusString(error)));
-                return;
-            }
-            try {
-                connection.wakeIfHeld();
-            } catch (IOException e) {
-                events.peerVanished(e);
-                return;
-            }
-            if (connection.sideInputReady()) {
-                events.sideChannelReadable();
-                if (!isOpen()) {
-                    return;
-                }
-            }
-            resumeWriting();
-            if (readLoop.readable()) {
-                // Like epoll's handler: read at once, in the loop's own dispatch.
-                readLoop.read();
-            }
-            returnCreditsIfDue();
+            write();
         }
 
         /** Returns the peer's credits when due; a data path that failed to closes the channel. */
