@@ -368,6 +368,11 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      * sends and receives (which, on the TCP data path, include its side-channel input).
      */
     final class UcxSocketUnsafe extends UcxUnsafe {
+        /**
+         * Set while this channel's writes run: a handler that writes from inside them (on a writability change) must
+         * not take in the side channel's input, as the writes under way would end without seeing the peer's close.
+         */
+        private boolean flushing;
 
         @Override
         public void handle(IoRegistration registration, IoEvent event) {
@@ -378,12 +383,6 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 events.socketReady(ucxEvent.epollEvents());
             }
         }
-
-        /**
-         * Set while this channel's writes run: a handler that writes from inside them (on a writability change) must
-         * not take in the side channel's input, as the writes under way would end without seeing the peer's close.
-         */
-        private boolean flushing;
 
         @Override
         protected void flush0() {
