@@ -397,16 +397,20 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             if (!flushing) {
                 events.catchUpBeforeFlush();
             }
-            write();
+            flushNow();
         }
 
-        private void write() {
-            boolean outermost = !flushing;
+        /** Netty's flush, with {@link #flushing} set around the outermost one. */
+        private void flushNow() {
+            if (flushing) {
+                super.flush0();
+                return;
+            }
             flushing = true;
             try {
                 super.flush0();
             } finally {
-                flushing = !outermost;
+                flushing = false;
             }
         }
 
@@ -427,7 +431,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 return;
             }
             writePending = false;
-            write();
+            flushNow();
         }
 
         /**
@@ -436,7 +440,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
          */
         void flushToClosedPeer() {
             writePending = false;
-            write();
+            flushNow();
         }
 
         /** Returns the peer's credits when due; a data path that failed to closes the channel. */
