@@ -202,7 +202,7 @@ final class CoreContention {
             return false;
         }
         long own = ownWork.millis();
-        if (own - phaseStartOwnWork >= OWN_WORK_MILLIS) {
+        if (jvmWorkedSinceStart(own)) {
             // The JIT compiler or the garbage collector took those slices: wait for an epoch without them.
             markStart(now, work, own);
             quietUntil = now + EPOCH_NANOS;
@@ -221,12 +221,20 @@ final class CoreContention {
      * Slices the JVM's own work took do not count.
      */
     private boolean holdsAgain(long now, long work) {
-        if (ownWork.millis() - phaseStartOwnWork >= OWN_WORK_MILLIS) {
+        if (jvmWorkedSinceStart(ownWork.millis())) {
             return false;
         }
         afterHold = false;
         holdTwiceAsLong(now, work);
         return true;
+    }
+
+    /**
+     * Whether the JVM's own work ({@code own}, its milliseconds so far) took {@link #OWN_WORK_MILLIS} or more since the
+     * current epoch began: the slices lost meanwhile were its, not neighbours'.
+     */
+    private boolean jvmWorkedSinceStart(long own) {
+        return own - phaseStartOwnWork >= OWN_WORK_MILLIS;
     }
 
     /**
