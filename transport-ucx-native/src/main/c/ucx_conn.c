@@ -6,8 +6,9 @@
  * window, posted while it is not parked (ucx_park.c); its send staging slots; and the state block Java
  * reads after each progress call), its UCP endpoint, its credit messages, its parking, what it
  * reports to Java, and its close. Its data messages travel
- * on its path (ucx_conn.h, struct nucx_path_ops): the tag path (ucx_tag_path.c) or the frame path
- * (ucx_frame_path.c), which this file reaches only through the path's table.
+ * on its path (ucx_conn.h, struct nucx_path_ops), the tag path (ucx_tag_path.c), which this file
+ * reaches only through the path's table. (A connection whose hellos chose TCP has no native
+ * connection: Java drives its socket as plain TCP, ucx_plain.c.)
  *
  * The lifetime of a connection, Java's part included:
  * 1. java_conn_create allocates the nucx_conn and all it points to, and puts it on its worker's live
@@ -31,7 +32,7 @@
  * (its sender died mid-message): the connection lets go of it (nucx_conn_orphan_receives) and its slot
  * ref stays allocated.
  *
- * While it lingers (one on the frame path does the same over its socket, see its close):
+ * While it lingers:
  * - it leaves its endpoint, which it shares with the worker's other connections to the peer's worker
  *   (ucx_endpoint.c): the endpoint is flushed (closed, with flushing, when it was the last one on it;
  *   neither when the peer is known dead), and once that completes the side channel's write half is
@@ -261,9 +262,6 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     if (conn->ctrl_send_pending) {
         return NUCX_CREDITS_BUSY;
     }
-    if (!conn->path->sends_credits) {
-        return 0; /* the path's own flow control (TCP's) stands in for credits */
-    }
     write_header(conn->ctrl_send_buf, (uint32_t) credits, conn->peer_message_key);
     conn->ctrl_send_pending = 1;
     conn->outstanding++;
@@ -321,11 +319,29 @@ static void java_conn_post_recv(JNIEnv *env, jclass cls, jlong conn_ptr, jint sl
 
 /* ---- parking (ucx_park.c tells why) ---- */
 
+static void cancel_request(ucp_worker_h worker, void *req) {
+    if (req != NULL && req != NUCX_REQ_POSTING) {
+        ucp_request_cancel(worker, req);
+    }
+}
+
+/* Cancels the data receives posted through UCX. */
+static void cancel_data_receives(nucx_conn *conn) {
+    for (int i = 0; i < conn->recv_slots; i++) {
+        cancel_request(conn->worker->worker, conn->recv_reqs[i]);
+    }
+}
+
+static void cancel_receives(nucx_conn *conn) {
+    cancel_data_receives(conn);
+    cancel_request(conn->worker->worker, conn->ctrl_recv_req);
+}
+
 /*
  * Parks the connection: its data receives are cancelled (Java then releases the buffers of the slots
  * whose state went back to NUCX_RECV_IDLE) and messages for it are held until Java posts receives
- * again. recv_seq: the next sequence number Java reads. Returns 1 when it is parked, 0 when its path
- * does not park.
+ * again. recv_seq: the next sequence number Java reads. Returns 1 when it is parked, 0 when it is
+ * closing.
  */
 static jint java_conn_park(JNIEnv *env, jclass cls, jlong conn_ptr, jint recv_seq) {
     (void) env; (void) cls;
@@ -333,12 +349,12 @@ static jint java_conn_park(JNIEnv *env, jclass cls, jlong conn_ptr, jint recv_se
     if (conn->parked) {
         return 1;
     }
-    if (!conn->path->parks || conn->closing) {
+    if (conn->closing) {
         return 0;
     }
     conn->parked = 1;
     conn->park_base = nucx_tag_seq((uint32_t) recv_seq, conn->tag_secret);
-    nucx_conn_cancel_data_receives(conn);
+    cancel_data_receives(conn);
     return 1;
 }
 
@@ -471,24 +487,6 @@ int nucx_conn_orphan_receives(nucx_conn *conn) {
     conn->linger.receives_orphaned = 1;
     conn->outstanding = 0;
     return 1;
-}
-
-static void cancel_request(ucp_worker_h worker, void *req) {
-    if (req != NULL && req != NUCX_REQ_POSTING) {
-        ucp_request_cancel(worker, req);
-    }
-}
-
-/* Cancels the data receives posted through UCX (the tag path's, or those a move to the frame path withdraws). */
-void nucx_conn_cancel_data_receives(nucx_conn *conn) {
-    for (int i = 0; i < conn->recv_slots; i++) {
-        cancel_request(conn->worker->worker, conn->recv_reqs[i]);
-    }
-}
-
-static void cancel_receives(nucx_conn *conn) {
-    nucx_conn_cancel_data_receives(conn);
-    cancel_request(conn->worker->worker, conn->ctrl_recv_req);
 }
 
 /*
@@ -742,9 +740,6 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
 static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    if (conn->path->about != NULL) {
-        return (*env)->NewStringUTF(env, conn->path->about);
-    }
     if (conn->ep == NULL) {
         return (*env)->NewStringUTF(env, "not connected");
     }
@@ -766,8 +761,7 @@ static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
 
 /*
  * The peer will send nothing more (or we stop waiting for it): release the receives, and stop watching
- * the side channel in the loop's set (where the tag path lingers on it; the frame path reads it from
- * its own set).
+ * the side channel in the loop's set (where the tag path lingers on it).
  */
 void nucx_conn_peer_done(nucx_conn *conn) {
     if (conn->linger.peer_done) {

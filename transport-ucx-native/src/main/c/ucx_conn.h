@@ -4,16 +4,14 @@
 /*
  * ucx_conn.c: the connection core. A connection's memory, its UCP endpoint, its credit messages, its
  * reports to Java and its close belong to the core; how its data messages travel belongs to its path,
- * which the core reaches only through the path's table (struct nucx_path_ops). The paths
- * (ucx_tag_path.c, ucx_frame_path.c) include this header and call the core; they never call each other,
- * and the core names none of them.
+ * which the core reaches only through the path's table (struct nucx_path_ops). A path (ucx_tag_path.c)
+ * includes this header and calls the core; the core names none.
  */
 #ifndef NETTY_UCX_CONN_H
 #define NETTY_UCX_CONN_H
 
 #include "ucx_native.h"
 
-typedef struct nucx_frames nucx_frames;
 typedef struct nucx_path_ops nucx_path_ops;
 
 typedef struct {
@@ -33,14 +31,14 @@ typedef struct {
     int peer_done;           /* the peer will send nothing more: receives are cancelled */
     int receives_orphaned;   /* receives UCX never completes were let go; recv_refs outlive the connection */
     uint64_t peer_gone_ns;   /* when the peer was known to send nothing more (its side channel ended, or it died) */
-    uint64_t deadline_ns;    /* when lingering ends: receives are cancelled, unsent frames are dropped */
+    uint64_t deadline_ns;    /* when lingering ends: receives are cancelled, what the peer did not take is given up */
     void *close_req;         /* ucp_ep_close_nbx request still in progress */
     nucx_conn *next_closing; /* the worker's closing list */
 } nucx_linger;
 
 struct nucx_conn {
     nucx_worker *worker;
-    const nucx_path_ops *path; /* how its data messages travel: set at creation, changed at most once */
+    const nucx_path_ops *path; /* how its data messages travel: set at creation */
     ucp_ep_h ep;               /* endpoint->ep while it is on one, else NULL */
     struct nucx_endpoint *endpoint; /* the endpoint to the peer's worker, shared with its other connections */
     nucx_conn *next_on_ep;     /* the endpoint's list of connections */
@@ -56,7 +54,7 @@ struct nucx_conn {
     int32_t recv_slot_bytes;
     int32_t send_slots;
     int32_t send_slot_bytes;
-    int32_t outstanding;   /* requests (and queued frames) whose completion has not run yet */
+    int32_t outstanding;   /* requests whose completion has not run yet */
     uint32_t sent;         /* data messages posted: the most credits the peer can return */
     int closing;           /* Java closed it (connClose): callbacks stop reporting to Java, it lingers */
     nucx_linger linger;    /* the rest of its close */
@@ -76,7 +74,6 @@ struct nucx_conn {
     uint32_t ctrl_recv_buf[3]; /* a header and a word more, so that a longer message shows in its length */
     uint32_t ctrl_send_buf[2];
     int ctrl_send_pending;   /* UCX still holds ctrl_send_buf */
-    nucx_frames *frames;     /* the frame path's own state (ucx_frame_path.c), or NULL */
     int parked;              /* no data receive posted: messages are held (ucx_park.c) until Java posts them */
     uint32_t park_base;      /* the sequence field of the first message the parked connection waits for */
     struct nucx_held_message *held; /* NUCX_HELD_PER_SLOT * recv_slots entries: the messages held while parked */
@@ -86,19 +83,11 @@ struct nucx_conn {
 };
 
 /*
- * A data path: how a connection's data messages travel. A connection starts on the path the loader
- * hands to nucx_register_conn (the tag path), parked until its first message (ucx_park.c); when both
- * hellos choose TCP, connStreamStart (ucx_frame_path.c) moves it to the frame path, once, as the
- * handshake ends. The core then calls the connection's path for each of these, and checks nothing
- * per call.
+ * A data path: how a connection's data messages travel. A connection is on the path the loader
+ * hands to nucx_register_conn (the tag path), parked until its first message (ucx_park.c). The core
+ * calls the connection's path for each of these, and checks nothing per call.
  */
 struct nucx_path_ops {
-    /* What connDescribe says, or NULL for the endpoint's own description. */
-    const char *about;
-    /* Whether an idle connection on this path may park (give up its data receives, see ucx_park.c). */
-    int parks;
-    /* Whether the peer's window needs our credit messages (connSendCredits); else nothing is sent. */
-    int sends_credits;
     /*
      * Sends a slot whose header already holds the credits: data and count are a contiguous buffer
      * and its length, or an I/O vector and its entry count when iov is set. Returns 0 when the send
@@ -180,7 +169,6 @@ NUCX_HIDDEN int nucx_conn_message_has_key(const nucx_conn *conn, const void *mes
 NUCX_HIDDEN int nucx_conn_take_unexpected(nucx_worker *w, ucp_tag_message_h message, const ucp_tag_recv_info_t *info);
 
 /* UCX receives of the connection. */
-NUCX_HIDDEN void nucx_conn_cancel_data_receives(nucx_conn *conn);
 NUCX_HIDDEN int nucx_conn_waits_only_for_receives(const nucx_conn *conn);
 NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
 

@@ -29,7 +29,6 @@
     X(stateError, NUCX_STATE_ERROR)                    \
     X(stateCredits, NUCX_STATE_CREDITS)                \
     X(stateWiredUp, NUCX_STATE_WIRED_UP)               \
-    X(stateSideInput, NUCX_STATE_SIDE_INPUT)           \
     X(stateHeld, NUCX_STATE_HELD)                      \
     X(stateHeaderWords, NUCX_STATE_HEADER_WORDS)       \
     X(readyCount, NUCX_READY_COUNT)                    \
@@ -52,7 +51,6 @@
     X(eventEvents, NUCX_EVENT_EVENTS)                  \
     X(eventWords, NUCX_EVENT_WORDS)                    \
     X(headerBytes, NUCX_HEADER_BYTES)                  \
-    X(recordBytes, NUCX_RECORD_BYTES)                  \
     X(creditsBusy, NUCX_CREDITS_BUSY)                  \
     X(sendFileDeclined, NUCX_SEND_FILE_DECLINED)       \
     X(maxIov, NUCX_MAX_IOV)                            \

@@ -67,13 +67,6 @@ const char *nucx_status_string(int32_t status) {
     if (status == NUCX_ERR_BAD_CREDITS) {
         return "protocol violation: the peer returned credits for messages that were never sent";
     }
-    if (status == NUCX_ERR_BAD_FRAME) {
-        return "protocol violation: the peer sent a malformed frame on the TCP data path";
-    }
-    if (status == NUCX_ERR_FILE_SEND) {
-        return "a DefaultFileRegion's file ended before its region, or could not be read, while its bytes were being "
-               "sent (sendfile): the frame they belong to was cut, and with it the connection's stream";
-    }
     return ucs_status_string((ucs_status_t) status);
 }
 

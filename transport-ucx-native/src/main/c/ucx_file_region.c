@@ -2,8 +2,8 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * The file descriptor behind a Netty DefaultFileRegion, for sendfile(2) on the TCP data path
- * (ucx_frame_path.c) and on plain TCP connections (ucx_plain.c). Neither the region nor the JDK's
+ * The file descriptor behind a Netty DefaultFileRegion, for sendfile(2) on plain TCP connections
+ * (ucx_plain.c: the TCP data path, and peers that do not speak netty-ucx). Neither the region nor the JDK's
  * FileChannel gives it out, so it is read from private fields: DefaultFileRegion.file (a
  * FileChannel, null until open()), the JDK's FileChannelImpl.fd (a FileDescriptor) and
  * FileDescriptor.fd (an int, -1 once closed). JNI reads them without opening the JDK's modules.
@@ -13,9 +13,6 @@
  * missing (another Netty or JDK release) the library still loads, fileRegionFdReachable() is false,
  * and Java copies a region's bytes as it does for any other region.
  */
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "ucx_file_region.h"
 
 /* Bytes sendfile has sent, over every connection of the process. */
@@ -68,23 +65,6 @@ static int region_descriptor(JNIEnv *env, jobject region) {
     return fd;
 }
 
-/* True when fd is a regular file that holds count bytes from position: sendfile can send them all. */
-static int file_covers(int fd, int64_t position, uint32_t count) {
-    struct stat st;
-    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && position >= 0 && position + count <= st.st_size;
-}
-
-/*
- * A descriptor of the region's file to send count bytes from position with sendfile, owned by the
- * caller: a duplicate, so that the bytes can be sent after Java has released the region and closed
- * its file. -1 when they are to be copied instead: the region's file is out of reach, or does not
- * hold them now (a file that shrank fails as a copy does, with Java's own IOException).
- */
-int nucx_file_region_fd(JNIEnv *env, jobject region, int64_t position, uint32_t count) {
-    int fd = region_descriptor(env, region);
-    return fd >= 0 && file_covers(fd, position, count) ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
-}
-
 /* The descriptor the region's open file has now, to use at once (not to keep), or -1 (see region_descriptor). */
 int nucx_file_region_open_fd(JNIEnv *env, jobject region) {
     return region_descriptor(env, region);
@@ -95,7 +75,7 @@ void nucx_file_bytes_sent(uint64_t n) {
     __atomic_add_fetch(&bytes_sent_from_files, n, __ATOMIC_RELAXED);
 }
 
-static jlong java_frame_bytes_sent_from_files(JNIEnv *env, jclass cls) {
+static jlong java_bytes_sent_from_files(JNIEnv *env, jclass cls) {
     (void) env; (void) cls;
     return (jlong) __atomic_load_n(&bytes_sent_from_files, __ATOMIC_RELAXED);
 }
@@ -107,7 +87,7 @@ static jboolean java_file_region_fd_reachable(JNIEnv *env, jclass cls) {
 
 static const JNINativeMethod methods[] = {
     {"fileRegionFdReachable", "()Z", (void *) java_file_region_fd_reachable},
-    {"streamBytesSentFromFiles", "()J", (void *) java_frame_bytes_sent_from_files},
+    {"bytesSentFromFiles", "()J", (void *) java_bytes_sent_from_files},
 };
 
 int nucx_register_file_region(JNIEnv *env, jclass cls) {

@@ -7,7 +7,6 @@
 
 #include "ucx_native.h"
 
-NUCX_HIDDEN int nucx_file_region_fd(JNIEnv *env, jobject region, int64_t position, uint32_t count);
 NUCX_HIDDEN int nucx_file_region_open_fd(JNIEnv *env, jobject region);
 NUCX_HIDDEN void nucx_file_bytes_sent(uint64_t n);
 NUCX_HIDDEN int nucx_register_file_region(JNIEnv *env, jclass cls);

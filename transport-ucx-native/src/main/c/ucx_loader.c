@@ -20,7 +20,6 @@
 #include "ucx_datagram.h"
 #include "ucx_errors.h"
 #include "ucx_file_region.h"
-#include "ucx_frame_path.h"
 #include "ucx_linger.h"
 #include "ucx_log.h"
 #include "ucx_memory.h"
@@ -74,7 +73,6 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
         nucx_register_datagram(env, cls) != 0 ||
         nucx_register_memory(env, cls) != 0 ||
         nucx_register_probe(env, cls) != 0 ||
-        nucx_register_frame_path(env, cls) != 0 ||
         nucx_register_plain(env, cls) != 0 ||
         nucx_register_file_region(env, cls) != 0 ||
         nucx_register_log(env, cls) != 0) {

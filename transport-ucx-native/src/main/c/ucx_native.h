@@ -52,8 +52,6 @@
  */
 #define NUCX_HEADER_BYTES 8
 #define NUCX_HEADER_KEY_OFFSET 4
-/* A side-channel record's bytes: type u8 and a message count u32 (UcxHandshake.RECORD_BYTES). */
-#define NUCX_RECORD_BYTES 5
 
 /* Values of a receive slot's state word: >= 0 is a completed payload length, other negatives are ucs_status_t. */
 #define NUCX_RECV_POSTED (-1000000)
@@ -83,8 +81,6 @@
  */
 #define NUCX_ERR_OUTSIDE_WINDOW (-2000)
 #define NUCX_ERR_BAD_CREDITS (-2001)
-#define NUCX_ERR_BAD_FRAME (-2002)
-#define NUCX_ERR_FILE_SEND (-2003)
 
 /*
  * Words of the connection state block shared with Java: this header, then one word per receive
@@ -95,7 +91,6 @@ enum nucx_state_word {
     NUCX_STATE_ERROR,      /* the first error (a ucs_status_t or NUCX_ERR_*), 0 while there is none */
     NUCX_STATE_CREDITS,    /* credits the peer returned so far, modulo 2^32 */
     NUCX_STATE_WIRED_UP,   /* 1 once the endpoint's first flush completed: its lanes are final */
-    NUCX_STATE_SIDE_INPUT, /* 1 while the TCP data path holds side-channel records or its end for Java */
     NUCX_STATE_HELD,       /* messages held for the parked connection (ucx_park.c) until Java posts receives */
     NUCX_STATE_HEADER_WORDS
 };
@@ -155,8 +150,11 @@ enum nucx_sender_byte {
 
 /* What connSendCredits returns when the previous credit message is still in flight (nothing sent). */
 #define NUCX_CREDITS_BUSY 2
-/* What connStreamSendFile returns when the region's bytes cannot come from its file (nothing queued): copy them. */
-#define NUCX_SEND_FILE_DECLINED 2
+/*
+ * What socketSendFile returns when the region's bytes cannot come from its file (nothing sent): Java copies them.
+ * Negative, since every count of bytes sent is a possible result, and not -1, which a call that threw returns.
+ */
+#define NUCX_SEND_FILE_DECLINED (-2)
 
 /* Java writes the I/O vector entries of send slots itself, each field as a 64-bit value. */
 _Static_assert(sizeof(((ucp_dt_iov_t *) 0)->buffer) == 8 && sizeof(((ucp_dt_iov_t *) 0)->length) == 8,

@@ -42,10 +42,6 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
     conn->recv_reqs[ref->index] = NULL;
     conn->outstanding--;
     ucp_request_free(request);
-    if (conn->path != &nucx_tag_path && status == UCS_ERR_CANCELED) {
-        /* Withdrawn when the connection moved to the frame path: the slot stays posted there. */
-        return;
-    }
     if (status == UCS_ERR_CANCELED && !conn->closing) {
         /* Only the parking cancels the receives of a live connection on this path. */
         if (conn->parked) {
@@ -226,9 +222,6 @@ static void tag_free(nucx_conn *conn) {
 }
 
 const nucx_path_ops nucx_tag_path = {
-    .about = NULL,
-    .parks = 1,
-    .sends_credits = 1,
     .send = post_send,
     .post_recv = post_recv,
     .close = tag_close,

@@ -3,9 +3,9 @@
  */
 /*
  * One UCP worker per event loop, and the epoll set the loop sleeps in: the worker's event fd,
- * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, the TCP side
- * channels of the loop's connections, and the set of sockets on the frame path (ucx_frame_path.c),
- * which each progress call serves. This is where the event loop waits (java_worker_wait).
+ * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, and the TCP sockets of
+ * the loop's connections (side channels, and plain TCP ones). This is where the event loop waits
+ * (java_worker_wait).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,7 +19,6 @@
 #include "ucx_context.h"
 #include "ucx_endpoint.h"
 #include "ucx_errors.h"
-#include "ucx_frame_path.h"
 #include "ucx_ids.h"
 #include "ucx_linger.h"
 #include "ucx_park.h"
@@ -56,7 +55,6 @@ static void worker_free(nucx_worker *w) {
         nucx_conn_free(conn);
     }
     close_fd(w->epoll_fd);
-    close_fd(w->frame_epoll_fd);
     close_fd(w->event_fd);
     close_fd(w->timer_fd);
     free(w->ready);
@@ -113,12 +111,10 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
         return "stray message buffer";
     }
     w->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-    w->frame_epoll_fd = epoll_create1(EPOLL_CLOEXEC);
     w->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     w->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    if (w->epoll_fd < 0 || w->frame_epoll_fd < 0 || w->event_fd < 0 || w->timer_fd < 0 ||
+    if (w->epoll_fd < 0 || w->event_fd < 0 || w->timer_fd < 0 ||
         add_to_epoll(w->epoll_fd, w->ucx_fd) != 0 ||
-        add_to_epoll(w->epoll_fd, w->frame_epoll_fd) != 0 ||
         add_to_epoll(w->epoll_fd, w->event_fd) != 0 ||
         add_to_epoll(w->epoll_fd, w->timer_fd) != 0) {
         *status = UCS_ERR_IO_ERROR;
@@ -134,7 +130,7 @@ static jlong java_worker_create(JNIEnv *env, jclass cls, jint max_connections) {
         nucx_throw_io(env, "worker", "out of memory");
         return 0;
     }
-    w->epoll_fd = w->frame_epoll_fd = w->event_fd = w->timer_fd = -1;
+    w->epoll_fd = w->event_fd = w->timer_fd = -1;
     ucs_status_t status;
     const char *failed = worker_init(w, max_connections, &status);
     if (failed != NULL) {
@@ -171,7 +167,6 @@ static int count_closing(const nucx_worker *w) {
 static void worker_leak_ucx(nucx_worker *w) {
     nucx_leave_closing(w);
     close_fd(w->epoll_fd);
-    close_fd(w->frame_epoll_fd);
     close_fd(w->event_fd);
     close_fd(w->timer_fd);
 }
@@ -264,9 +259,6 @@ static jint java_worker_progress(JNIEnv *env, jclass cls, jlong worker_ptr) {
         w->sweep_pending = nucx_sweep_strays(w) == NUCX_STRAYS_PER_SWEEP;
         rounds += w->sweep_pending;
     }
-    if (w->frame_conns > 0) {
-        rounds += nucx_frame_path_service(w);
-    }
     if (w->closing != NULL) {
         nucx_reap_closed(w);
     }
@@ -339,7 +331,7 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
         int fd = (int) (data >> 1);
         if (fd == w->event_fd || fd == w->timer_fd) {
             drain_fd(fd);
-        } else if (fd != w->ucx_fd && fd != w->frame_epoll_fd) {
+        } else if (fd != w->ucx_fd) {
             int32_t *event = out + (size_t) count * NUCX_EVENT_WORDS;
             event[NUCX_EVENT_FD] = fd;
             event[NUCX_EVENT_EVENTS] = (int32_t) events[i].events;

@@ -3,8 +3,8 @@
  */
 /*
  * ucx_worker.c: one UCP worker per event loop, and the epoll set the loop sleeps in. The struct is here
- * because the files that keep the worker's lists (ucx_conn.c, ucx_linger.c, ucx_frame_path.c,
- * ucx_stray.c, ucx_probe.c) read and change its fields; ucx_worker.c calls them, never the other way.
+ * because the files that keep the worker's lists (ucx_conn.c, ucx_linger.c, ucx_stray.c,
+ * ucx_probe.c) read and change its fields; ucx_worker.c calls them, never the other way.
  */
 #ifndef NETTY_UCX_WORKER_H
 #define NETTY_UCX_WORKER_H
@@ -33,9 +33,6 @@ struct nucx_worker {
     void *stray_buffer;    /* NUCX_STRAY_BUFFER_BYTES that stray messages are received into and dropped */
     int sweep_pending;     /* the last sweep of unexpected messages stopped at its limit (ucx_stray.c) */
     struct nucx_probe *probe; /* shared-memory probe (ucx_probe.c), once a same-host peer vanished */
-    int frame_epoll_fd;    /* sockets of the connections on the frame path; itself in epoll_fd */
-    int frame_conns;       /* connections on the frame path, closing ones included */
-    nucx_conn *deferred_frames; /* of those, the ones whose writes wait for the next progress */
     nucx_conn **conns_by_id;    /* open and closing connections by id (ucx_ids.c) */
     uint32_t ids_capacity;      /* a power of two, or 0 */
     uint32_t ids_count;

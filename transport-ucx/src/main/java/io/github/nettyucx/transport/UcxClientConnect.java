@@ -95,7 +95,7 @@ final class UcxClientConnect {
     private void plainServer() throws IOException {
         channel.side.inbound();
         try {
-            channel.startPlain();
+            channel.startPlain(UcxTransportMetrics.DataPath.PLAIN_TCP);
         } finally {
             channel.side.consumed();
         }

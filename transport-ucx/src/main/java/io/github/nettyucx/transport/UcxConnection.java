@@ -30,9 +30,6 @@ import java.util.List;
  * slot's worth at a time, so a file of any size costs no memory beyond the slots: a {@link DefaultFileRegion}'s
  * file with positioned reads straight into the slot ({@link DefaultFileRegionReader}), any other region through
  * its {@link FileRegion#transferTo} into a {@link WritableByteChannel} over the slot's memory ({@link UcxSlotChannel}).
- * On the TCP data path a {@link DefaultFileRegion}'s bytes are not read at all where the native side can reach its
- * file: the message goes with the slot's bytes and then the file's, which sendfile(2) sends from the file to the
- * socket ({@link #sendFromFile}).
  */
 final class UcxConnection implements UcxConnector.Endpoint {
     private final UcxWorker worker;
@@ -58,8 +55,6 @@ final class UcxConnection implements UcxConnector.Endpoint {
     private final UcxSendGatherer gatherer;
     /** What FileRegions write into; created with the connection's first region. */
     private UcxSlotChannel slotChannel;
-    /** Messages travel on the TCP data path, which can send a DefaultFileRegion's bytes from its file. */
-    private boolean sendsFromFiles;
 
     private int sendSlot;
     private int sendSeq;
@@ -157,20 +152,6 @@ final class UcxConnection implements UcxConnector.Endpoint {
                 peer.peerErrorHandling());
         connected = true;
         worker.sweepWhenIdle(index, receives);
-    }
-
-    /** Hands the side channel's socket to the connection, whose messages travel as frames on it from now on. */
-    void connectStream(UcxSideChannel side) throws IOException {
-        side.handOver(conn);
-        connected = true;
-        sendsFromFiles = true;
-        // Frames are read from the socket into posted slots: this path never parks.
-        receives.unparkForGood();
-    }
-
-    /** Side-channel input (records, or the peer's end) that the native side took off the socket waits. */
-    boolean sideInputReady() {
-        return state.getInt(4 * UcxNative.STATE_SIDE_INPUT) != 0;
     }
 
     @Override
@@ -276,7 +257,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
         in.forEachFlushedMessage(gatherer);
         FileRegion region = gatherer.region;
         if (region != null) {
-            return sendsFromFiles && sendFromFile(in, region) || sendWithRegion(in, region);
+            return sendWithRegion(in, region);
         }
         int length = gatherer.filled;
         if (length > 0) {
@@ -328,44 +309,6 @@ final class UcxConnection implements UcxConnector.Endpoint {
             in.remove();
         }
         return done || length > 0 || reported > 0;
-    }
-
-    /**
-     * Sends the message with the region's next bytes after the gathered ones, as many as it has room for, from the
-     * region's file: the native side sends them with sendfile when their turn comes, from a descriptor of its own, so
-     * the region may be released before. Then reports them as {@link #sendWithRegion} does. Returns false, having
-     * sent nothing, when they cannot come from the file: the region is not a {@link DefaultFileRegion} itself, or its
-     * file cannot be opened, reached, or does not hold them now (it shrank). They are then read into the slot, which
-     * fails such a region's write with the reason, as on the UCX data path.
-     */
-    private boolean sendFromFile(ChannelOutboundBuffer in, FileRegion region) throws IOException {
-        long left = region.count() - region.transferred();
-        if (left <= 0 || region.refCnt() == 0 || !DefaultFileRegionSendfile.accepts(region)) {
-            return false;
-        }
-        DefaultFileRegion fileRegion = (DefaultFileRegion) region;
-        try {
-            DefaultFileRegionReader.open(fileRegion);
-        } catch (IOException e) {
-            return false;
-        }
-        int gathered = gatherer.filled;
-        int n = (int) Math.min(gatherer.room(), left);
-        int slot = sendSlot;
-        boolean inPlace = gatherer.readsInPlace(slot);
-        int rc = UcxNative.connStreamSendFile(conn, slot, gathered, inPlace ? gatherer.iovCount : 0,
-                receives.pendingCredits(), fileRegion, region.position() + region.transferred(), n);
-        if (rc == UcxNative.SEND_FILE_DECLINED) {
-            return false;
-        }
-        sent(slot, inPlace, rc);
-        DefaultFileRegionReader.addTransferred(fileRegion, n);
-        in.removeBytes(gathered);
-        in.progress(n);
-        if (region.transferred() >= region.count()) {
-            in.remove();
-        }
-        return true;
     }
 
     private UcxSlotChannel slotChannel() {

@@ -9,7 +9,7 @@ import java.io.IOException;
 
 /**
  * The messages of a {@link UcxConnection} as the read loop's input, whose end the peer's records in the
- * {@link UcxSession} mark (on the tag and the frame paths alike).
+ * {@link UcxSession} mark.
  */
 final class UcxConnectionInput implements UcxInput {
     private final UcxConnection connection;

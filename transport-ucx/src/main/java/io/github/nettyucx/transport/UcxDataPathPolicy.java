@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * Chooses the data path ({@link UcxLink}) of a connection when the peer's hello arrives: the TCP data path
- * ({@link UcxStreamDataPath}, frames on the connection's own TCP socket) when UCX could reach the peer
+ * (the connection's own TCP socket as plain TCP, {@link UcxPlainDataPath}) when UCX could reach the peer
  * only over TCP, since UCX's tcp transport copies every message out of segments of its own and was
  * slower than Netty's epoll transport (docs/settings.md#tcp-data-path); UCX tagged messages ({@link UcxTagDataPath})
  * otherwise: shared memory on one host, RDMA (InfiniBand, RoCE) across hosts.
@@ -40,7 +40,7 @@ final class UcxDataPathPolicy {
     enum Choice {
         /** UCX tagged messages: the worker addresses follow the hellos. */
         UCX,
-        /** Frames on the connection's TCP socket. */
+        /** The connection's TCP socket, as plain TCP. */
         TCP,
         /** None: the peers do not trust each other, and one of them refuses the TCP data path. */
         NONE
@@ -114,21 +114,6 @@ final class UcxDataPathPolicy {
             return streamAccepted ? Choice.TCP : Choice.NONE;
         }
         return streamChosen(ours, peerFlags, sameHost) ? Choice.TCP : Choice.UCX;
-    }
-
-    /**
-     * Connects {@code connection} to the peer of {@code hello} over the data path {@code choice}, and returns that
-     * data path. {@code stopWatchingSocket} takes the side channel's socket out of the loop's epoll set; a data path
-     * that takes the socket over runs it first. {@code retryWrite} has the channel's event loop call the data path's
-     * {@link UcxLink#write} again soon.
-     */
-    static UcxLink connect(Choice choice, UcxHandshake.Hello hello, UcxConnection connection, UcxInput input,
-                           UcxSideChannel side, Runnable stopWatchingSocket, Runnable retryWrite) throws IOException {
-        side.handshakeEnded();
-        if (choice == Choice.TCP) {
-            return UcxStreamDataPath.connect(hello, connection, input, side, stopWatchingSocket, retryWrite);
-        }
-        return UcxTagDataPath.connect(hello, connection, input, side, retryWrite);
     }
 
     /** Whether a connection between ends whose hellos had these flags takes the TCP data path. */

@@ -30,7 +30,7 @@ import java.util.UUID;
  * </pre>
  * Integers are big endian. The hello's flags are {@link UcxDataPathPolicy}'s. The proofs are
  * {@link UcxTrustExchange}'s. Everything after the hello (and the address) is a stream of records, or, on the TCP
- * data path, of frames that carry data and records ({@code ucx_frame_path.c}).
+ * data path, the application's bytes as plain TCP.
  */
 final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
@@ -41,7 +41,7 @@ final class UcxHandshake {
      * address only after the server's intro, addresses only between peers that trust each other; 3: the server
      * answered once the client's magic arrived; 2 added the reset record.)
      */
-    static final short VERSION = 6;
+    static final short VERSION = 7;
     static final int NONCE_BYTES = 16;
     static final int PROOF_BYTES = 32;
     static final int INTRO_BYTES = 8 + NONCE_BYTES;

@@ -12,13 +12,13 @@ import java.io.IOException;
  * phase changes:
  * <pre>
  *  UcxHandshakeLink --hellos chose UCX--&gt; UcxTagDataPath      (UCX tagged messages)
- *                   --hellos chose TCP--&gt; UcxStreamDataPath   (frames on the connection's TCP socket)
+ *                   --hellos chose TCP--&gt; UcxPlainDataPath    (the TCP data path: the socket as plain TCP)
  *                   --not a netty-ucx peer--&gt; UcxPlainDataPath (plain TCP)
  * </pre>
- * {@link UcxDataPathPolicy} chooses between the first two at the hello. The tag and frame paths move the messages
- * of a {@link UcxConnection} (its receive and send slots) and differ in how the messages leave, in flow control,
- * and in how the records travel; plain TCP writes the flushed buffers to its socket as they are; the handshake
- * holds writes back. Used on the event loop only.
+ * {@link UcxDataPathPolicy} chooses between the first two at the hello. The tag path moves the messages of a
+ * {@link UcxConnection} (its receive and send slots) with credits for flow control and the records on the side
+ * channel; plain TCP writes the flushed buffers to its socket as they are; the handshake holds writes back. Used on
+ * the event loop only.
  */
 interface UcxLink {
     /**
@@ -52,15 +52,6 @@ interface UcxLink {
 
     /** Returns the credits owed to the peer when they are due (only where flow control uses credits). */
     default void returnCreditsIfDue() throws IOException {
-    }
-
-    /** Takes in what the peer has sent, when the loop has not done so lately (a handler blocked it). */
-    default void pollNow() {
-    }
-
-    /** The socket error that ended the peer's stream, when this link saw one; null otherwise. */
-    default String endError() {
-        return null;
     }
 
     /**

@@ -34,7 +34,6 @@ final class UcxNative {
     static final int STATE_ERROR = UcxNativeConstants.stateError();
     static final int STATE_CREDITS = UcxNativeConstants.stateCredits();
     static final int STATE_WIRED_UP = UcxNativeConstants.stateWiredUp();
-    static final int STATE_SIDE_INPUT = UcxNativeConstants.stateSideInput();
     static final int STATE_HELD = UcxNativeConstants.stateHeld();
     static final int STATE_HEADER_WORDS = UcxNativeConstants.stateHeaderWords();
     /** Words (int32) of a worker's ready list, then the indices of the connections to dispatch. */
@@ -62,14 +61,9 @@ final class UcxNative {
     static final int EVENT_WORDS = UcxNativeConstants.eventWords();
     /** Bytes of the header in front of every message's payload (the credits returned). */
     static final int HEADER_BYTES = UcxNativeConstants.headerBytes();
-    /**
-     * Bytes of a side-channel record as the TCP data path frames it; {@link UcxHandshake#RECORD_BYTES} keeps
-     * its own copy so that the session is usable without the native library, and a test compares them.
-     */
-    static final int RECORD_BYTES = UcxNativeConstants.recordBytes();
     /** What {@link #connSendCredits} returns while the previous credit message is in flight. */
     static final int CREDITS_BUSY = UcxNativeConstants.creditsBusy();
-    /** What {@link #connStreamSendFile} returns when the bytes must be copied instead (nothing was queued). */
+    /** What {@link #socketSendFile} returns when the bytes must be copied instead (nothing was sent). */
     static final int SEND_FILE_DECLINED = UcxNativeConstants.sendFileDeclined();
     /**
      * I/O vector entries per send slot (the header is entry 0), the bytes of one entry (ucp_dt_iov_t), and
@@ -178,7 +172,7 @@ final class UcxNative {
     /** Posts the receive of sequence number {@code seq} into {@code address} (a slot's worth of bytes). */
     static native void connPostRecv(long conn, int slot, int seq, long address, long memoryHandle);
 
-    /** Parks an idle connection (ucx_park.c): 1 when parked, its data receives cancelled; 0 when it does not park. */
+    /** Parks an idle connection (ucx_park.c): 1 when parked, its data receives cancelled; 0 when it is closing. */
     static native int connPark(long conn, int recvSeq);
 
     /** Ends a parking once the receives are posted again; held messages none of them took are dropped. */
@@ -196,41 +190,9 @@ final class UcxNative {
     /** ucx_linger.c: moves ids of connections freed since the last call (those closed with reportFree) into out. */
     static native int workerTakeFreed(long worker, int[] out);
 
-    // ucx_frame_path.c (the TCP data path)
-    /**
-     * Moves the connection to the TCP data path on {@code fd}: {@code input} holds side-channel bytes read
-     * after the peer's hello, {@code output} bytes of our hello not written yet.
-     */
-    static native void connStreamStart(long conn, int fd, long input, int inputLength, long output,
-                                       int outputLength) throws IOException;
-
-    /** Queues a side-channel record after the data sent so far; returns 0 or a ucs_status_t. */
-    static native int connStreamRecord(long conn, byte type, int messages);
-
-    /** Copies records that arrived to {@code address}; returns their bytes, or -1 at the peer's end. */
-    static native int connStreamTakeRecords(long conn, long address, int capacity);
-
-    /** Reads what the socket holds now (frames go to their slots, records wait for Java). */
-    static native void connStreamRead(long conn);
-
-    /** Writes the messages a burst deferred to the worker's next progress, now. */
-    static native void connStreamFlush(long conn);
-
-    /** The socket error that ended the peer's stream (for example "Connection timed out"), or null. */
-    static native String connStreamEndError(long conn);
-
-    /**
-     * Sends a slot's message as {@link #connSend} ({@code iovCount} 0: {@code length} bytes after the header) or
-     * {@link #connSendIov} ({@code iovCount} entries) lay it out, followed by {@code count} bytes of the region's
-     * file from {@code position}, which sendfile(2) sends from the file when their turn comes. Returns like those,
-     * or {@link #SEND_FILE_DECLINED} when the file cannot give them now (nothing was queued).
-     */
-    static native int connStreamSendFile(long conn, int slot, int length, int iovCount, int credits,
-                                         DefaultFileRegion region, long position, int count);
-
     // ucx_file_region.c
     /** Bytes sendfile has sent so far, over every connection of the process (for tests). */
-    static native long streamBytesSentFromFiles();
+    static native long bytesSentFromFiles();
 
     /** True when the library reached a {@link DefaultFileRegion}'s file descriptor through its fields. */
     static native boolean fileRegionFdReachable();

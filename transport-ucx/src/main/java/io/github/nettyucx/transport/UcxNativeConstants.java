@@ -29,8 +29,6 @@ final class UcxNativeConstants {
 
     static native int stateWiredUp();
 
-    static native int stateSideInput();
-
     static native int stateHeld();
 
     static native int stateHeaderWords();
@@ -74,8 +72,6 @@ final class UcxNativeConstants {
     static native int eventWords();
 
     static native int headerBytes();
-
-    static native int recordBytes();
 
     static native int creditsBusy();
 

@@ -15,20 +15,24 @@ import java.nio.channels.WritableByteChannel;
 import java.util.function.Consumer;
 
 /**
- * The data path of a connection whose peer does not speak netty-ucx: plain TCP on the channel's own socket, driven
- * as Netty's epoll transport drives one. The socket stays in the event loop's epoll set (level-triggered), watched
- * for input while the channel wants to read and for output while a write waits for room. Bytes arrive straight
- * into the pipeline's buffers ({@link #read}, {@link UcxNative#socketRead}) and leave with one sendmsg over the
- * flushed buffers ({@link #write}, {@link UcxPlainGather}); a {@link DefaultFileRegion}'s bytes go from its file
- * with sendfile. There are no slots and no native connection: an idle plain connection costs its socket only.
- * Side-channel records become what a TCP socket does instead: output shut down is shutdown(SHUT_WR), a reset is
- * SO_LINGER 0 before the close. Used on the event loop only.
+ * The data path of a connection whose bytes travel as plain TCP on the channel's own socket, driven as Netty's epoll
+ * transport drives one: a peer that does not speak netty-ucx, or a netty-ucx peer whose hellos chose TCP (the TCP
+ * data path, {@link UcxDataPathPolicy}), which then sends no more than the hellos ahead of the application's bytes.
+ * The socket stays in the event loop's epoll set (level-triggered), watched for input while the channel wants to
+ * read and for output while a write waits for room. Bytes arrive straight into the pipeline's buffers
+ * ({@link #read}, {@link UcxNative#socketRead}) and leave with one sendmsg over the flushed buffers ({@link #write},
+ * {@link UcxPlainGather}); a {@link DefaultFileRegion}'s bytes go from its file with sendfile. There are no slots and
+ * no native connection: an idle plain connection costs its socket only. Side-channel records become what a TCP
+ * socket does instead: output shut down is shutdown(SHUT_WR), a reset is SO_LINGER 0 before the close. Used on the
+ * event loop only.
  */
 final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     private static final long BLOCKED = -1;
     private static final long NOTHING = -2;
 
     private final int fd;
+    /** A peer that does not speak netty-ucx, or the TCP data path of one that does. */
+    private final UcxTransportMetrics.DataPath kind;
     /** The gather of the loop the channel is registered with. */
     private UcxPlainGather gather;
     private final ChannelConfig config;
@@ -37,6 +41,12 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     private final SocketWriter socketWriter = new SocketWriter();
     /** What the handshake read before it knew the peer was plain: the first bytes the channel reads. */
     private ByteBuffer firstBytes;
+    /**
+     * The end of our hello that the socket did not take yet (a peer that reads nothing can leave it so): it goes out
+     * before any byte of the application's, and output is shut down only after it ({@link #shutdownAfterUnsent}).
+     */
+    private ByteBuffer unsent;
+    private boolean shutdownAfterUnsent;
     /** Epoll reported input that was not read to the end yet (level-triggered: it reports it again). */
     private boolean readable;
     /** The peer's end of stream (or the error that ended it) is next, or was read. */
@@ -51,13 +61,16 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     private UcxIoOps watched;
 
     /**
-     * The channel's socket {@code fd} becomes plain TCP, starting with {@code firstBytes} (in read mode; kept), if any;
-     * {@link #registered} comes next. {@code interest} sets what the loop's epoll watches of it; {@code retryWrite}
-     * calls the write again soon.
+     * The channel's socket {@code fd} becomes plain TCP of {@code kind}, starting with {@code firstBytes} to read and
+     * {@code unsent} to write (each in read mode and kept, or null); {@link #registered} comes next. {@code interest}
+     * sets what the loop's epoll watches of it; {@code retryWrite} calls the write again soon.
      */
-    UcxPlainDataPath(int fd, ByteBuffer firstBytes, ChannelConfig config,
-                     Consumer<UcxIoOps> interest, Runnable retryWrite) {
+    UcxPlainDataPath(int fd, UcxTransportMetrics.DataPath kind, ByteBuffer firstBytes, ByteBuffer unsent,
+                     ChannelConfig config, Consumer<UcxIoOps> interest, Runnable retryWrite) {
         this.fd = fd;
+        this.kind = kind;
+        this.unsent = unsent;
+        this.writable = unsent == null;
         this.config = config;
         this.interest = interest;
         this.retryWrite = retryWrite;
@@ -81,7 +94,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
             readable = true;
         }
         if ((epollEvents & (UcxNative.EPOLLOUT | UcxNative.EPOLLHUP | UcxNative.EPOLLERR)) != 0) {
-            writable = true;
+            writable = writeUnsent();
         }
         if ((epollEvents & (UcxNative.EPOLLRDHUP | UcxNative.EPOLLHUP | UcxNative.EPOLLERR)) != 0 && !hungUp
                 && !atEnd) {
@@ -210,6 +223,11 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
 
     @Override
     public boolean write(ChannelOutboundBuffer in) throws Exception {
+        if (!writeUnsent()) {
+            writable = false;
+            watch();
+            return false;
+        }
         int spins = config.getWriteSpinCount();
         while (!in.isEmpty()) {
             Object msg = in.current();
@@ -224,6 +242,29 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
                 retryWrite.run();
                 return false;
             }
+        }
+        return true;
+    }
+
+    /**
+     * Writes what is left of our hello, then shuts output down if that waited for it; true when nothing is left. A
+     * write error leaves it to the application's next write, which meets the same error.
+     */
+    private boolean writeUnsent() {
+        if (unsent == null) {
+            return true;
+        }
+        try {
+            socketWriter.write(unsent);
+            if (unsent.hasRemaining()) {
+                return false;
+            }
+            unsent = null;
+            if (shutdownAfterUnsent) {
+                UcxNative.socketShutdownWrite(fd);
+            }
+        } catch (IOException e) {
+            unsent = null;
         }
         return true;
     }
@@ -295,7 +336,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
 
     @Override
     public UcxTransportMetrics.DataPath kind() {
-        return UcxTransportMetrics.DataPath.PLAIN_TCP;
+        return kind;
     }
 
     @Override
@@ -310,10 +351,14 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
         return this;
     }
 
-    /** Plain TCP has no records: the write half of the socket is shut. */
+    /** Plain TCP has no records: the write half of the socket is shut, once our hello is all out. */
     @Override
     public boolean sendShutdownOutput(int messagesSent) throws IOException {
-        UcxNative.socketShutdownWrite(fd);
+        if (writeUnsent()) {
+            UcxNative.socketShutdownWrite(fd);
+        } else {
+            shutdownAfterUnsent = true;
+        }
         return true;
     }
 
@@ -333,7 +378,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
 
     @Override
     public String toString() {
-        return "plain TCP";
+        return kind.label();
     }
 
     /** What a FileRegion other than a {@link DefaultFileRegion} writes itself into: the socket. */

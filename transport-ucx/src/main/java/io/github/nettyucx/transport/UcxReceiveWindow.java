@@ -263,13 +263,6 @@ final class UcxReceiveWindow {
         return true;
     }
 
-    /** Posts every receive now: the connection takes the TCP data path, which never parks. */
-    void unparkForGood() {
-        if (parked) {
-            unpark();
-        }
-    }
-
     /** Whether the window is parked: it holds no receive buffer then (see the class comment). */
     boolean isParked() {
         return parked;

@@ -6,10 +6,9 @@ package io.github.nettyucx.transport;
 import java.io.IOException;
 
 /**
- * What carries a connection's side-channel records (output shut down, closed) between the peers: the
- * side channel's socket itself ({@link UcxSideChannel}), or a data path that took the socket over and
- * frames the records between its messages ({@link UcxStreamDataPath}). Received records land in the
- * side channel's input buffer, where {@link UcxSession} parses them.
+ * What carries a connection's ends (output shut down, closed) to the peer: records on the side channel's socket
+ * ({@link UcxSideChannel}), whose received records land in its input buffer, where {@link UcxSession} parses them;
+ * or, on plain TCP ({@link UcxPlainDataPath}), what the socket itself does instead.
  */
 interface UcxRecordLink {
     /**

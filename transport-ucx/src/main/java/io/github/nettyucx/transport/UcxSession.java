@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
  * <pre>
  *  AWAITING_CLIENT --the magic--&gt; AWAITING_INTRO                (accepted: we answer a netty-ucx client only)
  *  AWAITING_CLIENT --other bytes, clientSilent--&gt; PLAIN        (plain TCP: its end is its socket's)
- *  CONNECTING --tcpConnected--&gt; AWAITING_INTRO --intro--&gt; AWAITING_HELLO --hello, TCP data path--&gt; OPEN
+ *  CONNECTING --tcpConnected--&gt; AWAITING_INTRO --intro--&gt; AWAITING_HELLO --hello, TCP data path--&gt; PLAIN
  *                                                        |
  *                                                        +--hello, UCX--&gt; AWAITING_ADDRESS --address--&gt; OPEN
  *  OPEN --'S'--&gt; PEER_OUTPUT_SHUT;  OPEN, PEER_OUTPUT_SHUT --'C', 'R'--&gt; PEER_CLOSED
@@ -34,8 +34,9 @@ final class UcxSession {
         /** An accepted connection whose client has sent too little to tell what it speaks; we sent nothing. */
         AWAITING_CLIENT,
         /**
-         * A connection whose peer does not speak netty-ucx: plain TCP, no hellos and no records. Its end of stream
-         * and its resets are what its socket reads ({@link UcxPlainDataPath}), not the session's.
+         * Plain TCP, no records: a peer that does not speak netty-ucx (no hellos either), or the TCP data path after
+         * the hellos. Its end of stream and its resets are what its socket reads ({@link UcxPlainDataPath}), not the
+         * session's.
          */
         PLAIN,
         /** A netty-ucx peer: its intro (challenge, and a server's proof) has not arrived. */
@@ -73,9 +74,9 @@ final class UcxSession {
 
         /**
          * The peer's hello arrived: the listener decides the data path (a server sends its hello first). Returns
-         * true when that is UCX: the peer's worker address comes next. Otherwise the listener has connected the TCP
-         * data path. A {@link ProtocolException} rejects the peer; another IOException means the connection could
-         * not be set up.
+         * true when that is UCX: the peer's worker address comes next. Otherwise the listener has made the connection
+         * plain TCP (the TCP data path), with the input after the hello as its first bytes. A
+         * {@link ProtocolException} rejects the peer; another IOException means the connection could not be set up.
          */
         boolean helloReceived(UcxHandshake.Hello hello) throws IOException;
 
@@ -105,7 +106,7 @@ final class UcxSession {
     private boolean closeRecordReceived;
     /** That close record was a reset ({@code SO_LINGER} 0). */
     private boolean peerReset;
-    /** The connection is plain TCP (it went through {@link State#PLAIN}). */
+    /** The connection is plain TCP (it went through {@link State#PLAIN}): no records come or go. */
     private boolean plain;
 
     /**
@@ -205,9 +206,10 @@ final class UcxSession {
                     pendingHello = hello;
                     state = State.AWAITING_ADDRESS;
                 } else {
+                    // The TCP data path: plain TCP from here, whose bytes are the application's, not ours to parse.
                     peer = hello;
-                    state = State.OPEN;
-                    // The TCP data path owns the socket from here: what follows are its frames, not ours to parse.
+                    state = State.PLAIN;
+                    plain = true;
                     return false;
                 }
             }
@@ -310,20 +312,17 @@ final class UcxSession {
     }
 
     /**
-     * The side channel's stream ended ({@code socketError}: the error that ended it, or null). Returns
-     * null after the peer's close record (the orderly end, also if the peer was lost since); otherwise
-     * why the peer counts as gone, which the channel reports and then follows with {@link #peerLost()}.
+     * The side channel's stream ended. Returns null after the peer's close record (the orderly end, also if the peer
+     * was lost since); otherwise why the peer counts as gone, which the channel reports and then follows with
+     * {@link #peerLost()}.
      */
-    IOException sideChannelEnded(String socketError) {
+    IOException sideChannelEnded() {
         sideChannelEnded = true;
         if (closeRecordReceived) {
             return null;
         }
         if (peer == null) {
             return new IOException("Connection reset by peer during the UCX handshake");
-        }
-        if (socketError != null) {
-            return new IOException("Connection lost: " + socketError + " (the peer or the link to it is gone)");
         }
         return new IOException("Connection reset by peer (its side channel closed without a close record)");
     }
@@ -366,7 +365,7 @@ final class UcxSession {
         return peer != null || plain;
     }
 
-    /** The client does not speak netty-ucx: the connection is plain TCP. */
+    /** The connection is plain TCP: the peer does not speak netty-ucx, or the hellos chose the TCP data path. */
     boolean isPlain() {
         return plain;
     }

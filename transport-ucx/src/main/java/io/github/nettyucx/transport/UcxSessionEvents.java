@@ -46,7 +46,6 @@ final class UcxSessionEvents {
                 || channel.registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
             return;
         }
-        link.pollNow();
         sideChannelReadable();
     }
 
@@ -86,8 +85,8 @@ final class UcxSessionEvents {
     }
 
     /**
-     * Sends and receives of the connection completed (and, on the TCP data path, side-channel input may have
-     * arrived): release what finished sends held, resume writes, read, return credits.
+     * Sends and receives of the connection completed: release what finished sends held, resume writes, read, return
+     * credits.
      */
     void completionsReady() {
         UcxConnection connection = channel.link.connection();
@@ -107,12 +106,6 @@ final class UcxSessionEvents {
             peerVanished(e);
             return;
         }
-        if (connection.sideInputReady()) {
-            sideChannelReadable();
-            if (!channel.isOpen()) {
-                return;
-            }
-        }
         UcxSocketChannel.UcxSocketUnsafe unsafe = channel.unsafe();
         unsafe.resumeWriting();
         if (channel.readLoop.readable()) {
@@ -122,7 +115,7 @@ final class UcxSessionEvents {
         unsafe.returnCreditsIfDue();
     }
 
-    /** Side-channel input arrived (on its socket, or through the data path that owns the socket now). */
+    /** Side-channel input arrived on its socket. */
     void sideChannelReadable() {
         UcxRecordLink records = channel.link.records();
         boolean more;
@@ -165,7 +158,7 @@ final class UcxSessionEvents {
             // Outside the parser: handlers called from here may write, block, or read the side channel.
             activate();
         }
-        // A socket handed to a data path just now: its end is for the data path to find, after the bytes before it.
+        // A socket that became plain TCP just now: its end is for that data path to find, after the bytes before it.
         boolean handedOver = channel.link.records() != records;
         if (!more && channel.isOpen() && !handedOver) {
             sideChannelClosed();
@@ -235,7 +228,7 @@ final class UcxSessionEvents {
 
     /** End of the side channel: normal after a close record, otherwise the peer died or reset. */
     void sideChannelClosed() {
-        IOException cause = channel.session.sideChannelEnded(channel.link.endError());
+        IOException cause = channel.session.sideChannelEnded();
         channel.interest(UcxIoOps.NONE);
         if (cause != null) {
             peerVanished(cause);

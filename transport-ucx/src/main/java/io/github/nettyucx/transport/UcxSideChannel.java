@@ -11,9 +11,9 @@ import java.nio.ByteBuffer;
 
 /**
  * A connection's TCP side channel: its socket's hello and records waiting to be written, and the bytes
- * read but not parsed yet (on the TCP data path, the records it took off the socket). As a
- * {@link UcxRecordLink} it carries the records itself, until a data path that owns the socket takes
- * over. The socket belongs to the channel (and, once connected, to the native connection, which closes
+ * read but not parsed yet. As a {@link UcxRecordLink} it carries the records itself, until the connection
+ * turns plain TCP (the TCP data path, or a peer that does not speak netty-ucx), which takes what it left.
+ * The socket belongs to the channel (and, once connected over UCX, to the native connection, which closes
  * it); this class only reads and writes it. The buffers are freed by {@link #release()} when the
  * channel closes, not left to the garbage collector: a busy server opens and closes connections
  * faster than the heap fills.
@@ -209,19 +209,6 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     /**
-     * Moves the connection {@code conn} to the TCP data path, which reads and writes the socket from now
-     * on: it takes the input not parsed yet (call while the input is in read mode, after the peer's
-     * hello) and the output not written yet.
-     */
-    void handOver(long conn) throws IOException {
-        ensureNotReleased();
-        UcxNative.connStreamStart(conn, fd, inAddress + in.position(), in.remaining(), outAddress + out.position(),
-                out.remaining());
-        in.position(in.limit());
-        out.position(out.limit());
-    }
-
-    /**
      * Takes the unparsed input (the side channel is in read mode, between {@link #inbound()} and {@link #consumed()}):
      * a copy in read mode, or null when there is none. For a connection that turned out to be plain TCP, whose
      * first bytes these are.
@@ -234,15 +221,16 @@ final class UcxSideChannel implements UcxRecordLink {
         return copy.flip();
     }
 
-    /** Like {@link #fill()}, from the records the TCP data path of {@code conn} took off the socket. */
-    boolean fillFromStream(long conn) throws IOException {
-        ensureNotReleased();
-        int n = UcxNative.connStreamTakeRecords(conn, inAddress + in.position(), in.remaining());
-        if (n < 0) {
-            return false;
+    /**
+     * Takes the output not written yet: a copy in read mode, or null when there is none. For a connection that turns
+     * plain TCP after its hellos, whose last bytes may still wait for the socket.
+     */
+    ByteBuffer takeOutbound() {
+        if (released || !out.hasRemaining()) {
+            return null;
         }
-        in.position(in.position() + n);
-        return true;
+        ByteBuffer copy = ByteBuffer.allocate(out.remaining()).put(out);
+        return copy.flip();
     }
 
     /** True when bytes were read and not parsed yet. */

@@ -28,10 +28,10 @@ import java.nio.channels.NotYetConnectedException;
 
 /**
  * A {@link SocketChannel} whose bytes travel through UCX (shared memory on one host, InfiniBand/RoCE
- * across hosts) or, for a peer UCX could reach only over TCP, as frames on a TCP socket: the data path
- * chosen when the peer's hello arrives. A small TCP connection, the side channel, carries the handshake and
- * then the close records; its hang-up tells that the peer died. A peer that does not speak netty-ucx gets plain
- * TCP on that socket.
+ * across hosts) or, for a peer UCX could reach only over TCP, as plain TCP on the connection's own socket: the data
+ * path chosen when the peer's hello arrives. That TCP connection, the side channel, carries the handshake and, with
+ * UCX, then the close records; its hang-up tells that the peer died. A peer that does not speak netty-ucx gets
+ * plain TCP on that socket too.
  * <p>
  * Who does what: the channel holds one {@link UcxLink} for its phase (the handshake, then the data path), through
  * which bytes leave ({@link #doWrite}; {@link UcxClosedPeerWrites} once the peer closed); {@link UcxClientConnect}
@@ -162,12 +162,15 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     }
 
     /**
-     * Plain TCP on this socket, for either end, starting with the side channel's unparsed input (in read mode):
-     * the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path, input and records.
+     * Plain TCP on this socket, for either end, starting with the side channel's unparsed input (in read mode) and
+     * its unwritten output: the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path,
+     * input and records. {@code kind}: a peer that does not speak netty-ucx, or the TCP data path of one that does.
      */
-    void startPlain() throws IOException {
-        UcxPlainDataPath plain = new UcxPlainDataPath(fd.get(), side.takeInbound(), config, this::interest,
-                retryWriteLater);
+    void startPlain(UcxTransportMetrics.DataPath kind) throws IOException {
+        UcxPlainDataPath plain = new UcxPlainDataPath(fd.get(), kind, side.takeInbound(), side.takeOutbound(), config,
+                this::interest, retryWriteLater);
+        // The side channel carries nothing from now on: its buffers go now, not with the channel.
+        side.release();
         plain.registered(registration().watchPlainSocket());
         link = plain;
         readLoop.wantedChanged();
@@ -181,10 +184,21 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         interest(side.flush() ? UcxIoOps.IN : UcxIoOps.IN_OUT);
     }
 
+    /**
+     * The hellos chose {@code choice}: UCX tagged messages over the connection our hello advertised, or the TCP data
+     * path, which is this socket as plain TCP; that connection then carries nothing and goes at once.
+     */
     void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
-        UcxLoopSeat registration = registration();
-        link = UcxDataPathPolicy.connect(choice, hello, link.connection(), link.input(), side,
-                registration::removeFromEpoll, retryWriteLater);
+        side.handshakeEnded();
+        if (choice == UcxDataPathPolicy.Choice.TCP) {
+            UcxConnection unused = link.connection();
+            link = new UcxHandshakeLink(side);
+            unused.close(-1, true);
+            registration().unbindConnection();
+            startPlain(UcxTransportMetrics.DataPath.TCP_DATA_PATH);
+        } else {
+            link = UcxTagDataPath.connect(hello, link.connection(), link.input(), side, retryWriteLater);
+        }
         if (logger.isDebugEnabled()) {
             logger.debug("{} connected over its {} (same host: {}, peer error handling: {})", this, link,
                     hello.sameHost(), hello.peerErrorHandling());

@@ -74,7 +74,7 @@ final class UcxSocketConnectorHost implements UcxConnector.Host {
 
     @Override
     public void startPlain() throws IOException {
-        channel.startPlain();
+        channel.startPlain(UcxTransportMetrics.DataPath.PLAIN_TCP);
     }
 
     @Override

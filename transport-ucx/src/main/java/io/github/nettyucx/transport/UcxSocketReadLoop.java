@@ -120,6 +120,7 @@ final class UcxSocketReadLoop {
         allocHandle.reset(config);
         ByteBuf byteBuf = null;
         boolean endOfInput = false;
+        boolean delivered = false;
         try {
             do {
                 if (atEndOfInput()) {
@@ -151,6 +152,7 @@ final class UcxSocketReadLoop {
                 }
                 allocHandle.incMessagesRead(1);
                 pending = false;
+                delivered = true;
                 pipeline.fireChannelRead(byteBuf);
                 byteBuf = null;
                 if (shouldBreak() || !channel.isOpen()) {
@@ -158,7 +160,11 @@ final class UcxSocketReadLoop {
                 }
             } while (allocHandle.continueReading());
             allocHandle.readComplete();
-            pipeline.fireChannelReadComplete();
+            if (delivered || endOfInput) {
+                // A round that found nothing (plain TCP guesses that a full read left more) is no round for the
+                // pipeline: a read() with AUTO_READ off stays pending until bytes come.
+                pipeline.fireChannelReadComplete();
+            }
             if (channel.isOpen()) {
                 unsafe.returnCreditsIfDue();
             }

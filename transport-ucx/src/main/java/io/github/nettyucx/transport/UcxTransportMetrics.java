@@ -26,7 +26,7 @@ public final class UcxTransportMetrics {
     public enum DataPath {
         /** UCX tagged messages: shared memory on one host, InfiniBand/RoCE (or UCX's tcp) between hosts. */
         UCX("UCX"),
-        /** Frames on the side channel's own TCP socket: a peer UCX could reach only over TCP, or not trusted. */
+        /** The connection's socket as plain TCP after the hellos: a peer UCX reaches only over TCP, or untrusted. */
         TCP_DATA_PATH("TCP data path"),
         /** Plain TCP: the peer does not speak netty-ucx. */
         PLAIN_TCP("plain TCP");

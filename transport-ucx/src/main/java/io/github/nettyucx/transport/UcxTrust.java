@@ -25,8 +25,8 @@ import java.util.Set;
 
 /**
  * Which peers a connection hands to UCX. A peer's UCP worker address reaches UCX (and ours reaches the peer) only
- * when each side trusts the other; a netty-ucx peer that is not trusted gets the TCP data path (frames on the
- * connection's own TCP socket, no UCX), or is refused where that path is off. A peer is trusted when any of the
+ * when each side trusts the other; a netty-ucx peer that is not trusted gets the TCP data path (the connection's
+ * own TCP socket as plain TCP, no UCX), or is refused where that path is off. A peer is trusted when any of the
  * rules set here holds:
  * <ul>
  * <li>{@link #sameUser()}: the peer is a process of this host, in this network namespace, running as this

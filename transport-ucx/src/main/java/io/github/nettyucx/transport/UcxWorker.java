@@ -113,8 +113,8 @@ final class UcxWorker {
 
     /**
      * Dispatches the connections listed with completions, once each. Dispatching one may list it
-     * again (a send that completes at once, a reposted receive that takes the next frame waiting in
-     * the TCP data path's socket): those wait at the front of the list for the next call, so a
+     * again (a send that completes at once, a reposted receive that takes the next message waiting
+     * in the worker): those wait at the front of the list for the next call, so a
      * connection with a full socket cannot hold one call (and the loop's tasks) for as long as its
      * peer keeps sending, and the list never holds more than its capacity (ucx_native.h).
      */

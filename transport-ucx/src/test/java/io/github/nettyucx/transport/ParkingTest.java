@@ -48,7 +48,7 @@ class ParkingTest {
         TestTransport.UCX.assumeAvailable();
         assumeTrue(UcxReceiveWindow.PARK_IDLE_NANOS > 0, "parking is off");
         assumeFalse("always".equals(
-                System.getProperty("io.github.nettyucx.tcpDataPath")), "the TCP data path never parks");
+                System.getProperty("io.github.nettyucx.tcpDataPath")), "the TCP data path has no receive window");
         EventLoopGroup group = TestTransport.UCX.newGroup(2);
         try {
             Echo echo = new Echo();

@@ -645,7 +645,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
         byte[] content = new byte[3_000_000];
         ThreadLocalRandom.current().nextBytes(content);
         Path file = Files.write(dir.resolve("served"), content);
-        long sentByFile = UcxNative.streamBytesSentFromFiles();
+        long sentByFile = UcxNative.bytesSentFromFiles();
         Channel server = ucxServer(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -670,7 +670,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
             System.arraycopy(content, 0, expected, 4, content.length);
             System.arraycopy("tail".getBytes(StandardCharsets.US_ASCII), 0, expected, content.length + 4, 4);
             assertArrayEquals(expected, received);
-            assertTrue(UcxNative.streamBytesSentFromFiles() - sentByFile >= content.length, "sent by sendfile");
+            assertTrue(UcxNative.bytesSentFromFiles() - sentByFile >= content.length, "sent by sendfile");
         } finally {
             server.close().sync();
         }

@@ -46,7 +46,7 @@ class UcxNativeConstantsTest {
     @Test
     void eachLayoutNamesDistinctWordsBelowItsSize() {
         assertLayout(UcxNative.STATE_HEADER_WORDS, UcxNative.STATE_NOTIFIED, UcxNative.STATE_ERROR,
-                UcxNative.STATE_CREDITS, UcxNative.STATE_WIRED_UP, UcxNative.STATE_SIDE_INPUT, UcxNative.STATE_HELD);
+                UcxNative.STATE_CREDITS, UcxNative.STATE_WIRED_UP, UcxNative.STATE_HELD);
         assertLayout(UcxNative.READY_HEADER_WORDS, UcxNative.READY_COUNT, UcxNative.READY_CAPACITY,
                 UcxNative.READY_OVERFLOWED);
         assertLayout(UcxNative.CREATED_WORDS, UcxNative.CREATED_CONN, UcxNative.CREATED_STATE,
@@ -66,13 +66,8 @@ class UcxNativeConstantsTest {
         assertTrue(UcxNative.SEND_FREE >= 0 && UcxNative.SEND_BUSY >= 0);
         assertTrue(UcxNative.SEND_FREE != UcxNative.SEND_BUSY);
         assertEquals(0, UcxNative.SEQ_MASK & (UcxNative.SEQ_MASK + 1), "the sequence mask is 2^n - 1");
-        // connStreamSendFile returns it where a send returns 0 (sent) or 1 (in flight).
-        assertTrue(UcxNative.SEND_FILE_DECLINED > 1, "SEND_FILE_DECLINED reads as a send's own result");
-    }
-
-    @Test
-    void theSessionsRecordIsTheSizeTheTcpDataPathFrames() {
-        assertEquals(UcxNative.RECORD_BYTES, UcxHandshake.RECORD_BYTES);
+        // socketSendFile returns it where it returns a count of bytes sent, or -1 after throwing.
+        assertTrue(UcxNative.SEND_FILE_DECLINED < -1, "SEND_FILE_DECLINED reads as a count of bytes sent");
     }
 
     private static void assertLayout(int size, int... words) {

@@ -14,9 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Linux TCP options of Vert.x that its epoll transport sets and the UCX transport does not, each with the
- * reason. A UCX channel's bytes travel as UCX messages (or as frames on the side channel's socket, which always
- * runs with {@code TCP_NODELAY}), so options that shape TCP segments or the TCP handshake have nothing to act
- * on; on a connection that fell back to plain TCP they are not applied either, as on Vert.x's NIO transport.
+ * reason. A UCX channel's bytes travel as UCX messages, so options that shape TCP segments or the TCP handshake
+ * have nothing to act on; on a connection that is plain TCP (the TCP data path, or a peer that does not speak
+ * netty-ucx) they are not applied either, as on Vert.x's NIO transport.
  * Each one that an application sets is logged once per JVM, so that nobody tunes a knob that does nothing.
  */
 enum IgnoredTcpOption {
