@@ -9,12 +9,12 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 /**
- * Whether a {@link DefaultFileRegion}'s bytes can leave the TCP data path by sendfile(2), from its file to the socket
- * with no copy through this process, as on Netty's epoll transport. The native library needs the region's file
- * descriptor, which it reads from private fields of the region and the JDK ({@code ucx_file_region.c}), and this
- * side needs to count the bytes as transferred ({@link DefaultFileRegionReader}). Where either is out of reach
- * (another Netty or JDK release), the regions are read into the send slots as on the UCX data path, and that is
- * logged once, at debug.
+ * Whether a {@link DefaultFileRegion}'s bytes can leave a plain TCP connection (the TCP data path, or a peer that
+ * does not speak netty-ucx) by sendfile(2), from its file to the socket with no copy through this process, as on
+ * Netty's epoll transport. The native library needs the region's file descriptor, which it reads from private fields
+ * of the region and the JDK ({@code ucx_file_region.c}), and this side needs to count the bytes as transferred
+ * ({@link DefaultFileRegionReader}). Where either is out of reach (another Netty or JDK release), the region writes
+ * itself to the socket through its {@code transferTo}, and that is logged once, at debug.
  */
 final class DefaultFileRegionSendfile {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(DefaultFileRegionSendfile.class);

@@ -135,8 +135,8 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
     /**
      * The UCX lanes and transports this connection uses (shared memory, tcp, rc/dc over InfiniBand...),
-     * as UCX describes its endpoint; on the TCP data path, that it uses its TCP socket; with a peer that does not
-     * speak netty-ucx, {@code plain TCP}.
+     * as UCX describes its endpoint; on the TCP data path, {@code TCP data path}; with a peer that does not speak
+     * netty-ucx, {@code plain TCP}.
      */
     public Future<String> ucxLanes() {
         return eventLoop().submit(() -> link.lanes());
