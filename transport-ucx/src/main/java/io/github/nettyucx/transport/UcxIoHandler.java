@@ -60,6 +60,8 @@ public final class UcxIoHandler implements IoHandler {
      * the worker, a plain one's only through the epoll set).
      */
     private int plainSockets;
+    /** Of those, the TCP data paths of netty-ucx peers, which the loop spins for as for UCX connections. */
+    private int spinningPlainSockets;
     /** The I/O vector and scratch memory of the loop's plain TCP connections; created with the first. */
     private UcxPlainGather plainGather;
     private UcxWorker worker;
@@ -135,6 +137,14 @@ public final class UcxIoHandler implements IoHandler {
     /** Whether a plain TCP connection's socket is in the epoll set: the loop then looks at the sockets often. */
     boolean hasPlainSockets() {
         return plainSockets > 0;
+    }
+
+    /**
+     * Whether the loop's connections are all plain TCP to peers that do not speak netty-ucx: nothing comes through
+     * UCX, and spinning would take the core that the peers and the kernel's TCP processing need.
+     */
+    boolean onlyPlainPeers() {
+        return plainSockets > 0 && spinningPlainSockets == 0 && worker.boundConnections() == 0;
     }
 
     /** Whether the worker has work left that no registration stands for (see {@link UcxSuspensionGuard}). */
@@ -307,6 +317,7 @@ public final class UcxIoHandler implements IoHandler {
         private int events;
         private int connectionIndex = -1;
         private boolean plainSocket;
+        private boolean spinningPlainSocket;
         private volatile boolean valid = true;
 
         Registration(UcxIoHandle handle) {
@@ -370,10 +381,12 @@ public final class UcxIoHandler implements IoHandler {
         }
 
         @Override
-        public UcxPlainGather watchPlainSocket() {
+        public UcxPlainGather watchPlainSocket(boolean spinning) {
             if (!plainSocket) {
                 plainSocket = true;
                 plainSockets++;
+                spinningPlainSocket = spinning;
+                spinningPlainSockets += spinning ? 1 : 0;
             }
             UcxPlainGather gather = plainGather;
             if (gather == null) {
@@ -388,6 +401,8 @@ public final class UcxIoHandler implements IoHandler {
             if (plainSocket) {
                 plainSocket = false;
                 plainSockets--;
+                spinningPlainSockets -= spinningPlainSocket ? 1 : 0;
+                spinningPlainSocket = false;
             }
         }
 

@@ -17,9 +17,11 @@ interface UcxLoopSeat extends IoRegistration {
 
     /**
      * The channel's socket carries a plain TCP connection (the loop then polls sockets more often); returns what the
-     * loop's plain connections lay their writes out in, one at a time.
+     * loop's plain connections lay their writes out in, one at a time. {@code spinning}: the connection is the TCP
+     * data path of a netty-ucx peer, which keeps the loop waiting as its wait strategy says, as a UCX connection
+     * does; other plain connections alone have it wait as epoll's loop does.
      */
-    UcxPlainGather watchPlainSocket();
+    UcxPlainGather watchPlainSocket(boolean spinning);
 
     /** The plain TCP connection of the channel's socket is closed. */
     void plainSocketGone();

@@ -121,9 +121,8 @@ final class UcxLoopWait {
 
     /** Waits for work as the configured strategy says; returns what it handled once some came. */
     int awaitWork(IoHandlerContext context) throws IOException {
-        if (loop.hasPlainSockets() && loop.worker().boundConnections() == 0) {
-            // Only plain TCP connections: nothing comes through UCX, and spinning would take the core that the
-            // peers and the kernel's TCP processing need. The loop waits as epoll's does.
+        if (loop.onlyPlainPeers()) {
+            // The loop waits as epoll's does (UcxIoHandler.onlyPlainPeers says why).
             return sleep(context);
         }
         switch (config.waitStrategy()) {

@@ -151,7 +151,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     protected void registered() throws Exception {
         if (link instanceof UcxPlainDataPath) {
             // A plain connection registered again (a UCX one is bound to its loop's worker): the new loop watches it.
-            ((UcxPlainDataPath) link).registered(registration().watchPlainSocket());
+            ((UcxPlainDataPath) link).registered(registration().watchPlainSocket(spinsForLink()));
             readLoop.scheduleIfNeeded();
             return;
         }
@@ -171,13 +171,18 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 this::interest, retryWriteLater);
         // The side channel carries nothing from now on: its buffers go now, not with the channel.
         side.release();
-        plain.registered(registration().watchPlainSocket());
         link = plain;
+        plain.registered(registration().watchPlainSocket(spinsForLink()));
         readLoop.wantedChanged();
         // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
         byte[] socketAddress = UcxNative.socketLocalAddress(fd.get());
         boolean ipv6 = socketAddress != null && socketAddress.length == SocketAddresses.IPV6_ENCODED_BYTES;
         config.plainSocket().attach(fd.get(), ipv6, config);
+    }
+
+    /** A netty-ucx peer's TCP data path keeps the loop spinning as a UCX connection does; other plain peers do not. */
+    private boolean spinsForLink() {
+        return link.kind() == UcxTransportMetrics.DataPath.TCP_DATA_PATH;
     }
 
     void flushSideChannel() throws IOException {

@@ -202,6 +202,38 @@ class TcpDataPathTest {
     }
 
     /**
+     * A netty-ucx peer on the TCP data path keeps the loop waiting as its wait strategy says, as the frame path did
+     * and as a UCX connection does; a loop whose connections are all to peers that do not speak netty-ucx waits as
+     * epoll's loop does.
+     */
+    @Test
+    @Timeout(60)
+    void theLoopSpinsForATcpDataPathPeerAndNotForAPlainOne() throws Exception {
+        UcxSocketChannel channel;
+        try (RawPeer peer = new RawPeer(server)) {
+            channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+            assertNotNull(channel, "no channel accepted");
+            peer.send("netty-ucx");
+            assertReads("netty-ucx");
+            UcxIoHandler handler = UcxIoHandler.of(channel.registration());
+            assertFalse(channel.eventLoop().submit(handler::onlyPlainPeers).get(10, TimeUnit.SECONDS),
+                    "the loop waits as epoll's for a netty-ucx peer");
+        }
+        assertTrue(channel.closeFuture().await(10, TimeUnit.SECONDS), "the channel stays open after the peer left");
+        assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+        try (Socket plain = new Socket()) {
+            plain.connect(server.localAddress());
+            plain.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            UcxSocketChannel plainChannel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+            assertNotNull(plainChannel, "no channel accepted");
+            assertReads("GET / HTTP/1.1\r\n");
+            UcxIoHandler handler = UcxIoHandler.of(plainChannel.registration());
+            assertTrue(plainChannel.eventLoop().submit(handler::onlyPlainPeers).get(10, TimeUnit.SECONDS),
+                    "the loop spins for a peer that does not speak netty-ucx");
+        }
+    }
+
+    /**
      * The server's side of the handshake as the hand-written peer sees it: an intro with a fresh nonce and, without a
      * secret, a proof of zeros; then, for a peer of this process's user (the kernel's socket table says so), a
      * hello that trusts it. The data path is still the TCP one the peer insists on, and plain bytes follow the hellos.
