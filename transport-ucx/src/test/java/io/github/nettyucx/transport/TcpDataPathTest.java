@@ -123,8 +123,7 @@ class TcpDataPathTest {
     @Timeout(30)
     void bytesFromAHandWrittenPeerArriveAsTheyAreAndRepliesComeBackAsPlainBytes() throws Exception {
         try (RawPeer peer = new RawPeer(server)) {
-            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-            assertNotNull(channel, "no channel accepted");
+            UcxSocketChannel channel = acceptedChannel();
             peer.send("first message");
             assertReads("first message");
             peer.send("second");
@@ -165,8 +164,7 @@ class TcpDataPathTest {
     @Timeout(30)
     void bytesThatLookLikeRecordsAreTheApplicationsData() throws Exception {
         try (RawPeer peer = new RawPeer(server)) {
-            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-            assertNotNull(channel, "no channel accepted");
+            UcxSocketChannel channel = acceptedChannel();
             ByteBuffer records = ByteBuffer.allocate(2 * UcxHandshake.RECORD_BYTES)
                     .put(UcxHandshake.encodeRecord(UcxHandshake.RECORD_SHUTDOWN_OUTPUT, 0))
                     .put(UcxHandshake.encodeRecord(UcxHandshake.RECORD_CLOSE, 0)).flip();
@@ -192,8 +190,7 @@ class TcpDataPathTest {
     void anOpenConnectionHoldsNoNativeConnection() throws Exception {
         long connectionsBefore = NativeConnections.settled();
         try (RawPeer peer = new RawPeer(server)) {
-            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-            assertNotNull(channel, "no channel accepted");
+            UcxSocketChannel channel = acceptedChannel();
             peer.send("open");
             assertReads("open");
             NativeConnections.assertBackTo(connectionsBefore, 20, "the connection's native connection is freed");
@@ -211,8 +208,7 @@ class TcpDataPathTest {
     void theLoopSpinsForATcpDataPathPeerAndNotForAPlainOne() throws Exception {
         UcxSocketChannel channel;
         try (RawPeer peer = new RawPeer(server)) {
-            channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-            assertNotNull(channel, "no channel accepted");
+            channel = acceptedChannel();
             peer.send("netty-ucx");
             assertReads("netty-ucx");
             UcxIoHandler handler = UcxIoHandler.of(channel.registration());
@@ -224,8 +220,7 @@ class TcpDataPathTest {
         try (Socket plain = new Socket()) {
             plain.connect(server.localAddress());
             plain.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
-            UcxSocketChannel plainChannel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-            assertNotNull(plainChannel, "no channel accepted");
+            UcxSocketChannel plainChannel = acceptedChannel();
             assertReads("GET / HTTP/1.1\r\n");
             UcxIoHandler handler = UcxIoHandler.of(plainChannel.registration());
             assertTrue(plainChannel.eventLoop().submit(handler::onlyPlainPeers).get(10, TimeUnit.SECONDS),
@@ -242,8 +237,7 @@ class TcpDataPathTest {
     @Timeout(30)
     void aPeerOfTheSameUserIsTrustedAndStillGetsTheTcpDataPathItInsistsOn() throws Exception {
         try (RawPeer peer = new RawPeer(server)) {
-            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-            assertNotNull(channel, "no channel accepted");
+            UcxSocketChannel channel = acceptedChannel();
             assertArrayEquals(RawPeer.NO_PROOF, peer.serverIntro.proof, "a server without a secret proves nothing");
             assertFalse(Arrays.equals(peer.trust.ownNonce(), peer.serverIntro.nonce), "the server echoed our nonce");
             assertTrue((peer.serverHello.flags & FLAG_TRUSTS) != 0,
@@ -272,8 +266,7 @@ class TcpDataPathTest {
                 peer.sendHello(FLAG_ACCEPTS | FLAG_SHARED_MEMORY | FLAG_NETWORK | FLAG_TRUSTS, RawPeer.NO_PROOF);
                 peer.readServerHello();
                 assertEquals(0, peer.serverHello.flags & FLAG_TRUSTS, "a server that trusts no one trusts us");
-                UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-                assertNotNull(channel, "no channel accepted");
+                UcxSocketChannel channel = acceptedChannel();
                 channel.writeAndFlush(Unpooled.copiedBuffer("reply", StandardCharsets.US_ASCII)).sync();
                 assertEquals("reply", peer.read(5), "what follows the server's hello");
                 peer.send("data");
@@ -307,8 +300,7 @@ class TcpDataPathTest {
                 assertEquals(UcxDataPathPolicy.Choice.NONE,
                         UcxDataPathPolicy.choose(FLAG_SHARED_MEMORY | FLAG_TRUSTS, refusal.flags, true));
                 assertEndWithNothingMore(peer);
-                Channel channel = accepted.poll(10, TimeUnit.SECONDS);
-                assertNotNull(channel, "no channel accepted");
+                Channel channel = acceptedChannel();
                 assertTrue(channel.closeFuture().await(10, TimeUnit.SECONDS), "the refused channel stays open");
             }
             assertEquals(endpointsBefore, Ucx.endpointsCreated(), "UCX endpoints created for a refused peer");
@@ -357,8 +349,7 @@ class TcpDataPathTest {
     }
 
     private void assertDataArrives(RawPeer peer, String text) throws Exception {
-        Channel channel = accepted.poll(10, TimeUnit.SECONDS);
-        assertNotNull(channel, "no channel accepted");
+        acceptedChannel();
         peer.send(text);
         assertReads(text);
         peer.socket.shutdownOutput();
@@ -385,8 +376,7 @@ class TcpDataPathTest {
         int count = content.length - offset - 1;
         int copiedCount = 5000;
         try (RawPeer peer = new RawPeer(server)) {
-            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-            assertNotNull(channel, "no channel accepted");
+            UcxSocketChannel channel = acceptedChannel();
             DefaultFileRegion region = new DefaultFileRegion(file.toFile(), offset, count);
             DefaultFileRegion subclassed = new DefaultFileRegion(file.toFile(), 0, copiedCount) {
             };
@@ -446,8 +436,7 @@ class TcpDataPathTest {
         }
         String target = file.toRealPath().toString();
         try (RawPeer peer = new RawPeer(server)) {
-            UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
-            assertNotNull(channel, "no channel accepted");
+            UcxSocketChannel channel = acceptedChannel();
             DefaultFileRegion region = new DefaultFileRegion(file.toFile(), 0, length);
             ChannelFuture sent = channel.writeAndFlush(region);
             assertTrue(Await.transferStalled(region, 10, TimeUnit.SECONDS), "the region started");
@@ -492,6 +481,13 @@ class TcpDataPathTest {
         assertInstanceOf(IOException.class, failure);
         assertTrue(((IOException) failure).getMessage().contains("Connection reset by peer"), failure.toString());
         assertEquals("inactive", events.poll(10, TimeUnit.SECONDS));
+    }
+
+    /** The channel the server accepted last (it must have, within 10 s). */
+    private UcxSocketChannel acceptedChannel() throws InterruptedException {
+        UcxSocketChannel channel = (UcxSocketChannel) accepted.poll(10, TimeUnit.SECONDS);
+        assertNotNull(channel, "no channel accepted");
+        return channel;
     }
 
     /**

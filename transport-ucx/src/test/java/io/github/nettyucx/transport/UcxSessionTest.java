@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Drives {@link UcxSession} through every state and event of protocol 6 without the native library, as a client
+ * Drives {@link UcxSession} through every state and event of protocol 7 without the native library, as a client
  * (which receives the server's intro, hello and address) and as an accepted session (which receives the client's):
  * intros, hellos, addresses and records whole, split into single bytes, truncated and malformed, the limits of each
  * field, an intro sent back to us, the record rules, and a peer lost in each state.
@@ -268,19 +268,19 @@ class UcxSessionTest {
 
     /** The layouts of docs/protocol.md, checked byte by byte rather than through the decoders. */
     @Test
-    void theMessagesOfProtocol6HaveTheirDocumentedLayout() throws ProtocolException {
+    void theMessagesOfProtocol7HaveTheirDocumentedLayout() throws ProtocolException {
         assertEquals(7, UcxHandshake.VERSION);
         ByteBuffer clientIntro = UcxHandshake.encodeClientIntro(PEER_NONCE);
         assertEquals(24, clientIntro.remaining());
         assertEquals(0x4E554358, clientIntro.getInt(0));
-        assertEquals(6, clientIntro.getShort(4));
+        assertEquals(7, clientIntro.getShort(4));
         assertEquals(0, clientIntro.getShort(6), "flags");
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(clientIntro.array(), 8, 24));
 
         ByteBuffer serverIntro = UcxHandshake.encodeServerIntro(PEER_NONCE, PROOF);
         assertEquals(56, serverIntro.remaining());
         assertEquals(0x4E554358, serverIntro.getInt(0));
-        assertEquals(6, serverIntro.getShort(4));
+        assertEquals(7, serverIntro.getShort(4));
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(serverIntro.array(), 8, 24));
         assertArrayEquals(PROOF, Arrays.copyOfRange(serverIntro.array(), 24, 56));
 
