@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Peers that connect to the side channel (the TCP port a UCX server listens on) and do not speak the
- * protocol (v6) right: a wrong version, impossible lengths, a truncated hello, bad records after a valid hello; each
+ * protocol (v7) right: a wrong version, impossible lengths, a truncated hello, bad records after a valid hello; each
  * sends a valid intro and reads the server's first where the malformed part comes later. Each
  * must be refused with a logged reason, its connection only closed, and the server (a child JVM) must keep
  * serving its other connection and hold no native state for the refused one. Bytes that are not the hello's

@@ -57,8 +57,8 @@ class UntrustedPeerTest {
     }
 
     /**
-     * The stranger's address message follows the hellos whatever the server said; on the TCP data path it is
-     * frames, not an address, and nothing of it reaches UCX.
+     * The stranger's address message follows the hellos whatever the server said; on the TCP data path it is the
+     * application's bytes (the echo server sends them back), not an address, and nothing of it reaches UCX.
      */
     @ParameterizedTest
     @ValueSource(strings = {"forged", "truncated", "huge", "replay"})
