@@ -36,8 +36,8 @@ import java.util.Arrays;
 final class UcxConnector implements UcxSession.Listener {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxConnector.class);
     private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
-    /** The id in a server's hello that refuses the client: any but 0 would do, no data path follows it. */
-    private static final int REFUSED_CONNECTION_ID = -1;
+    /** The id in a server's hello with no native connection behind it (a refusal, the TCP data path); not 0. */
+    static final int NO_CONNECTION_ID = -1;
     /** The least time a UCX endpoint has to come up, whatever the connect timeout. */
     static final int MIN_ENDPOINT_SETUP_MILLIS = 10_000;
     /** How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's hello. */
@@ -99,13 +99,9 @@ final class UcxConnector implements UcxSession.Listener {
     /** What our hello tells of the native connection, and whether its endpoint came up. */
     interface Endpoint {
         int id();
-
         long tagSecret();
-
         int messageKey();
-
         int recvWindow();
-
         int recvUnit();
 
         /** True while the endpoint is connected (not closed). */
@@ -349,17 +345,19 @@ final class UcxConnector implements UcxSession.Listener {
         if (choice == UcxDataPathPolicy.Choice.NONE) {
             throw refused();
         }
-        if (accepted) {
-            endpoint = host.newEndpoint();
-            host.send(ourHello(null));
-        }
         if (choice == UcxDataPathPolicy.Choice.UCX) {
             if (accepted) {
+                endpoint = host.newEndpoint();
+                host.send(ourHello(null));
                 sendOurAddress();
             }
             host.expectAddress();
             host.flush();
             return true;
+        }
+        if (accepted) {
+            // The TCP data path carries no UCX message: a peer that gets no UCX costs no native connection.
+            host.send(helloWithoutConnection());
         }
         host.flush();
         if ((ourFlags & hello.flags & UcxDataPathPolicy.FLAG_TRUSTS) == 0) {
@@ -371,17 +369,20 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     /**
-     * No data path both sides accept: a server sends its hello all the same (with no connection behind its id), so
-     * that the client reaches the same verdict and says why, instead of seeing a connection reset.
+     * No data path both sides accept: a server sends its hello all the same, so that the client reaches the same
+     * verdict and says why, instead of seeing a connection reset.
      */
     private ProtocolException refused() throws IOException {
         setup.failing(UcxTransportMetrics.SetupFailure.UNTRUSTED, null);
         if (accepted) {
-            host.send(UcxHandshake.encodeHello(ourFlags, REFUSED_CONNECTION_ID, 0, 0, config.recvWindow(),
-                    config.recvUnit(), null));
+            host.send(helloWithoutConnection());
             host.flush();
         }
         return new ProtocolException(untrustedWithoutTcpDataPath());
+    }
+
+    private ByteBuffer helloWithoutConnection() {
+        return UcxHandshake.encodeHello(ourFlags, NO_CONNECTION_ID, 0, 0, config.recvWindow(), config.recvUnit(), null);
     }
 
     private String untrustedWithoutTcpDataPath() {

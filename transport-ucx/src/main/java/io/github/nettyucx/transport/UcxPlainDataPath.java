@@ -78,12 +78,13 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     }
 
     /**
-     * The channel is registered with a loop, when it turns plain or again after a deregistration (possibly with
-     * another loop): that loop's epoll set watches the socket from now on, and writes lay out in its
-     * {@code loopGather}. Bytes already waiting are reported by that epoll set, level-triggered.
+     * The channel is registered with a loop ({@code seat}), when it turns plain or again after a deregistration
+     * (possibly with another loop): that loop's epoll set watches the socket from now on, and writes lay out in its
+     * gather. Bytes already waiting are reported by that epoll set, level-triggered. A netty-ucx peer's TCP data
+     * path keeps the loop spinning as a UCX connection does; other plain peers do not.
      */
-    void registered(UcxPlainGather loopGather) {
-        gather = loopGather;
+    void registered(UcxLoopSeat seat) {
+        gather = seat.watchPlainSocket(kind == UcxTransportMetrics.DataPath.TCP_DATA_PATH);
         watched = null;
         watch();
     }

@@ -145,13 +145,13 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     /**
      * An accepted channel sends nothing before its client's first bytes tell what the client speaks, or the client
      * stayed silent for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} (then it is plain TCP). A plain connection
-     * may also be registered again, with another loop after a deregistration.
+     * may be registered again, with another loop.
      */
     @Override
     protected void registered() throws Exception {
         if (link instanceof UcxPlainDataPath) {
-            // A plain connection registered again (a UCX one is bound to its loop's worker): the new loop watches it.
-            ((UcxPlainDataPath) link).registered(registration().watchPlainSocket(spinsForLink()));
+            // Registered again (a UCX connection is bound to its loop's worker): the new loop watches the socket.
+            ((UcxPlainDataPath) link).registered(registration());
             readLoop.scheduleIfNeeded();
             return;
         }
@@ -172,7 +172,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         // The side channel carries nothing from now on: its buffers go now, not with the channel.
         side.release();
         link = plain;
-        plain.registered(registration().watchPlainSocket(spinsForLink()));
+        plain.registered(registration());
         readLoop.wantedChanged();
         // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
         byte[] socketAddress = UcxNative.socketLocalAddress(fd.get());
@@ -180,26 +180,23 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         config.plainSocket().attach(fd.get(), ipv6, config);
     }
 
-    /** A netty-ucx peer's TCP data path keeps the loop spinning as a UCX connection does; other plain peers do not. */
-    private boolean spinsForLink() {
-        return link.kind() == UcxTransportMetrics.DataPath.TCP_DATA_PATH;
-    }
-
     void flushSideChannel() throws IOException {
         interest(side.flush() ? UcxIoOps.IN : UcxIoOps.IN_OUT);
     }
 
     /**
-     * The hellos chose {@code choice}: UCX tagged messages over the connection our hello advertised, or the TCP data
-     * path, which is this socket as plain TCP; that connection then carries nothing and goes at once.
+     * The hellos chose {@code choice}: UCX tagged messages over our connection, or the TCP data path, this socket as
+     * plain TCP, where a client's connection (a server creates none) carries nothing and goes at once.
      */
     void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
         side.handshakeEnded();
         if (choice == UcxDataPathPolicy.Choice.TCP) {
             UcxConnection unused = link.connection();
-            link = new UcxHandshakeLink(side);
-            unused.close(-1, true);
-            registration().unbindConnection();
+            if (unused != null) {
+                link = new UcxHandshakeLink(side);
+                unused.close(-1, true);
+                registration().unbindConnection();
+            }
             startPlain(UcxTransportMetrics.DataPath.TCP_DATA_PATH);
         } else {
             link = UcxTagDataPath.connect(hello, link.connection(), link.input(), side, retryWriteLater);

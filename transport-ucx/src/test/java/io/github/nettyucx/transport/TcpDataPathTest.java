@@ -243,6 +243,8 @@ class TcpDataPathTest {
             assertTrue((peer.serverHello.flags & FLAG_TRUSTS) != 0,
                     "the server does not trust a peer of its own user (same-user, the default)");
             assertTrue((peer.serverHello.flags & FLAG_ACCEPTS) != 0, "the server's hello refuses the TCP data path");
+            assertEquals(UcxConnector.NO_CONNECTION_ID, peer.serverHello.connectionId,
+                    "the server created a native connection for the TCP data path");
             assertTrue(peer.serverHello.sameHost());
             peer.send("over TCP");
             assertReads("over TCP");

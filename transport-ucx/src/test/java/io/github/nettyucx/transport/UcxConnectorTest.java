@@ -80,9 +80,9 @@ class UcxConnectorTest {
         assertFalse(pair.client.sentAddress(), "no address in the client's hello");
 
         pair.toServer();
-        assertNotNull(pair.server.endpoint, "the server's connection, for the client's hello");
         // Over UCX the server's address follows its hello, and it waits for the client's; else it chose TCP now.
         boolean ucx = pair.server.sentAddress();
+        assertEquals(ucx, pair.server.endpoint != null, "the server's connection, over UCX only");
         assertEquals(ucx ? null : UcxDataPathPolicy.Choice.TCP, pair.server.choice);
         assertFalse(pair.client.sentAddress(), "the client's address waits for the server's hello");
 
@@ -168,6 +168,7 @@ class UcxConnectorTest {
         pair.handshake();
         assertEquals(UcxDataPathPolicy.Choice.TCP, pair.client.choice);
         assertEquals(UcxDataPathPolicy.Choice.TCP, pair.server.choice);
+        assertNull(pair.server.endpoint, "the server created a native connection for the TCP data path");
         assertFalse(pair.client.sentAddress());
         assertFalse(pair.server.sentAddress());
         assertEquals("none", pair.client.connector.trustVerdict());
@@ -390,7 +391,9 @@ class UcxConnectorTest {
             assertNull(choice, "one data path per handshake");
             choice = chosen;
             peer = hello;
-            endpoint.connected = true;
+            if (chosen == UcxDataPathPolicy.Choice.UCX) {
+                endpoint.connected = true;
+            }
         }
 
         @Override
