@@ -214,11 +214,7 @@ final class UcxSideChannel implements UcxRecordLink {
      * first bytes these are.
      */
     ByteBuffer takeInbound() {
-        if (released || !in.hasRemaining()) {
-            return null;
-        }
-        ByteBuffer copy = ByteBuffer.allocate(in.remaining()).put(in);
-        return copy.flip();
+        return takeRemaining(in);
     }
 
     /**
@@ -226,11 +222,15 @@ final class UcxSideChannel implements UcxRecordLink {
      * plain TCP after its hellos, whose last bytes may still wait for the socket.
      */
     ByteBuffer takeOutbound() {
-        if (released || !out.hasRemaining()) {
+        return takeRemaining(out);
+    }
+
+    /** Moves what {@code buffer} (in read mode) has left into a heap copy in read mode; null when nothing is left. */
+    private ByteBuffer takeRemaining(ByteBuffer buffer) {
+        if (released || !buffer.hasRemaining()) {
             return null;
         }
-        ByteBuffer copy = ByteBuffer.allocate(out.remaining()).put(out);
-        return copy.flip();
+        return ByteBuffer.allocate(buffer.remaining()).put(buffer).flip();
     }
 
     /** True when bytes were read and not parsed yet. */
