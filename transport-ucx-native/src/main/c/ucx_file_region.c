@@ -50,8 +50,11 @@ static int fields_reachable(void) {
     return region_file != NULL && channel_fd != NULL && descriptor_fd != NULL;
 }
 
-/* The descriptor the region's open file has now, or -1 (not open, closed, or not the JDK's own FileChannel). */
-static int region_descriptor(JNIEnv *env, jobject region) {
+/*
+ * The descriptor the region's open file has now, to use at once (not to keep), or -1 (not open, closed, or not
+ * the JDK's own FileChannel).
+ */
+int nucx_file_region_open_fd(JNIEnv *env, jobject region) {
     if (!fields_reachable() || region == NULL || !(*env)->IsInstanceOf(env, region, default_file_region)) {
         return -1;
     }
@@ -63,11 +66,6 @@ static int region_descriptor(JNIEnv *env, jobject region) {
     (*env)->DeleteLocalRef(env, descriptor);
     (*env)->DeleteLocalRef(env, channel);
     return fd;
-}
-
-/* The descriptor the region's open file has now, to use at once (not to keep), or -1 (see region_descriptor). */
-int nucx_file_region_open_fd(JNIEnv *env, jobject region) {
-    return region_descriptor(env, region);
 }
 
 /* Counts bytes sendfile sent, over every connection of the process: lets tests see that it is used. */
