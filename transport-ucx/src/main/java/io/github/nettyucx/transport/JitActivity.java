@@ -6,11 +6,8 @@ package io.github.nettyucx.transport;
 import java.util.function.LongSupplier;
 
 /**
- * Tells a loop whether the JVM's JIT compiler is at work, as it is through a JVM's first seconds: then a spin keeps
- * its core rather than yielding it (see {@link UcxLoopWait}). A yield hands the core to a compiler thread for a
- * scheduler slice, the spin's window runs out meanwhile, and the loop learns to sleep: round trips of a fresh JVM
- * pair then cost an epoll wake-up each until the compiler is done (docs/settings.md#the-first-second). The
- * compiler's threads still get their share of the cores from the scheduler's preemption.
+ * Tells a loop whether the JVM's JIT compiler is at work, as it is through a JVM's first seconds: a loop spins as
+ * its start-up does only then ({@link StartupSpin}).
  *
  * <p>A compilation that ended within {@link #BUSY_NANOS} counts; the compiler's time is read at most once every
  * {@link #SAMPLE_NANOS}, from the JVM's counters (no system call). One instance per loop, on its thread.

@@ -147,6 +147,11 @@ public final class UcxIoHandler implements IoHandler {
         return plainSockets > 0 && spinningPlainSockets == 0 && worker.boundConnections() == 0;
     }
 
+    /** Whether the loop carries a peer it spins for: a UCX connection, or a TCP data path's socket. */
+    boolean hasSpinningPeers() {
+        return spinningPlainSockets > 0 || worker.boundConnections() > 0;
+    }
+
     /** Whether the worker has work left that no registration stands for (see {@link UcxSuspensionGuard}). */
     private boolean workerStillBusy() {
         return worker != null && (worker.hasClosingConnections() || sharedMemoryProbe.inFlight());

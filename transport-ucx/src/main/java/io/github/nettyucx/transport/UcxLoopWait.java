@@ -31,6 +31,8 @@ final class UcxLoopWait {
      */
     private static final long SPIN_WITHOUT_YIELD_NANOS = spinWithoutYieldNanos(
             SystemPropertyUtil.getLong("io.github.nettyucx.spinYieldAfterMicros", 10));
+    /** A spin that starts yielding after this long never does. */
+    private static final long NEVER_YIELD = spinWithoutYieldNanos(-1);
     /** Then the thread yields once every this many (a power of two) empty progress rounds. */
     private static final int SPIN_ROUNDS_PER_YIELD_MASK = 4 - 1;
     /**
@@ -51,12 +53,12 @@ final class UcxLoopWait {
     private static final boolean SLEEP_WHEN_CONTENDED = SystemPropertyUtil.getBoolean(
             "io.github.nettyucx.sleepWhenContended", true);
     /**
-     * Whether spins keep their core while the JIT compiler works ({@link JitActivity}):
-     * {@code -Dio.github.nettyucx.spinThroughJit}, default false: it shortens a fresh echo pair's first round trips,
-     * but costs applications whose own threads need the cores (docs/settings.md#the-first-second).
+     * How many events a loop's start-up lasts ({@link StartupSpin}): {@code -Dio.github.nettyucx.startupSpinEvents},
+     * default 0, none: it halves the median of a fresh echo pair's first round trips, but raised {@code bin/demo}'s
+     * READ p99 by half, as it takes the cores from the application's threads (docs/settings.md#the-first-second).
      */
-    private static final boolean SPIN_THROUGH_JIT = SystemPropertyUtil.getBoolean(
-            "io.github.nettyucx.spinThroughJit", false);
+    private static final long STARTUP_SPIN_EVENTS = SystemPropertyUtil.getLong(
+            "io.github.nettyucx.startupSpinEvents", 0);
     /** Holds of {@link CoreContention} begun in this process: beside busy threads, sleeping at once paid. */
     static final LongAdder CONTENTION_HOLDS = new LongAdder();
     private final UcxIoHandler loop;
@@ -66,8 +68,9 @@ final class UcxLoopWait {
     private final AdaptiveSpin adaptiveSpin;
     /** Tells from the spins' yields and the loop's rate of work when sleeping at once beats spinning. */
     private final CoreContention contention = new CoreContention(JvmWork.INSTANCE);
-    /** While the JIT compiler works, spins do not yield. */
-    private final JitActivity jit = SPIN_THROUGH_JIT ? new JitActivity(JvmWork.INSTANCE::compilerMillis) : null;
+    /** Through its start-up, while the JIT compiler works, an adaptive loop spins longer and without yielding. */
+    private final StartupSpin startup =
+            new StartupSpin(new JitActivity(JvmWork.INSTANCE::compilerMillis), STARTUP_SPIN_EVENTS);
     /** Whether {@link #contention} may stop this loop's spins: {@link WaitStrategy#ADAPTIVE} only. */
     private final boolean holdsSpinning;
     /** Events the loop's runs have handled so far: what {@link #contention} compares spinning and sleeping by. */
@@ -144,10 +147,15 @@ final class UcxLoopWait {
      * {@link #ADAPTIVE_YIELD_AT_ONCE}, spin rounds that yield, yield every round, and from the first one while
      * the peer needs our core; without it, they yield as {@link WaitStrategy#SPIN_THEN_SLEEP}'s do. While busy
      * threads take the cores and {@link CoreContention} tries or holds sleeping at once, it sleeps at once, and the
-     * window waits for that to end.
+     * window waits for that to end. Through the loop's start-up ({@link StartupSpin}) it spins as that says instead,
+     * longer and without yielding, and the adaptive window learns nothing from it.
      */
     private int adaptiveWait(IoHandlerContext context) throws IOException {
         long idleStart = ioStartNanos;
+        if (startup.spins(idleStart, work, loop.hasSpinningPeers())) {
+            int handled = spin(context, StartupSpin.WINDOW_NANOS, NEVER_YIELD, SPIN_ROUNDS_PER_YIELD_MASK);
+            return handled > 0 ? handled : sleep(context);
+        }
         if (holdsSpinning && holdsBesideBusyThreads(idleStart)) {
             return sleep(context);
         }
@@ -187,7 +195,7 @@ final class UcxLoopWait {
             throws IOException {
         long start = ioStartNanos;
         long spinUntil = start + spinNanos;
-        long yieldFrom = jit != null && jit.busy(start) ? Long.MAX_VALUE : start + yieldAfterNanos;
+        long yieldFrom = start + yieldAfterNanos;
         int rounds = 0;
         long now;
         long roundStart = start;
