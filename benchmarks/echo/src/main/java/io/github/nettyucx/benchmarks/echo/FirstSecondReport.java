@@ -68,7 +68,7 @@ final class FirstSecondReport {
         PngCharts.write(chart(), dir.resolve("windows.png"));
     }
 
-    private String markdown() {
+    String markdown() {
         StringBuilder md = new StringBuilder(ReportHeader.of("Round trips of fresh JVM pairs, from the first", command)
                 .started(started).load(loadBefore, MachineFacts.loadAverage()).markdown());
         md.append(options.runs).append(" runs; each starts a fresh server and client JVM per variant, the variants in "
