@@ -6,8 +6,8 @@ package io.github.nettyucx.transport;
 import java.util.function.LongSupplier;
 
 /**
- * Tells a loop whether the JVM's JIT compiler is at work, as it is through a JVM's first seconds: a loop spins as
- * its start-up does only then ({@link StartupSpin}).
+ * Tells a loop whether the JVM's JIT compiler is at work, as it is through a JVM's first seconds: a loop's start-up
+ * spin ({@link StartupSpin}) applies only then.
  *
  * <p>A compilation that ended within {@link #BUSY_NANOS} counts; the compiler's time is read at most once every
  * {@link #SAMPLE_NANOS}, from the JVM's counters (no system call). One instance per loop, on its thread.

@@ -54,8 +54,8 @@ final class UcxLoopWait {
             "io.github.nettyucx.sleepWhenContended", true);
     /**
      * How many events a loop's start-up lasts ({@link StartupSpin}): {@code -Dio.github.nettyucx.startupSpinEvents},
-     * default 0, none: it halves the median of a fresh echo pair's first round trips, but raised {@code bin/demo}'s
-     * READ p99 by half, as it takes the cores from the application's threads (docs/settings.md#the-first-second).
+     * default 0, none: it shortens a fresh echo pair's first round trips, but raised {@code bin/demo}'s READ p99, as
+     * it takes the cores from the application's threads (docs/settings.md#the-first-second).
      */
     private static final long STARTUP_SPIN_EVENTS = SystemPropertyUtil.getLong(
             "io.github.nettyucx.startupSpinEvents", 0);
