@@ -144,7 +144,7 @@ public final class UcxIoHandler implements IoHandler {
      * UCX, and spinning would take the core that the peers and the kernel's TCP processing need.
      */
     boolean onlyPlainPeers() {
-        return plainSockets > 0 && spinningPlainSockets == 0 && worker.boundConnections() == 0;
+        return plainSockets > 0 && !hasSpinningPeers();
     }
 
     /** Whether the loop carries a peer it spins for: a UCX connection, or a TCP data path's socket. */
