@@ -20,6 +20,7 @@
 #include "ucx_datagram.h"
 #include "ucx_errors.h"
 #include "ucx_file_region.h"
+#include "ucx_host.h"
 #include "ucx_linger.h"
 #include "ucx_log.h"
 #include "ucx_memory.h"
@@ -75,6 +76,7 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
         nucx_register_probe(env, cls) != 0 ||
         nucx_register_plain(env, cls) != 0 ||
         nucx_register_file_region(env, cls) != 0 ||
+        nucx_register_host(env, cls) != 0 ||
         nucx_register_log(env, cls) != 0) {
         return JNI_ERR;
     }

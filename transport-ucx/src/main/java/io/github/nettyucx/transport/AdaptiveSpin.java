@@ -15,7 +15,7 @@ package io.github.nettyucx.transport;
  * <p>Spinning pays only while the thread that brings the work (the peer's loop, an application thread) runs on
  * another core. When work arrived right after a yield during which another thread ran on our core, that thread
  * needed the core we were spinning on: {@link #yieldAtOnce()} says so until a spin finds work without that having
- * happened, and the loop may then yield from its first empty round ({@code -Dio.github.nettyucx.adaptiveYieldAtOnce}).
+ * happened, and the loop may then yield from its first empty round ({@link YieldAtOnce} says when).
  * A yield with no other thread to run returns at once and costs little.
  *
  * <p>One instance per loop, used on its thread only; nothing here allocates or calls the kernel.

@@ -36,15 +36,13 @@ final class UcxLoopWait {
     /** Then the thread yields once every this many (a power of two) empty progress rounds. */
     private static final int SPIN_ROUNDS_PER_YIELD_MASK = 4 - 1;
     /**
-     * Whether {@link WaitStrategy#ADAPTIVE} yields from the first empty round, every round, once
-     * {@link AdaptiveSpin#yieldAtOnce()} says the peer needs our core:
-     * {@code -Dio.github.nettyucx.adaptiveYieldAtOnce}. It shortens round trips while two loops share a core, and
-     * keeps them sharing it, where the spin that yields later lets the scheduler move one to a free core; so by
-     * default it is on only where there is no other core to move to: a JVM allowed one CPU
-     * (docs/settings.md#adaptive-waiting).
+     * When {@link WaitStrategy#ADAPTIVE} yields from the first empty round, every round, once
+     * {@link AdaptiveSpin#yieldAtOnce()} says the peer needs our core: {@code -Dio.github.nettyucx.adaptiveYieldAtOnce}
+     * {@code true} (always), {@code false} (never), or, unset, as {@link YieldAtOnce#defaultFor(int)} says for the
+     * JVM's CPU count.
      */
-    private static final boolean ADAPTIVE_YIELD_AT_ONCE = SystemPropertyUtil.getBoolean(
-            "io.github.nettyucx.adaptiveYieldAtOnce", NettyRuntime.availableProcessors() == 1);
+    private static final YieldAtOnce YIELD_AT_ONCE = YieldAtOnce.of(
+            SystemPropertyUtil.get("io.github.nettyucx.adaptiveYieldAtOnce"), NettyRuntime.availableProcessors());
     /**
      * Whether {@link WaitStrategy#ADAPTIVE} stops spinning for a while when busy threads take the cores
      * ({@link CoreContention}): {@code -Dio.github.nettyucx.sleepWhenContended}, default true
@@ -143,9 +141,9 @@ final class UcxLoopWait {
     }
 
     /**
-     * Spins as {@link AdaptiveSpin} says, then sleeps; tells it how the idle period ended. With
-     * {@link #ADAPTIVE_YIELD_AT_ONCE}, spin rounds that yield, yield every round, and from the first one while
-     * the peer needs our core; without it, they yield as {@link WaitStrategy#SPIN_THEN_SLEEP}'s do. While busy
+     * Spins as {@link AdaptiveSpin} says, then sleeps; tells it how the idle period ended. While
+     * {@link #YIELD_AT_ONCE} applies, spin rounds that yield, yield every round, and from the first one while
+     * the peer needs our core; otherwise they yield as {@link WaitStrategy#SPIN_THEN_SLEEP}'s do. While busy
      * threads take the cores and {@link CoreContention} tries or holds sleeping at once, it sleeps at once, and the
      * window waits for that to end. Through the loop's start-up ({@link StartupSpin}) it spins as that says instead,
      * longer and without yielding, and the adaptive window learns nothing from it.
@@ -159,9 +157,10 @@ final class UcxLoopWait {
         if (holdsSpinning && holdsBesideBusyThreads(idleStart)) {
             return sleep(context);
         }
-        long yieldAfter = ADAPTIVE_YIELD_AT_ONCE && adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
+        boolean yieldAtOnce = YIELD_AT_ONCE.applies(idleStart);
+        long yieldAfter = yieldAtOnce && adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
         int handled = spin(context, adaptiveSpin.windowNanos(), yieldAfter,
-                ADAPTIVE_YIELD_AT_ONCE ? 0 : SPIN_ROUNDS_PER_YIELD_MASK);
+                yieldAtOnce ? 0 : SPIN_ROUNDS_PER_YIELD_MASK);
         if (handled > 0) {
             adaptiveSpin.foundWork(yieldGaveCoreAway);
             return handled;

@@ -197,6 +197,13 @@ final class UcxNative {
     /** True when the library reached a {@link DefaultFileRegion}'s file descriptor through its fields. */
     static native boolean fileRegionFdReachable();
 
+    // ucx_host.c
+    /** The threads running or runnable on the host's CPUs now (/proc/loadavg), the caller included; -1 if unknown. */
+    static native int hostRunnableThreads();
+
+    /** The host's online CPUs, whatever this process may use; -1 if unknown. */
+    static native int hostOnlineCpus();
+
     // ucx_socket.c
     static native int socketStream(boolean ipv6) throws IOException;
 
