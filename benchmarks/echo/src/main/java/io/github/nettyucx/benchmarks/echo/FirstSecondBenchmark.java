@@ -48,6 +48,7 @@ public final class FirstSecondBenchmark {
 
         @Option(names = "--variants", split = ",", paramLabel = "LIST", description = "ucx (the default waiting), "
                 + "ucx-startup (loops spin through their start-up: -Dio.github.nettyucx.startupSpinEvents=30000), "
+                + "ucx-noyield (never yielding at once: -Dio.github.nettyucx.adaptiveYieldAtOnce=false), "
                 + "epoll, nio (default: ${DEFAULT-VALUE})")
         List<String> variants = new ArrayList<>(List.of("ucx", "ucx-startup", "epoll"));
 
@@ -57,7 +58,8 @@ public final class FirstSecondBenchmark {
 
     /** The variants of UCX's waiting, each with the options its JVMs get. */
     private static final Map<String, List<String>> VARIANT_OPTIONS = Map.of(
-            "ucx-startup", List.of("-Dio.github.nettyucx.startupSpinEvents=30000"));
+            "ucx-startup", List.of("-Dio.github.nettyucx.startupSpinEvents=30000"),
+            "ucx-noyield", List.of("-Dio.github.nettyucx.adaptiveYieldAtOnce=false"));
 
     private FirstSecondBenchmark() {
     }

@@ -18,6 +18,8 @@ enum BenchTransport {
     UCX_SPIN("ucx-spin", NettyTransport.UCX, "-Dio.github.nettyucx.waitStrategy=spin_then_sleep"),
     /** UCX with the default wait strategy yielding at once while the peer needs the loop's core. */
     UCX_YIELD("ucx-yield", NettyTransport.UCX, "-Dio.github.nettyucx.adaptiveYieldAtOnce=true"),
+    /** UCX whose default wait strategy never yields at once, as on several CPUs before it watched the CPUs' demand. */
+    UCX_NOYIELD("ucx-noyield", NettyTransport.UCX, "-Dio.github.nettyucx.adaptiveYieldAtOnce=false"),
     /** UCX whose loops keep spinning beside busy threads, as before they learnt to notice them. */
     UCX_NOHOLD("ucx-nohold", NettyTransport.UCX, "-Dio.github.nettyucx.sleepWhenContended=false"),
     /** UCX whose loops never spin: every wait sleeps in epoll, as beside busy threads once they hold. */
