@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sets of `bin/demo --runs 5` one after the other, each set named VARIANT-LABEL, where VARIANT is how the UCX
+# JVMs yield at once: auto (the default), never (-Dio.github.nettyucx.adaptiveYieldAtOnce=false) or always (=true).
+#   docs/ycsb/yield-when-oversubscribed/demo-sets.sh OUTDIR auto-c never-c auto-d never-d
+# Each set's output goes to OUTDIR/demo-SET.log; summarize.py makes the tables from them.
+set -euo pipefail
+out=$1; shift
+cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
+mkdir -p "$out"
+for set in "$@"; do
+    case $set in
+        auto*) opts="" ;;
+        never*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=false" ;;
+        always*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=true" ;;
+        *) echo "demo-sets.sh: $set is not auto-*, never-* or always-*" >&2; exit 2 ;;
+    esac
+    echo "=== $set $(date +%T)"
+    KV_BUILD=never UCX_JVM_OPTS="$opts" bin/demo --runs 5 > "$out/demo-$set.log" 2>&1
+    grep -E "^run|x  " "$out/demo-$set.log"
+done
