@@ -38,8 +38,8 @@ final class UcxLoopWait {
     /**
      * When {@link WaitStrategy#ADAPTIVE} yields from the first empty round, every round, once
      * {@link AdaptiveSpin#yieldAtOnce()} says the peer needs our core: {@code -Dio.github.nettyucx.adaptiveYieldAtOnce}
-     * {@code true} (always), {@code false} (never), or, unset, as {@link YieldAtOnce#defaultFor(int)} says for the
-     * JVM's CPU count.
+     * {@code true} (always), {@code false} (never), {@code auto} (while the host's CPUs are oversubscribed), or,
+     * unset, as {@link YieldAtOnce#defaultFor(int)} says for the JVM's CPU count.
      */
     private static final YieldAtOnce YIELD_AT_ONCE = YieldAtOnce.of(
             SystemPropertyUtil.get("io.github.nettyucx.adaptiveYieldAtOnce"), NettyRuntime.availableProcessors());

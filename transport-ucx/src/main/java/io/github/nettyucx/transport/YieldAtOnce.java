@@ -19,14 +19,18 @@ enum YieldAtOnce {
             return true;
         }
     },
-    /** Never: {@code -Dio.github.nettyucx.adaptiveYieldAtOnce=false}. */
+    /** Never: {@code -Dio.github.nettyucx.adaptiveYieldAtOnce=false}, and the default with several CPUs. */
     NEVER {
         @Override
         boolean applies(long now) {
             return false;
         }
     },
-    /** While more threads want the host's CPUs than it has ({@link CpuDemand}): the default with several CPUs. */
+    /**
+     * While more threads want the host's CPUs than it has ({@link CpuDemand}): {@code
+     * -Dio.github.nettyucx.adaptiveYieldAtOnce=auto}. Not the default: beside busy processes, which make the demand
+     * excessive too, a yield hands the core to a thread that brings no work, for a whole slice.
+     */
     WHILE_CPUS_OVERSUBSCRIBED {
         @Override
         boolean applies(long now) {
@@ -45,8 +49,8 @@ enum YieldAtOnce {
 
     /**
      * The rule the option {@code value} names, for a JVM allowed {@code cpus} CPUs: {@code true} (or {@code yes},
-     * {@code 1}, as Netty's boolean properties), {@code false} ({@code no}, {@code 0}), or the default when unset
-     * (null), {@code auto} or anything else.
+     * {@code 1}, as Netty's boolean properties), {@code false} ({@code no}, {@code 0}), {@code auto}, or the default
+     * when unset (null) or anything else.
      */
     static YieldAtOnce of(String value, int cpus) {
         String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
@@ -59,16 +63,15 @@ enum YieldAtOnce {
             case "no":
             case "0":
                 return NEVER;
+            case "auto":
+                return WHILE_CPUS_OVERSUBSCRIBED;
             default:
                 return defaultFor(cpus);
         }
     }
 
-    /**
-     * With one CPU the loops and the threads they wait for always share it; with more, only while others want
-     * the CPUs too.
-     */
+    /** With one CPU the loops and the threads they wait for always share it; with more, never. */
     static YieldAtOnce defaultFor(int cpus) {
-        return cpus == 1 ? ALWAYS : WHILE_CPUS_OVERSUBSCRIBED;
+        return cpus == 1 ? ALWAYS : NEVER;
     }
 }

@@ -93,9 +93,10 @@ class CpuDemandTest {
         assertSame(YieldAtOnce.ALWAYS, YieldAtOnce.of("true", 16));
         assertSame(YieldAtOnce.NEVER, YieldAtOnce.of("false", 1));
         assertSame(YieldAtOnce.ALWAYS, YieldAtOnce.of(null, 1), "one CPU: the loops share it");
-        assertSame(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED, YieldAtOnce.of(null, 2));
-        assertSame(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED, YieldAtOnce.of("", 16));
+        assertSame(YieldAtOnce.NEVER, YieldAtOnce.of(null, 2), "several CPUs: busy neighbours would take the yields");
+        assertSame(YieldAtOnce.NEVER, YieldAtOnce.of("", 16));
         assertSame(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED, YieldAtOnce.of("auto", 16));
+        assertSame(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED, YieldAtOnce.of("AUTO", 1));
         assertSame(YieldAtOnce.ALWAYS, YieldAtOnce.of(" TRUE ", 16));
         assertTrue(YieldAtOnce.ALWAYS.applies(now));
         assertFalse(YieldAtOnce.NEVER.applies(now));
