@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets of `bin/demo --runs 5` one after the other, each set named VARIANT-LABEL, where VARIANT is how the UCX
-# JVMs yield at once: auto (the default), never (-Dio.github.nettyucx.adaptiveYieldAtOnce=false) or always (=true).
+# JVMs yield at once: auto (-Dio.github.nettyucx.adaptiveYieldAtOnce=auto), never (=false, the default on several
+# CPUs) or always (=true). The runs of 2026-11-29 had auto as the default and gave it no option.
 #   docs/ycsb/yield-when-oversubscribed/demo-sets.sh OUTDIR auto-c never-c auto-d never-d
 # Each set's output goes to OUTDIR/demo-SET.log; summarize.py makes the tables from them.
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 mkdir -p "$out"
 for set in "$@"; do
     case $set in
-        auto*) opts="" ;;
+        auto*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=auto" ;;
         never*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=false" ;;
         always*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=true" ;;
         *) echo "demo-sets.sh: $set is not auto-*, never-* or always-*" >&2; exit 2 ;;

@@ -63,6 +63,6 @@ for ax, index, title in ((axes[0], 0, 'ops/s, ucx / epoll (above 1: ucx did more
     ax.set_xticks(range(len(sets)))
     ax.set_xticklabels([name for name, _ in sets], rotation=45, ha='right')
     ax.set_title(title, fontsize=10)
-fig.suptitle('bin/demo, per run: auto (the default), never and always yield at once; lines: medians')
+fig.suptitle('bin/demo, per run: auto, never (the default) and always yield at once; lines: medians')
 fig.tight_layout()
 fig.savefig(os.path.join(here, 'ratios.png'), dpi=90)
