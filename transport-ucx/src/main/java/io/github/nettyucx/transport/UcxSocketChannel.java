@@ -65,6 +65,8 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     private volatile boolean outputShutdown;
     /** Flushed writes wait for credit, a send slot or the handshake; the connection's completions resume them. */
     boolean writePending;
+    /** Bytes of writes taken and dropped since the peer closed ({@link UcxClosedPeerWrites}). */
+    long droppedAfterPeerClose;
     private final Runnable retryWrite = () -> {
         if (isOpen()) {
             unsafe().resumeWriting();
@@ -457,6 +459,16 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         void flushToClosedPeer() {
             writePending = false;
             flushNow();
+        }
+
+        /**
+         * Fails, as a reset, the writes {@link UcxClosedPeerWrites} held back while the closed peer's last messages
+         * were to be read, once none are left to read (or the channel stopped reading).
+         */
+        void failWritesHeldForClosedPeer() {
+            if (writePending && session.peerClosedInOrder() && !readLoop.peerHasMessagesToBeRead()) {
+                flushToClosedPeer();
+            }
         }
 
         /** Returns the peer's credits when due; a data path that failed to closes the channel. */

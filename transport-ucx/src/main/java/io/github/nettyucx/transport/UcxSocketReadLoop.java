@@ -67,6 +67,9 @@ final class UcxSocketReadLoop {
         }
         pending = false;
         wantedChanged();
+        if (channel.isOpen()) {
+            channel.unsafe().failWritesHeldForClosedPeer();
+        }
     }
 
     /** Tells the input whether the channel reads now (a plain socket is watched for input only then). */
@@ -186,6 +189,7 @@ final class UcxSocketReadLoop {
             if (channel.isOpen()) {
                 wantedChanged();
                 scheduleIfNeeded();
+                channel.unsafe().failWritesHeldForClosedPeer();
             }
         }
     }

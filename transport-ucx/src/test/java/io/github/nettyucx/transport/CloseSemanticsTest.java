@@ -232,6 +232,90 @@ class CloseSemanticsTest extends AbstractSemanticsTest {
     }
 
     /**
+     * A handler that writes whenever the channel is writable (a producer, a chunked writer) to a peer that closed
+     * while its last messages were still unread: the writes to the closed peer must not keep the loop from reading
+     * those messages. Over TCP the kernel takes a send buffer's worth, then the writes fail as the reset comes back;
+     * over UCX a write buffer's worth is taken and dropped, the rest waits (the channel unwritable) until the last
+     * messages are read, and then the channel closes. The client's loop is held while the peer answers and closes,
+     * so that the answers and the peer's close reach it together.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestTransport.class)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void writerWhileWritableStillReadsTheLastMessagesOfAClosedPeer(TestTransport transport) throws Throwable {
+        try (Env env = new Env(transport, 1, 1)) {
+            Recorder serverChild = new Recorder();
+            Recorder clientRec = new Recorder();
+            AtomicLong written = new AtomicLong();
+            ChannelInboundHandlerAdapter writeWhileWritable = new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelActive(ChannelHandlerContext ctx) {
+                    pump(ctx);
+                    ctx.fireChannelActive();
+                }
+
+                @Override
+                public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                    pump(ctx);
+                    ctx.fireChannelWritabilityChanged();
+                }
+
+                private void pump(ChannelHandlerContext ctx) {
+                    while (ctx.channel().isActive() && ctx.channel().isWritable()) {
+                        ByteBuf chunk = ctx.alloc().directBuffer(16 * 1024).writeZero(16 * 1024);
+                        written.addAndGet(chunk.readableBytes());
+                        ctx.writeAndFlush(chunk, ctx.voidPromise());
+                    }
+                }
+            };
+            // The server's child does not read: the client's writes soon wait for its credits.
+            Channel server = env.serverBootstrap().childOption(ChannelOption.AUTO_READ, false)
+                    .childHandler(serverChild).bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
+            Channel client = env.clientBootstrap().handler(new ChannelInitializer<Channel>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    ch.pipeline().addLast(writeWhileWritable, clientRec);
+                }
+            }).connect(server.localAddress()).sync().channel();
+            assertTrue(serverChild.active.await(5, TimeUnit.SECONDS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (client.isWritable() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertFalse(client.isWritable(), "the client's writes never waited for the server");
+
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch held = new CountDownLatch(1);
+            client.eventLoop().execute(() -> {
+                held.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertTrue(held.await(5, TimeUnit.SECONDS));
+            for (String answer : new String[] {"one", "two", "three"}) {
+                serverChild.channel.writeAndFlush(ascii(answer)).sync();
+            }
+            serverChild.channel.close().sync();
+            Thread.sleep(300); // the answers and the close travel to the client while its loop is held
+            release.countDown();
+
+            assertTrue(client.closeFuture().await(20, TimeUnit.SECONDS), () -> "the writer's channel did not close "
+                    + "after its peer did (" + (written.get() >> 10) + " KiB written)");
+            if (transport == TestTransport.UCX) {
+                StringBuilder answers = new StringBuilder();
+                for (String read = clientRec.reads.poll(); read != null; read = clientRec.reads.poll()) {
+                    answers.append(read);
+                }
+                assertEquals("onetwothree", answers.toString(), "the answers sent before the peer closed");
+            }
+            server.close().sync();
+        }
+    }
+
+    /**
      * A close with {@code SO_LINGER} 0 is a reset: the peer reads what was sent before it, then fails with an
      * {@code IOException} naming the reset and closes (over TCP the reset follows the data on the wire; over UCX
      * the reset record counts the messages before it).
