@@ -8,10 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Whether more threads want the host's CPUs than it has: the kernel's count of runnable threads (spinning loops
  * count as runnable) as a moving average over about {@link #HORIZON_NANOS}, against the online CPUs plus
- * {@link #EXCESS}. With {@code -Dio.github.nettyucx.adaptiveYieldAtOnce=auto}, an adaptive loop yields at once only
- * while this holds (docs/settings.md#adaptive-waiting): two loops on a host with a free core then spin as usual, and
- * the scheduler can give each a core of its own; when application threads want the cores too, yielding at once
- * hands them over sooner.
+ * {@link #EXCESS}. An adaptive loop on several CPUs yields at once only while this holds (and its yields are brief,
+ * {@link YieldAtOnce#WHILE_CPUS_OVERSUBSCRIBED}; docs/settings.md#adaptive-waiting): two loops on a host with a free
+ * core then spin as usual, and the scheduler can give each a core of its own; when application threads want the
+ * cores too, yielding at once hands them over sooner.
  *
  * <p>The count is sampled at most once every {@link #SAMPLE_NANOS} for the whole process, by whichever loop asks
  * first once that time is up; the others read the average. A sample after a gap (no loop spun meanwhile) weighs

@@ -38,8 +38,8 @@ final class UcxLoopWait {
     /**
      * When {@link WaitStrategy#ADAPTIVE} yields from the first empty round, every round, once
      * {@link AdaptiveSpin#yieldAtOnce()} says the peer needs our core: {@code -Dio.github.nettyucx.adaptiveYieldAtOnce}
-     * {@code true} (always), {@code false} (never), {@code auto} (while the host's CPUs are oversubscribed), or,
-     * unset, as {@link YieldAtOnce#defaultFor(int)} says for the JVM's CPU count.
+     * {@code true} (always), {@code false} (never), {@code auto} (while the host's CPUs are oversubscribed and the
+     * loop's yields are brief), or, unset, as {@link YieldAtOnce#defaultFor(int)} says for the JVM's CPU count.
      */
     private static final YieldAtOnce YIELD_AT_ONCE = YieldAtOnce.of(
             SystemPropertyUtil.get("io.github.nettyucx.adaptiveYieldAtOnce"), NettyRuntime.availableProcessors());
@@ -157,7 +157,7 @@ final class UcxLoopWait {
         if (holdsSpinning && holdsBesideBusyThreads(idleStart)) {
             return sleep(context);
         }
-        boolean yieldAtOnce = YIELD_AT_ONCE.applies(idleStart);
+        boolean yieldAtOnce = YIELD_AT_ONCE.applies(idleStart, contention.share());
         long yieldAfter = yieldAtOnce && adaptiveSpin.yieldAtOnce() ? 0 : SPIN_WITHOUT_YIELD_NANOS;
         int handled = spin(context, adaptiveSpin.windowNanos(), yieldAfter,
                 yieldAtOnce ? 0 : SPIN_ROUNDS_PER_YIELD_MASK);

@@ -93,13 +93,34 @@ class CpuDemandTest {
         assertSame(YieldAtOnce.ALWAYS, YieldAtOnce.of("true", 16));
         assertSame(YieldAtOnce.NEVER, YieldAtOnce.of("false", 1));
         assertSame(YieldAtOnce.ALWAYS, YieldAtOnce.of(null, 1), "one CPU: the loops share it");
-        assertSame(YieldAtOnce.NEVER, YieldAtOnce.of(null, 2), "several CPUs: busy neighbours would take the yields");
-        assertSame(YieldAtOnce.NEVER, YieldAtOnce.of("", 16));
+        assertSame(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED, YieldAtOnce.of(null, 2), "several CPUs: when they are");
+        assertSame(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED, YieldAtOnce.of("", 16));
         assertSame(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED, YieldAtOnce.of("auto", 16));
         assertSame(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED, YieldAtOnce.of("AUTO", 1));
         assertSame(YieldAtOnce.ALWAYS, YieldAtOnce.of(" TRUE ", 16));
-        assertTrue(YieldAtOnce.ALWAYS.applies(now));
-        assertFalse(YieldAtOnce.NEVER.applies(now));
+        assertTrue(YieldAtOnce.ALWAYS.applies(now, 1));
+        assertFalse(YieldAtOnce.NEVER.applies(now, 0));
+    }
+
+    /** Yields that last a slice hand the core to threads that bring no work: the CPUs' demand does not matter. */
+    @Test
+    void sliceLongYieldsStopYieldingAtOnce() {
+        assertFalse(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED.applies(now, YieldAtOnce.SLICE_LONG_YIELDS));
+        assertFalse(YieldAtOnce.WHILE_CPUS_OVERSUBSCRIBED.applies(now, 1));
+    }
+
+    /** The share of slice-long yields that stops yielding at once is reached by three of them after brief ones. */
+    @Test
+    void threeSliceLongYieldsInARowReachTheShare() {
+        CoreContention contention = new CoreContention(() -> 0);
+        long t = 0;
+        for (int i = 0; i < 100; i++) {
+            contention.yielded(t += 1_000, 1_000, 0);
+        }
+        for (int lost = 1; lost <= 3; lost++) {
+            contention.yielded(t += CoreContention.LOST_SLICE_NANOS, CoreContention.LOST_SLICE_NANOS, 0);
+            assertEquals(lost == 3, contention.share() >= YieldAtOnce.SLICE_LONG_YIELDS, "after " + lost);
+        }
     }
 
     @Test
