@@ -246,28 +246,7 @@ class CloseSemanticsTest extends AbstractSemanticsTest {
         try (Env env = new Env(transport, 1, 1)) {
             Recorder serverChild = new Recorder();
             Recorder clientRec = new Recorder();
-            AtomicLong written = new AtomicLong();
-            ChannelInboundHandlerAdapter writeWhileWritable = new ChannelInboundHandlerAdapter() {
-                @Override
-                public void channelActive(ChannelHandlerContext ctx) {
-                    pump(ctx);
-                    ctx.fireChannelActive();
-                }
-
-                @Override
-                public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-                    pump(ctx);
-                    ctx.fireChannelWritabilityChanged();
-                }
-
-                private void pump(ChannelHandlerContext ctx) {
-                    while (ctx.channel().isActive() && ctx.channel().isWritable()) {
-                        ByteBuf chunk = ctx.alloc().directBuffer(16 * 1024).writeZero(16 * 1024);
-                        written.addAndGet(chunk.readableBytes());
-                        ctx.writeAndFlush(chunk, ctx.voidPromise());
-                    }
-                }
-            };
+            WritesWhileWritable writeWhileWritable = new WritesWhileWritable(16 * 1024);
             // The server's child does not read: the client's writes soon wait for its credits.
             Channel server = env.serverBootstrap().childOption(ChannelOption.AUTO_READ, false)
                     .childHandler(serverChild).bind(new InetSocketAddress(LOOPBACK, 0)).sync().channel();
@@ -303,7 +282,7 @@ class CloseSemanticsTest extends AbstractSemanticsTest {
             release.countDown();
 
             assertTrue(client.closeFuture().await(20, TimeUnit.SECONDS), () -> "the writer's channel did not close "
-                    + "after its peer did (" + (written.get() >> 10) + " KiB written)");
+                    + "after its peer did (" + (writeWhileWritable.written.get() >> 10) + " KiB written)");
             if (transport == TestTransport.UCX) {
                 StringBuilder answers = new StringBuilder();
                 for (String read = clientRec.reads.poll(); read != null; read = clientRec.reads.poll()) {

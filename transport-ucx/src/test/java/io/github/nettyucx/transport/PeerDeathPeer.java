@@ -5,11 +5,9 @@ package io.github.nettyucx.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
 
@@ -90,26 +88,9 @@ public final class PeerDeathPeer {
 
     /** Writes chunks while the channel is writable, forever; discards what it reads. */
     @ChannelHandler.Sharable
-    private static final class Streamer extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            pump(ctx);
-            ctx.fireChannelActive();
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            pump(ctx);
-            ctx.fireChannelWritabilityChanged();
-        }
-
-        private static void pump(ChannelHandlerContext ctx) {
-            Channel ch = ctx.channel();
-            while (ch.isActive() && ch.isWritable()) {
-                ByteBuf chunk = ctx.alloc().directBuffer(CHUNK);
-                chunk.writerIndex(CHUNK);
-                ctx.writeAndFlush(chunk);
-            }
+    private static final class Streamer extends WritesWhileWritable {
+        Streamer() {
+            super(CHUNK);
         }
 
         @Override
