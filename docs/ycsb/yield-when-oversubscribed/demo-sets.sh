@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Sets of `bin/demo --runs 5` one after the other, each set named VARIANT-LABEL, where VARIANT is how the UCX
 # JVMs yield at once: auto (-Dio.github.nettyucx.adaptiveYieldAtOnce=auto), never (=false, the default on several
-# CPUs) or always (=true). The runs of 2026-11-29 had auto as the default and gave it no option.
+# CPUs until 2026-11-29, morning) or always (=true); gated (=auto, the default on several CPUs since: auto that also
+# stops while the loop's yields last slices). The evening runs of 2026-11-29 had auto as the default and gave it no
+# option; their auto had no such gate. The morning's ungated-* sets ran that ungated rule through a temporary option
+# value (auto-any) of the build under test, which was not kept.
 #   docs/ycsb/yield-when-oversubscribed/demo-sets.sh OUTDIR auto-c never-c auto-d never-d
 # Each set's output goes to OUTDIR/demo-SET.log; summarize.py makes the tables from them.
 set -euo pipefail
@@ -10,10 +13,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 mkdir -p "$out"
 for set in "$@"; do
     case $set in
-        auto*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=auto" ;;
+        auto*|gated*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=auto" ;;
         never*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=false" ;;
         always*) opts="-Dio.github.nettyucx.adaptiveYieldAtOnce=true" ;;
-        *) echo "demo-sets.sh: $set is not auto-*, never-* or always-*" >&2; exit 2 ;;
+        *) echo "demo-sets.sh: $set is not auto-*, gated-*, never-* or always-*" >&2; exit 2 ;;
     esac
     echo "=== $set $(date +%T)"
     KV_BUILD=never UCX_JVM_OPTS="$opts" bin/demo --runs 5 > "$out/demo-$set.log" 2>&1
