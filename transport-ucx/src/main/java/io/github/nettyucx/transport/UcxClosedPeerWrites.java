@@ -30,13 +30,13 @@ final class UcxClosedPeerWrites {
      */
     static boolean settle(UcxSocketChannel channel, ChannelOutboundBuffer in) throws IOException {
         UcxSession session = channel.session;
-        if (session.peerClosedInOrder() && channel.readLoop.peerHasMessagesToBeRead()) {
+        if (lastMessagesToBeRead(channel)) {
             if (session.peerReset()) {
                 throw new PeerResetBeforeReadException(channel.messagesReceived(), session.peerFinalSeq());
             }
             drop(channel, in);
             // What was not dropped waits, the channel unwritable once it is a buffer's worth, until those
-            // messages are read (UcxSocketUnsafe.failWritesHeldForClosedPeer), or the channel closes.
+            // messages are read (failHeldWrites), or the channel closes.
             channel.writePending = !in.isEmpty();
             return true;
         }
@@ -44,6 +44,21 @@ final class UcxClosedPeerWrites {
             throw new IOException("Connection reset by peer: the peer closed the connection");
         }
         return false;
+    }
+
+    /**
+     * Fails, as a reset, the writes {@link #settle} held back while the closed peer's last messages were to be
+     * read, once none are left to read (or the channel stopped reading). The read loop calls it after each round.
+     */
+    static void failHeldWrites(UcxSocketChannel channel) {
+        if (channel.writePending && channel.session.peerClosedInOrder() && !lastMessagesToBeRead(channel)) {
+            channel.unsafe().flushToClosedPeer();
+        }
+    }
+
+    /** The peer closed in order, and the messages it sent before are still to arrive or to be read. */
+    private static boolean lastMessagesToBeRead(UcxSocketChannel channel) {
+        return channel.session.peerClosedInOrder() && channel.readLoop.peerHasMessagesToBeRead();
     }
 
     /**

@@ -461,16 +461,6 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             flushNow();
         }
 
-        /**
-         * Fails, as a reset, the writes {@link UcxClosedPeerWrites} held back while the closed peer's last messages
-         * were to be read, once none are left to read (or the channel stopped reading).
-         */
-        void failWritesHeldForClosedPeer() {
-            if (writePending && session.peerClosedInOrder() && !readLoop.peerHasMessagesToBeRead()) {
-                flushToClosedPeer();
-            }
-        }
-
         /** Returns the peer's credits when due; a data path that failed to closes the channel. */
         void returnCreditsIfDue() {
             try {

@@ -68,7 +68,7 @@ final class UcxSocketReadLoop {
         pending = false;
         wantedChanged();
         if (channel.isOpen()) {
-            channel.unsafe().failWritesHeldForClosedPeer();
+            UcxClosedPeerWrites.failHeldWrites(channel);
         }
     }
 
@@ -189,7 +189,7 @@ final class UcxSocketReadLoop {
             if (channel.isOpen()) {
                 wantedChanged();
                 scheduleIfNeeded();
-                channel.unsafe().failWritesHeldForClosedPeer();
+                UcxClosedPeerWrites.failHeldWrites(channel);
             }
         }
     }
