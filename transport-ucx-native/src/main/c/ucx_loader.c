@@ -30,6 +30,7 @@
 #include "ucx_socket.h"
 #include "ucx_stray.h"
 #include "ucx_tag_path.h"
+#include "ucx_thread.h"
 #include "ucx_worker.h"
 
 #define NUCX_NATIVE_CLASS "io/github/nettyucx/transport/UcxNative"
@@ -77,6 +78,7 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
         nucx_register_plain(env, cls) != 0 ||
         nucx_register_file_region(env, cls) != 0 ||
         nucx_register_host(env, cls) != 0 ||
+        nucx_register_thread(env, cls) != 0 ||
         nucx_register_log(env, cls) != 0) {
         return JNI_ERR;
     }

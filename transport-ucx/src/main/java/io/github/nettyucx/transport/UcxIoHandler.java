@@ -119,7 +119,8 @@ public final class UcxIoHandler implements IoHandler {
     @Override
     public void initialize() {
         // Also called each time a suspended loop resumes on a new thread: the worker, created with the handler,
-        // and its descriptors simply carry on there.
+        // and its descriptors simply carry on there; the new thread asks for the loop's time slice.
+        waiting.threadChanged();
     }
 
     UcxWorker worker() {
@@ -272,6 +273,8 @@ public final class UcxIoHandler implements IoHandler {
             }
             worker = null;
         }
+        // The thread may belong to an executor of the application's that runs other work after the loop.
+        waiting.threadLeaves();
     }
 
     @Override

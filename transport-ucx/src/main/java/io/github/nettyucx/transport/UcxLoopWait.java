@@ -69,6 +69,8 @@ final class UcxLoopWait {
     /** Through its start-up, while the JIT compiler works, an adaptive loop spins longer and without yielding. */
     private final StartupSpin startup =
             new StartupSpin(new JitActivity(JvmWork.INSTANCE::compilerMillis), STARTUP_SPIN_EVENTS);
+    /** The time slice the loop's thread asks for: a short one while it sleeps at once. */
+    private final UcxLoopSlice slice = new UcxLoopSlice();
     /** Whether {@link #contention} may stop this loop's spins: {@link WaitStrategy#ADAPTIVE} only. */
     private final boolean holdsSpinning;
     /** Events the loop's runs have handled so far: what {@link #contention} compares spinning and sleeping by. */
@@ -90,6 +92,16 @@ final class UcxLoopWait {
 
     private static long spinWithoutYieldNanos(long micros) {
         return micros < 0 ? Long.MAX_VALUE / 4 : TimeUnit.MICROSECONDS.toNanos(micros);
+    }
+
+    /** A thread (the first, or a new one after the loop was suspended) runs the loop from now on. */
+    void threadChanged() {
+        slice.threadChanged(config.waitStrategy() == WaitStrategy.SLEEP);
+    }
+
+    /** The loop's thread leaves it for good: it gives back what it asked the kernel for. */
+    void threadLeaves() {
+        slice.sleepsAtOnce(false);
     }
 
     /** A run of the loop begins at {@code now}: its I/O work starts there, unless it waits. */
@@ -177,6 +189,7 @@ final class UcxLoopWait {
         if (contention.holdsBegun() != begun) {
             CONTENTION_HOLDS.increment();
         }
+        slice.sleepsAtOnce(holds);
         return holds;
     }
 

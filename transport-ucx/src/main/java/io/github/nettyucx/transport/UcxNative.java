@@ -204,6 +204,14 @@ final class UcxNative {
     /** The host's online CPUs, whatever this process may use; -1 if unknown. */
     static native int hostOnlineCpus();
 
+    // ucx_thread.c
+    /**
+     * Asks the kernel for a time slice of {@code nanos} for the calling thread (0: the kernel's default), keeping
+     * its policy and nice value; returns the slice the kernel reports then (0 where it keeps none per thread),
+     * or a negative errno.
+     */
+    static native long threadRequestSlice(long nanos);
+
     // ucx_socket.c
     static native int socketStream(boolean ipv6) throws IOException;
 
