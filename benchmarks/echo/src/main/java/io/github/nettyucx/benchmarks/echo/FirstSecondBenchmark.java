@@ -49,6 +49,7 @@ public final class FirstSecondBenchmark {
         @Option(names = "--variants", split = ",", paramLabel = "LIST", description = "ucx (the default waiting), "
                 + "ucx-startup (loops spin through their start-up: -Dio.github.nettyucx.startupSpinEvents=30000), "
                 + "ucx-noyield (never yielding at once: -Dio.github.nettyucx.adaptiveYieldAtOnce=false), "
+                + "ucx-noslice (loops with the kernel's time slice: -Dio.github.nettyucx.loopSliceMicros=0), "
                 + "epoll, nio (default: ${DEFAULT-VALUE})")
         List<String> variants = new ArrayList<>(List.of("ucx", "ucx-startup", "epoll"));
 
@@ -59,7 +60,8 @@ public final class FirstSecondBenchmark {
     /** The variants of UCX's waiting, each with the options its JVMs get. */
     private static final Map<String, List<String>> VARIANT_OPTIONS = Map.of(
             "ucx-startup", List.of("-Dio.github.nettyucx.startupSpinEvents=30000"),
-            "ucx-noyield", List.of("-Dio.github.nettyucx.adaptiveYieldAtOnce=false"));
+            "ucx-noyield", List.of("-Dio.github.nettyucx.adaptiveYieldAtOnce=false"),
+            "ucx-noslice", List.of("-Dio.github.nettyucx.loopSliceMicros=0"));
 
     private FirstSecondBenchmark() {
     }

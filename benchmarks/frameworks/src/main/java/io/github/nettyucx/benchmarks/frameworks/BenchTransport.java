@@ -24,6 +24,8 @@ enum BenchTransport {
     UCX_NOHOLD("ucx-nohold", NettyTransport.UCX, "-Dio.github.nettyucx.sleepWhenContended=false"),
     /** UCX whose loops never spin: every wait sleeps in epoll, as beside busy threads once they hold. */
     UCX_SLEEP("ucx-sleep", NettyTransport.UCX, "-Dio.github.nettyucx.waitStrategy=sleep"),
+    /** UCX whose loops keep the kernel's time slice, as before they asked for a short one. */
+    UCX_NOSLICE("ucx-noslice", NettyTransport.UCX, "-Dio.github.nettyucx.loopSliceMicros=0"),
     EPOLL("epoll", NettyTransport.EPOLL),
     NIO("nio", NettyTransport.NIO),
     IO_URING("io_uring", NettyTransport.IO_URING);

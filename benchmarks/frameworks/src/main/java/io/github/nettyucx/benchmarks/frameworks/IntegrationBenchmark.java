@@ -33,7 +33,7 @@ public final class IntegrationBenchmark implements Callable<Integer> {
     private List<String> frameworks = new ArrayList<>(Frameworks.IDS);
 
     @Option(names = "--transports", split = ",", description = "ucx, epoll, nio, io_uring; UCX variants: ucx-spin, "
-            + "ucx-yield, ucx-noyield, ucx-nohold, ucx-sleep (default: ${DEFAULT-VALUE})")
+            + "ucx-yield, ucx-noyield, ucx-nohold, ucx-sleep, ucx-noslice (default: ${DEFAULT-VALUE})")
     private List<String> transports = new ArrayList<>(List.of("ucx", "epoll"));
 
     @Option(names = "--runs", description = "runs, each with every framework and transport (default: ${DEFAULT-VALUE})")

@@ -15,7 +15,8 @@ import java.util.Map;
  * through {@code -Dio.github.nettyucx.waitStrategy}: {@code ucx-<strategy>} for any of {@code sleep},
  * {@code busy_poll}, {@code spin_then_sleep} and {@code adaptive}, and {@code ucx-spin}, short for
  * {@code ucx-spin_then_sleep}; {@code ucx-nohold} is UCX with {@code -Dio.github.nettyucx.sleepWhenContended=false},
- * {@code ucx-noyield} UCX with {@code -Dio.github.nettyucx.adaptiveYieldAtOnce=false}. Plain {@code ucx} runs with
+ * {@code ucx-noyield} UCX with {@code -Dio.github.nettyucx.adaptiveYieldAtOnce=false}, {@code ucx-noslice} UCX whose
+ * loops keep the kernel's time slice ({@code -Dio.github.nettyucx.loopSliceMicros=0}). Plain {@code ucx} runs with
  * the transport's default strategy.
  */
 record TransportVariant(String id, NettyTransport transport, List<String> jvmOptions) {
@@ -24,11 +25,13 @@ record TransportVariant(String id, NettyTransport transport, List<String> jvmOpt
     private static final String SPIN = "ucx-spin";
     /**
      * UCX variants by name: loops that keep spinning beside busy threads, as before they learnt to notice them; and
-     * loops that never yield at once, as on several CPUs before they watched the CPUs' demand.
+     * loops that never yield at once, as on several CPUs before they watched the CPUs' demand; loops with the
+     * kernel's time slice, as before they asked for a short one.
      */
     private static final Map<String, String> NAMED = Map.of(
             "ucx-nohold", "-Dio.github.nettyucx.sleepWhenContended=false",
-            "ucx-noyield", "-Dio.github.nettyucx.adaptiveYieldAtOnce=false");
+            "ucx-noyield", "-Dio.github.nettyucx.adaptiveYieldAtOnce=false",
+            "ucx-noslice", "-Dio.github.nettyucx.loopSliceMicros=0");
 
     static TransportVariant of(String id) {
         String name = id.trim().toLowerCase(Locale.ROOT);
@@ -46,7 +49,8 @@ record TransportVariant(String id, NettyTransport transport, List<String> jvmOpt
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + "; or UCX with a wait strategy: ucx-spin, ucx-sleep, "
                     + "ucx-busy_poll, ucx-spin_then_sleep or ucx-adaptive; ucx-nohold for UCX that keeps spinning "
-                    + "beside busy threads, ucx-noyield for UCX that never yields at once", e);
+                    + "beside busy threads, ucx-noyield for UCX that never yields at once, ucx-noslice for UCX whose "
+                    + "loops keep the kernel's time slice", e);
         }
     }
 
