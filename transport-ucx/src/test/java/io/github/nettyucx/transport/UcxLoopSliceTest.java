@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A loop that sleeps asks the kernel for a short time slice ({@link UcxLoopSlice}); a loop that polls without
- * sleeping keeps the kernel's. The kernel's answer depends on its version: Linux 6.12 and later keep a slice per
- * thread, and report it in {@code /proc/thread-self/sched}; older kernels ignore the request and report 0.
+ * A loop asks the kernel for a short time slice while it sleeps in every wait ({@link UcxLoopSlice}) and gives it
+ * back when it spins; a loop that spins or polls keeps the kernel's. The kernel's answer depends on its version:
+ * Linux 6.12 and later keep a slice per thread, and report it in {@code /proc/thread-self/sched}; older kernels
+ * ignore the request and report 0.
  */
 class UcxLoopSliceTest {
     private static final long SHORTEST_NANOS = TimeUnit.MICROSECONDS.toNanos(UcxLoopSlice.DEFAULT_MICROS);
