@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * yielding loop again and the threads it yields to wait (docs/settings.md#loop-time-slice).
  *
  * <p>{@code -Dio.github.nettyucx.loopSliceMicros=N}, default {@link #DEFAULT_MICROS}; 0 never asks. One instance
- * per loop, on its thread; a request is one system call, made only when the loop changes between sleeping at
- * once and spinning.
+ * per loop, on its thread; a request is three system calls (the thread's attributes read, set and read back),
+ * made only when the loop changes between sleeping at once and spinning.
  */
 final class UcxLoopSlice {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxLoopSlice.class);
