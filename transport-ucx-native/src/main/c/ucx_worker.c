@@ -3,8 +3,9 @@
  */
 /*
  * One UCP worker per event loop, and the epoll set the loop sleeps in: the worker's event fd,
- * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks, and the TCP sockets of
- * the loop's connections (side channels, and plain TCP ones). This is where the event loop waits
+ * an eventfd for wakeup() from other threads, a timerfd for scheduled tasks where the kernel lacks
+ * epoll_pwait2 (before 5.11, or a seccomp filter that refuses it), and the TCP sockets of the loop's
+ * connections (side channels, and plain TCP ones). This is where the event loop waits
  * (java_worker_wait).
  */
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 #include "ucx_worker.h"
@@ -27,6 +29,9 @@
 
 #define NUCX_MAX_PROGRESS_ROUNDS 64
 #define NUCX_MAX_WAIT_EVENTS 256
+#ifndef SYS_epoll_pwait2
+#define SYS_epoll_pwait2 441 /* the same number on every architecture */
+#endif
 /* While connections are closing, the loop wakes at least this often to reap them. */
 #define NUCX_REAP_INTERVAL_NANOS 100000000L
 
@@ -89,6 +94,17 @@ static const char *ucp_worker_new(ucp_worker_h *worker, int *event_fd, ucs_statu
     return NULL;
 }
 
+static int epoll_pwait2_nanos(int epoll_fd, struct epoll_event *events, int limit, jlong timeout_nanos) {
+    struct timespec timeout = {.tv_sec = timeout_nanos / 1000000000L, .tv_nsec = timeout_nanos % 1000000000L};
+    return (int) syscall(SYS_epoll_pwait2, epoll_fd, events, limit, &timeout, NULL, 0);
+}
+
+/* Whether epoll_pwait2 can time the worker's waits (one system call less per timed wait than the timerfd). */
+static int pwait2_works(int epoll_fd) {
+    struct epoll_event event;
+    return epoll_pwait2_nanos(epoll_fd, &event, 1, 0) >= 0;
+}
+
 static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t *status) {
     *status = nucx_context_init();
     if (*status != UCS_OK) {
@@ -120,6 +136,7 @@ static const char *worker_init(nucx_worker *w, int max_connections, ucs_status_t
         *status = UCS_ERR_IO_ERROR;
         return "epoll set-up";
     }
+    w->timed_wait_pwait2 = pwait2_works(w->epoll_fd);
     return NULL;
 }
 
@@ -279,9 +296,20 @@ static void drain_fd(int fd) {
     }
 }
 
+/* epoll_wait for timeout_nanos: 0 polls, < 0 sleeps until an event, > 0 sleeps at most that long. */
+static int wait_events(nucx_worker *w, struct epoll_event *events, int limit, jlong timeout_nanos) {
+    if (timeout_nanos > 0 && w->timed_wait_pwait2) {
+        return epoll_pwait2_nanos(w->epoll_fd, events, limit, timeout_nanos);
+    }
+    if (timeout_nanos > 0) {
+        set_timer(w, timeout_nanos);
+    }
+    return epoll_wait(w->epoll_fd, events, limit, timeout_nanos == 0 ? 0 : -1);
+}
+
 /*
- * Sleeps until the worker, a registered socket, wakeup() or the timer needs the loop.
- * timeout_nanos: < 0 sleeps without timer, 0 only polls sockets (no arming), > 0 arms the timer.
+ * Sleeps until the worker, a registered socket, wakeup() or the timeout needs the loop.
+ * timeout_nanos: < 0 sleeps without timeout, 0 only polls sockets (no arming), > 0 sleeps at most that long.
  * Returns the number of socket events (enum nucx_event_word) written to events_addr, or -1 when the
  * worker had unprocessed events (ucp_worker_arm said BUSY) and must be progressed before sleeping.
  */
@@ -289,13 +317,18 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
                              jlong timeout_nanos) {
     (void) cls;
     nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
-    int timeout_ms = 0;
     if (w->ready[NUCX_READY_COUNT] > 0) {
         timeout_nanos = 0; /* connections listed again by their last dispatch still wait for Java */
     }
     if (timeout_nanos != 0) {
         ucs_status_t status = ucp_worker_arm(w->worker);
         if (status == UCS_ERR_BUSY) {
+            /*
+             * Back to Java even when BUSY only meant the signal that woke the loop (the usual case after a
+             * wake-up through shared memory, which only arming drains): the round through the loop's tasks
+             * takes the writes that the woken application threads make meanwhile, which a loop that armed
+             * again at once would be woken for (docs/benchmarks/shared-machine/loop-wait).
+             */
             return -1;
         }
         if (status != UCS_OK) {
@@ -305,14 +338,10 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
         if (w->closing != NULL && (timeout_nanos < 0 || timeout_nanos > NUCX_REAP_INTERVAL_NANOS)) {
             timeout_nanos = NUCX_REAP_INTERVAL_NANOS;
         }
-        if (timeout_nanos > 0) {
-            set_timer(w, timeout_nanos);
-        }
-        timeout_ms = -1;
     }
     struct epoll_event events[NUCX_MAX_WAIT_EVENTS];
     int limit = max_events < NUCX_MAX_WAIT_EVENTS ? max_events : NUCX_MAX_WAIT_EVENTS;
-    int n = epoll_wait(w->epoll_fd, events, limit, timeout_ms);
+    int n = wait_events(w, events, limit, timeout_nanos);
     if (n < 0) {
         if (errno == EINTR) {
             return 0;
@@ -339,6 +368,16 @@ static jint java_worker_wait(JNIEnv *env, jclass cls, jlong worker_ptr, jlong ev
         }
     }
     return count;
+}
+
+/* Whether timed waits use epoll_pwait2 (1) or the timerfd (0); force_timer_fd makes them use the timerfd. */
+static jboolean java_worker_timed_wait_pwait2(JNIEnv *env, jclass cls, jlong worker_ptr, jboolean force_timer_fd) {
+    (void) env; (void) cls;
+    nucx_worker *w = (nucx_worker *) (intptr_t) worker_ptr;
+    if (force_timer_fd) {
+        w->timed_wait_pwait2 = 0;
+    }
+    return w->timed_wait_pwait2 ? JNI_TRUE : JNI_FALSE;
 }
 
 /* Takes the eventfd, not the worker: other threads call it and must never touch freed memory. */
@@ -411,6 +450,7 @@ static const JNINativeMethod methods[] = {
     {"workerRenew", "(J)I", (void *) java_worker_renew},
     {"workerProgress", "(J)I", (void *) java_worker_progress},
     {"workerWait", "(JJIJ)I", (void *) java_worker_wait},
+    {"workerTimedWaitPwait2", "(JZ)Z", (void *) java_worker_timed_wait_pwait2},
     {"eventFdWrite", "(I)V", (void *) java_eventfd_write},
     {"workerEventFd", "(J)I", (void *) java_worker_event_fd},
     {"workerEpollCtl", "(JIII)V", (void *) java_epoll_ctl},

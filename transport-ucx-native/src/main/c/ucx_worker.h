@@ -22,7 +22,8 @@ struct nucx_worker {
     int ucx_fd;
     int epoll_fd;
     int event_fd;
-    int timer_fd;
+    int timer_fd;          /* times waits where epoll_pwait2 cannot (timed_wait_pwait2 0) */
+    int timed_wait_pwait2;
     int32_t *ready;        /* shared with Java, see enum nucx_ready_word */
     int max_connections;   /* connection indices run from 0 to this, exclusive */
     nucx_conn *live;       /* connections Java has not closed yet */

@@ -126,6 +126,12 @@ final class UcxNative {
     static native int workerWait(long worker, long eventsAddress, int maxEvents, long timeoutNanos)
             throws IOException;
 
+    /**
+     * Whether the worker's timed waits use epoll_pwait2 (false: its timerfd, as on kernels before 5.11);
+     * {@code forceTimerFd} makes them use the timerfd from now on.
+     */
+    static native boolean workerTimedWaitPwait2(long worker, boolean forceTimerFd);
+
     static native void eventFdWrite(int eventFd);
 
     static native int workerEventFd(long worker);

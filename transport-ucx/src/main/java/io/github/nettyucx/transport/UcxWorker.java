@@ -230,6 +230,16 @@ final class UcxWorker {
         return readyListOverflows;
     }
 
+    /** Whether waits with a timeout are timed by epoll_pwait2, one system call, not a timerfd and epoll_wait. */
+    boolean timedWaitsUsePwait2() {
+        return UcxNative.workerTimedWaitPwait2(address, false);
+    }
+
+    /** Times the waits with the timerfd, as on kernels without epoll_pwait2; for tests of that path. */
+    void timeWaitsWithTimerFd() {
+        UcxNative.workerTimedWaitPwait2(address, true);
+    }
+
     /**
      * Waits as {@link UcxNative#workerWait} describes and dispatches socket events to handles.
      * Returns the number of socket events, or -1 when the worker must be progressed first.

@@ -183,4 +183,12 @@ public enum TestTransport {
         Assumptions.abort("UCX is not available here (set -D" + REQUIRE_UCX_PROPERTY
                 + "=true to fail instead): " + cause);
     }
+
+    /** Whether the running kernel is Linux {@code major.minor} or later ({@code os.version}). */
+    static boolean kernelAtLeast(int major, int minor) {
+        String[] version = System.getProperty("os.version").split("[.-]");
+        int running = Integer.parseInt(version[0]);
+        int runningMinor = version.length > 1 ? Integer.parseInt(version[1]) : 0;
+        return running > major || running == major && runningMinor >= minor;
+    }
 }

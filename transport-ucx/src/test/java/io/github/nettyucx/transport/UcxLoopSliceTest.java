@@ -113,9 +113,6 @@ class UcxLoopSliceTest {
 
     /** Whether the kernel keeps a time slice per thread that a thread may ask for: Linux 6.12 and later. */
     private static boolean slicesPerThread() {
-        String[] version = System.getProperty("os.version").split("[.-]");
-        int major = Integer.parseInt(version[0]);
-        int minor = version.length > 1 ? Integer.parseInt(version[1]) : 0;
-        return major > 6 || major == 6 && minor >= 12;
+        return TestTransport.kernelAtLeast(6, 12);
     }
 }
