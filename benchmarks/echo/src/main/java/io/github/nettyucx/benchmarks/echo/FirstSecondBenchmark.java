@@ -6,6 +6,7 @@ package io.github.nettyucx.benchmarks.echo;
 import io.github.nettyucx.benchmarks.core.ChildProcess;
 import io.github.nettyucx.benchmarks.core.CommandLines;
 import io.github.nettyucx.benchmarks.core.JavaCommand;
+import io.github.nettyucx.benchmarks.core.UcxVariant;
 import io.github.nettyucx.support.NettyTransport;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -17,7 +18,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,21 +48,13 @@ public final class FirstSecondBenchmark {
         int size = 16;
 
         @Option(names = "--variants", split = ",", paramLabel = "LIST", description = "ucx (the default waiting), "
-                + "ucx-startup (loops spin through their start-up: -Dio.github.nettyucx.startupSpinEvents=30000), "
-                + "ucx-noyield (never yielding at once: -Dio.github.nettyucx.adaptiveYieldAtOnce=false), "
-                + "ucx-noslice (loops with the kernel's time slice: -Dio.github.nettyucx.loopSliceMicros=0), "
-                + "epoll, nio (default: ${DEFAULT-VALUE})")
+                + "UCX with other settings (io.github.nettyucx.benchmarks.core.UcxVariant: ucx-startup, ucx-noyield, "
+                + "ucx-noslice, ...), epoll, nio (default: ${DEFAULT-VALUE})")
         List<String> variants = new ArrayList<>(List.of("ucx", "ucx-startup", "epoll"));
 
         @Option(names = "--out", paramLabel = "DIR", description = "where results go (default: ${DEFAULT-VALUE})")
         Path out = Paths.get("docs/benchmarks/first-second");
     }
-
-    /** The variants of UCX's waiting, each with the options its JVMs get. */
-    private static final Map<String, List<String>> VARIANT_OPTIONS = Map.of(
-            "ucx-startup", List.of("-Dio.github.nettyucx.startupSpinEvents=30000"),
-            "ucx-noyield", List.of("-Dio.github.nettyucx.adaptiveYieldAtOnce=false"),
-            "ucx-noslice", List.of("-Dio.github.nettyucx.loopSliceMicros=0"));
 
     private FirstSecondBenchmark() {
     }
@@ -107,8 +100,9 @@ public final class FirstSecondBenchmark {
      * round trips (us), the time they took in all (ms), then the medians of its windows (us).
      */
     private static List<Double> measure(String variant, Options options) throws Exception {
-        List<String> jvmOptions = VARIANT_OPTIONS.getOrDefault(variant, List.of());
-        NettyTransport transport = NettyTransport.of(VARIANT_OPTIONS.containsKey(variant) ? "ucx" : variant);
+        Optional<UcxVariant> ucxVariant = UcxVariant.named(variant);
+        List<String> jvmOptions = ucxVariant.map(UcxVariant::jvmOptions).orElse(List.of());
+        NettyTransport transport = ucxVariant.isPresent() ? NettyTransport.UCX : NettyTransport.of(variant);
         try (ChildProcess server = start(jvmOptions, List.of("--serve", transport.id()), transport)) {
             String port = server.lines().awaitPrefix("PORT ", 60, TimeUnit.SECONDS).substring(5).trim();
             try (ChildProcess client = start(jvmOptions, List.of("--client", transport.id(), port,

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.benchmarks.frameworks;
 
+import io.github.nettyucx.support.NettyTransport;
+
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
@@ -20,7 +22,7 @@ interface Framework {
 
     /** Whether the framework can run on the transport (io_uring: only where its integration takes it). */
     default boolean supports(BenchTransport transport) {
-        return transport != BenchTransport.IO_URING;
+        return transport.netty() != NettyTransport.IO_URING;
     }
 
     /** JVM options the server and client JVMs need for the transport (for example a switch of the framework's). */

@@ -9,6 +9,7 @@ import io.github.nettyucx.grpc.echo.EchoGrpc;
 import io.github.nettyucx.grpc.echo.EchoRequest;
 import io.github.nettyucx.grpc.echo.EchoResponse;
 import io.github.nettyucx.grpc.echo.StreamRequest;
+import io.github.nettyucx.support.NettyTransport;
 import io.grpc.Context;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -45,7 +46,7 @@ final class GrpcFramework implements Framework {
         if (transport.isUcx()) {
             return List.of();
         }
-        return transport == BenchTransport.NIO
+        return transport.netty() == NettyTransport.NIO
                 ? List.of("-Dio.github.nettyucx.grpc.enabled=false", "-Dio.netty.transport.noNative=true")
                 : List.of("-Dio.github.nettyucx.grpc.enabled=false");
     }

@@ -32,8 +32,9 @@ public final class IntegrationBenchmark implements Callable<Integer> {
     @Option(names = "--frameworks", split = ",", description = "default: all (${DEFAULT-VALUE})")
     private List<String> frameworks = new ArrayList<>(Frameworks.IDS);
 
-    @Option(names = "--transports", split = ",", description = "ucx, epoll, nio, io_uring; UCX variants: ucx-spin, "
-            + "ucx-yield, ucx-noyield, ucx-nohold, ucx-sleep, ucx-noslice (default: ${DEFAULT-VALUE})")
+    @Option(names = "--transports", split = ",", description = "ucx, epoll, nio, io_uring; UCX with other settings "
+            + "(io.github.nettyucx.benchmarks.core.UcxVariant): ucx-spin, ucx-sleep, ucx-noslice, ... "
+            + "(default: ${DEFAULT-VALUE})")
     private List<String> transports = new ArrayList<>(List.of("ucx", "epoll"));
 
     @Option(names = "--runs", description = "runs, each with every framework and transport (default: ${DEFAULT-VALUE})")

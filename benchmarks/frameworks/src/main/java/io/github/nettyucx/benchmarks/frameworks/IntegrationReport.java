@@ -8,6 +8,7 @@ import io.github.nettyucx.benchmarks.core.PngCharts;
 import io.github.nettyucx.benchmarks.core.ReportHeader;
 import io.github.nettyucx.benchmarks.core.ResultRow;
 import io.github.nettyucx.benchmarks.core.Spread;
+import io.github.nettyucx.support.NettyTransport;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -30,7 +31,7 @@ import java.util.stream.Collectors;
  * runs and the per-run ratio to epoll as Markdown, and a chart of those ratios run by run.
  */
 final class IntegrationReport {
-    private static final String REFERENCE = BenchTransport.EPOLL.id();
+    private static final String REFERENCE = NettyTransport.EPOLL.id();
     private static final Map<String, String> METRIC_LABELS = Map.of(
             Results.CALLS_PER_S, "calls/s", Results.P50_US, "p50 (µs)", Results.P99_US, "p99 (µs)",
             Results.MB_PER_S, "MB/s", Results.CPU_US_PER_OP, "CPU (µs) per call or MB",

@@ -4,6 +4,7 @@
 package io.github.nettyucx.benchmarks.frameworks;
 
 import io.github.nettyucx.reactor.UcxLoopResources;
+import io.github.nettyucx.support.NettyTransport;
 import io.netty.buffer.Unpooled;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -36,7 +37,7 @@ final class ReactorNettyFramework implements Framework {
 
     @Override
     public List<String> jvmOptions(BenchTransport transport) {
-        return transport == BenchTransport.NIO ? List.of("-Dreactor.netty.native=false") : List.of();
+        return transport.netty() == NettyTransport.NIO ? List.of("-Dreactor.netty.native=false") : List.of();
     }
 
     private static LoopResources loops(BenchTransport transport, String prefix) {

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.benchmarks.frameworks;
 
+import io.github.nettyucx.support.NettyTransport;
 import io.github.nettyucx.vertx.UcxTransport;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -44,7 +45,7 @@ final class VertxFramework implements Framework {
 
     private static Vertx vertx(BenchTransport transport) {
         Transport chosen = transport.isUcx() ? UcxTransport.UCX
-                : transport == BenchTransport.EPOLL ? Transport.EPOLL : Transport.NIO;
+                : transport.netty() == NettyTransport.EPOLL ? Transport.EPOLL : Transport.NIO;
         return Vertx.builder().withTransport(chosen).build();
     }
 
