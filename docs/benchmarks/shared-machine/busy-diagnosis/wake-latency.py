@@ -3,58 +3,84 @@
 over one YCSB run: perf script -i DATA -F comm,pid,tid,cpu,time,event,trace | python3 wake-latency.py
 The window is the YCSB run client's life (the JVM with the most events of Thread-* threads); threads are grouped
 by process (that client, or the others: the kvstore server and the benchmark's coordinator) and by kind (event
-loop, YCSB's threads, JIT compilers, other)."""
-import sys, re, collections
+loop, YCSB's threads, JIT compilers, other). Then, for the client's YCSB threads that waited more than 1 ms: which
+kinds of thread held the CPUs meanwhile, as shares of the CPU time."""
+import collections
+import re
+import sys
+
 LINE = re.compile(r'^\s*(.+?)\s+(-?\d+)/(\d+)\s+\[(\d+)\]\s+([\d.]+):\s+(\S+):\s+(.*)$')
-ev = []
-comm = {}; tg = {}
+WAKEUP = re.compile(r'pid=(\d+) prio=\d+ target_cpu=(\d+)')
+SWITCH = re.compile(r'prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)')
+SLOW = 1e-3
+
+
+def kind(name):
+    if name.startswith(('ucxEventLoopGro', 'multiThreadIoEv')):
+        return 'loop'
+    if name.startswith('Thread-'):
+        return 'app'
+    if name.startswith(('C2', 'C1')):
+        return 'jit'
+    return 'busy' if name == 'sh' else 'other'
+
+
+events, comm, process = [], {}, {}
 for line in sys.stdin:
     m = LINE.match(line)
-    if not m: continue
-    c, pid, tid, cpu, t, e, rest = m.groups()
-    tid = int(tid); comm[tid] = c; tg[tid] = int(pid)
-    ev.append((float(t), e, int(cpu), tid, rest))
-# find run client: process with Thread-* threads having most events
-cnt = collections.Counter()
-for t, e, cpu, tid, rest in ev:
-    if comm.get(tid, '').startswith('Thread-'): cnt[tg[tid]] += 1
-client = cnt.most_common(1)[0][0]
-ct = [t for t, e, cpu, tid, rest in ev if tg.get(tid) == client]
-t0, t1 = min(ct), max(ct)
-woken = {}  # tid -> wake time
-lat = collections.defaultdict(list); run = collections.Counter(); cur = {}
-wakes_from = collections.defaultdict(collections.Counter)
-for t, e, cpu, tid, rest in ev:
-    if not (t0 <= t <= t1): continue
-    if e == 'sched:sched_wakeup':
-        m = re.search(r'comm=(.*) pid=(\d+) prio=\d+ target_cpu=(\d+)', rest)
-        w = int(m.group(2)); comm.setdefault(w, m.group(1))
-        woken[w] = t
-        wakes_from[w][comm.get(tid, '?')[:15]] += 1
-    elif e == 'sched:sched_switch':
-        m = re.search(r'prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)', rest)
-        p, st, n = int(m.group(1)), m.group(2), int(m.group(4))
-        if cpu in cur and cur[cpu][0] == p: run[p] += t - cur[cpu][1]
-        cur[cpu] = (n, t)
-        if n in woken:
-            lat[n].append(t - woken.pop(n))
-def cls(tid):
-    c = comm.get(tid, '?')
-    if c.startswith(('ucxEventLoopGro', 'multiThreadIoEv')): k = 'loop'
-    elif c.startswith('Thread-'): k = 'app'
-    elif c.startswith('C2') or c.startswith('C1'): k = 'jit'
-    elif c == 'sh': k = 'busy'
-    else: k = 'other'
-    return k
-print(f'window {t1-t0:.1f}s client pid {client}')
-agg = collections.defaultdict(lambda: [0, 0.0, []])
-for tid in set(list(lat) + list(run)):
-    p = tg.get(tid)
-    role = 'client' if p == client else ('busy' if comm.get(tid) == 'sh' else 'others' )
-    k = (role, cls(tid))
-    agg[k][0] += len(lat[tid]); agg[k][1] += run[tid]; agg[k][2] += lat[tid]
-for k, (n, r, l) in sorted(agg.items(), key=lambda x: -x[1][1])[:12]:
-    l = sorted(l)
-    if not l: continue
-    q = lambda f: l[min(len(l)-1, int(f*len(l)))]*1e6
-    print(f'{k[0]:8s} {k[1]:6s} wakes {n:7d} cpu {r:6.2f}s wait p50 {q(.5):7.1f}us p90 {q(.9):7.1f} p99 {q(.99):8.1f} mean {sum(l)/len(l)*1e6:7.1f} total {sum(l):6.2f}s')
+    if m:
+        name, pid, tid, cpu, time, event, rest = m.groups()
+        comm[int(tid)], process[int(tid)] = name, int(pid)
+        events.append((float(time), event, int(cpu), int(tid), rest))
+apps = collections.Counter(process[t] for _, _, _, t, _ in events if comm[t].startswith('Thread-'))
+client = apps.most_common(1)[0][0]
+times = [e[0] for e in events if process.get(e[3]) == client]
+start, end = min(times), max(times)
+
+woken, running = {}, {}
+waits, cpu = collections.defaultdict(list), collections.Counter()
+slow, held = 0, collections.Counter()
+for time, event, on_cpu, tid, rest in events:
+    if not start <= time <= end:
+        continue
+    if event == 'sched:sched_wakeup':
+        target = int(WAKEUP.search(rest).group(1))
+        woken[target] = (time, collections.Counter())
+        continue
+    if event != 'sched:sched_switch':
+        continue
+    m = SWITCH.search(rest)
+    prev, nxt = int(m.group(1)), int(m.group(4))
+    comm.setdefault(nxt, m.group(3))
+    if on_cpu in running:
+        ran, since = running[on_cpu]
+        if ran == prev:
+            cpu[prev] += time - since
+        for wake_time, occupancy in woken.values():
+            occupancy[kind(comm.get(ran, '?'))] += time - max(since, wake_time)
+    running[on_cpu] = (nxt, time)
+    if nxt in woken:
+        wake_time, occupancy = woken.pop(nxt)
+        waits[nxt].append(time - wake_time)
+        if time - wake_time > SLOW and process.get(nxt) == client and kind(comm[nxt]) == 'app':
+            slow += 1
+            held.update(occupancy)
+
+print(f'window {end - start:.1f} s, client pid {client}')
+groups = collections.defaultdict(lambda: ([], [0.0]))
+for tid in set(waits) | set(cpu):
+    role = 'client' if process.get(tid) == client else 'others'
+    lat, run = groups[(role, kind(comm.get(tid, '?')))]
+    lat.extend(waits[tid])
+    run[0] += cpu[tid]
+for (role, k), (lat, run) in sorted(groups.items(), key=lambda g: -g[1][1][0]):
+    if not lat:
+        continue
+    lat.sort()
+    q = lambda f: lat[min(len(lat) - 1, int(f * len(lat)))] * 1e6
+    print(f'{role:8s} {k:6s} wakes {len(lat):7d} cpu {run[0]:6.2f}s wait p50 {q(.5):7.1f}us p90 {q(.9):7.1f} '
+          f'p99 {q(.99):8.1f} mean {sum(lat) / len(lat) * 1e6:7.1f} total {sum(lat):6.2f}s')
+total = sum(held.values())
+print(f'client YCSB threads that waited over {SLOW * 1e3:.0f} ms: {slow}; the CPUs meanwhile:')
+for k, v in held.most_common():
+    print(f'  {k:6s} {v / total * 100:5.1f}%')
