@@ -48,12 +48,8 @@ class UcxWorkerWaitTest {
     @ValueSource(booleans = {false, true})
     @Timeout(30)
     void aTimedWaitSleepsAtLeastItsTimeoutAndReturns(boolean timerFd) throws Exception {
-        TestTransport.requireUcx();
-        UcxWorker worker = new UcxWorker(4);
+        UcxWorker worker = newWorker(timerFd);
         try {
-            if (timerFd) {
-                worker.timeWaitsWithTimerFd();
-            }
             for (int i = 0; i < 3; i++) {
                 long start = System.nanoTime();
                 int events = waitArmed(worker, TIMEOUT_NANOS);
@@ -70,12 +66,8 @@ class UcxWorkerWaitTest {
     @ValueSource(booleans = {false, true})
     @Timeout(30)
     void aWaitWithoutTimeoutEndsAtTheEventFdWrite(boolean timerFd) throws Exception {
-        TestTransport.requireUcx();
-        UcxWorker worker = new UcxWorker(4);
+        UcxWorker worker = newWorker(timerFd);
         try {
-            if (timerFd) {
-                worker.timeWaitsWithTimerFd();
-            }
             // A timed wait first: a timerfd it armed must not be what ends the untimed one.
             waitArmed(worker, 1_000_000);
             long written = System.nanoTime() + TIMEOUT_NANOS; // at the earliest
@@ -94,6 +86,16 @@ class UcxWorkerWaitTest {
         } finally {
             assertEquals(0, worker.destroy());
         }
+    }
+
+    /** A worker without connections, whose timed waits use the timerfd when {@code timerFd}. */
+    private static UcxWorker newWorker(boolean timerFd) throws IOException {
+        TestTransport.requireUcx();
+        UcxWorker worker = new UcxWorker(4);
+        if (timerFd) {
+            worker.timeWaitsWithTimerFd();
+        }
+        return worker;
     }
 
     /** Waits with {@code timeoutNanos}, progressing the worker whenever arming it says it has events first. */
