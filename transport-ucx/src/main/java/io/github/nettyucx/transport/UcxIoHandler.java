@@ -287,7 +287,11 @@ public final class UcxIoHandler implements IoHandler {
 
     @Override
     public void wakeup() {
-        if (!executor.isExecutorThread(Thread.currentThread()) && waiting.wakeupNeeded()) {
+        if (executor.isExecutorThread(Thread.currentThread())) {
+            return;
+        }
+        waiting.taskFromOtherThread();
+        if (waiting.wakeupNeeded()) {
             UcxNative.eventFdWrite(worker.eventFd());
             WAKEUP_WRITES.increment();
             wakeupWrites.increment();

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
  * (making UCX progress, yielding the core now and then) and/or sleeps in the worker's epoll wait, and publishes
  * the deadline of that sleep so that {@link UcxIoHandler#wakeup()} writes the eventfd only while it sleeps. It
  * also measures where the I/O work of the current run began, which the handler reports as active I/O time.
- * Used on the loop's thread, except {@link #wakeupNeeded()}.
+ * Used on the loop's thread, except {@link #taskFromOtherThread()} and {@link #wakeupNeeded()}.
  */
 final class UcxLoopWait {
     private static final long AWAKE = -1L;
@@ -52,11 +52,11 @@ final class UcxLoopWait {
             "io.github.nettyucx.sleepWhenContended", true);
     /**
      * How many events a loop's start-up lasts ({@link StartupSpin}): {@code -Dio.github.nettyucx.startupSpinEvents},
-     * default 0, none: it shortens a fresh echo pair's first round trips, but raised {@code bin/demo}'s READ p99, as
-     * it takes the cores from the application's threads (docs/settings.md#the-first-second).
+     * default 30000, 0 for none: it gives a fresh echo pair UCX's round trip from the first ones
+     * (docs/settings.md#the-first-second).
      */
     private static final long STARTUP_SPIN_EVENTS = SystemPropertyUtil.getLong(
-            "io.github.nettyucx.startupSpinEvents", 0);
+            "io.github.nettyucx.startupSpinEvents", 30_000);
     /** Holds of {@link CoreContention} begun in this process: beside busy threads, sleeping at once paid. */
     static final LongAdder CONTENTION_HOLDS = new LongAdder();
     private final UcxIoHandler loop;
@@ -117,6 +117,11 @@ final class UcxLoopWait {
     /** The current run handled {@code handled} events. */
     void workDone(int handled) {
         work += handled;
+    }
+
+    /** Another thread handed the loop a task: application threads that do so need the cores ({@link StartupSpin}). */
+    void taskFromOtherThread() {
+        startup.taskFromOtherThread();
     }
 
     /**

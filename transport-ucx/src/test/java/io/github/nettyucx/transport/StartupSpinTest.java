@@ -53,6 +53,22 @@ class StartupSpinTest {
     }
 
     @Test
+    void endsOnceOtherThreadsDriveTheLoop() {
+        StartupSpin startup = new StartupSpin(jit, EVENTS);
+        for (int i = 0; i < 2 * StartupSpin.OTHER_THREADS_TASKS; i++) {
+            startup.taskFromOtherThread(); // the program's set-up: registering, connecting, before the start-up
+        }
+        assertTrue(startup.spins(START, 0, true), "tasks before the first connection do not count");
+        for (int i = 0; i < StartupSpin.OTHER_THREADS_TASKS; i++) {
+            startup.taskFromOtherThread();
+        }
+        assertTrue(startup.spins(START + 1_000, 10, true), "a few tasks from other threads leave it on");
+        startup.taskFromOtherThread();
+        assertFalse(startup.spins(START + 2_000, 20, true), "application threads drive the loop: over");
+        assertFalse(startup.spins(START + 3_000, 30, true), "and over for good");
+    }
+
+    @Test
     void noStartUpWithoutEvents() {
         StartupSpin startup = new StartupSpin(jit, 0);
         assertFalse(startup.spins(START, 0, true));

@@ -27,8 +27,10 @@ public enum UcxVariant {
     NOHOLD("ucx-nohold", "loops that keep spinning beside busy threads",
             "-Dio.github.nettyucx.sleepWhenContended=false"),
     NOSLICE("ucx-noslice", "loops that keep the kernel's time slice", "-Dio.github.nettyucx.loopSliceMicros=0"),
-    STARTUP("ucx-startup", "loops that spin through their start-up",
-            "-Dio.github.nettyucx.startupSpinEvents=30000");
+    STARTUP("ucx-startup", "loops that spin through their start-up (the default, named)",
+            "-Dio.github.nettyucx.startupSpinEvents=30000"),
+    NOSTARTUP("ucx-nostartup", "loops that wait as usual through their start-up",
+            "-Dio.github.nettyucx.startupSpinEvents=0");
 
     private final String id;
     private final String description;

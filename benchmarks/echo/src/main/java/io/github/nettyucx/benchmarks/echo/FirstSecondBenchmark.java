@@ -48,9 +48,9 @@ public final class FirstSecondBenchmark {
         int size = 16;
 
         @Option(names = "--variants", split = ",", paramLabel = "LIST", description = "ucx (the default waiting), "
-                + "UCX with other settings (io.github.nettyucx.benchmarks.core.UcxVariant: ucx-startup, ucx-noyield, "
+                + "UCX with other settings (io.github.nettyucx.benchmarks.core.UcxVariant: ucx-nostartup, ucx-noyield, "
                 + "ucx-noslice, ...), epoll, nio (default: ${DEFAULT-VALUE})")
-        List<String> variants = new ArrayList<>(List.of("ucx", "ucx-startup", "epoll"));
+        List<String> variants = new ArrayList<>(List.of("ucx", "ucx-nostartup", "epoll"));
 
         @Option(names = "--out", paramLabel = "DIR", description = "where results go (default: ${DEFAULT-VALUE})")
         Path out = Paths.get("docs/benchmarks/first-second");
