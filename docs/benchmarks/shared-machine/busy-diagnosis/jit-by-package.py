@@ -1,17 +1,28 @@
 #!/usr/bin/env python3
-"""The C2 code one JVM compiled (a -XX:+LogCompilation file), by package and by method: python3 jit-by-package.py LOG"""
+"""The C2 code one JVM compiled (a -XX:+LogCompilation file), by package and by method: its size and the time C2
+took (wall time of each task: on a loaded machine it includes waiting for a CPU), and the bytecodes each compile
+parsed, its own and those it inlined: python3 jit-by-package.py LOG"""
 import sys, re, collections
 s = open(sys.argv[1], errors='replace').read()
 secs = re.split(r"<compilation_log ", s)[1:]
 pk = collections.Counter(); cnt = collections.Counter(); meth = collections.Counter()
+ptime = collections.Counter(); mtime = collections.Counter(); minl = collections.Counter()
+total = 0.0
 for sec in secs:
     name = re.search(r"<start_compile_thread name='([^']*)'", sec)
     if not name or not name.group(1).startswith('C2'): continue
-    for m in re.finditer(r"<task [^>]*?method='([^' ]*) ([^' ]*)[^']*'.*?<task_done [^>]*?nmsize='(\d+)'", sec, re.S):
+    for m in re.finditer(r"<task [^>]*?method='([^' ]*) ([^' ]*)[^']*'[^>]*?stamp='([\d.]+)'(.*?)"
+                         r"<task_done [^>]*?nmsize='(\d+)'[^>]*?stamp='([\d.]+)'", sec, re.S):
         cls = m.group(1).replace('/', '.')
         p = '.'.join(cls.split('.')[:4])
-        pk[p] += int(m.group(3)); cnt[p] += 1
-        meth[cls.split('.')[-1] + '.' + m.group(2)] += int(m.group(3))
-for p, v in pk.most_common(15): print(f'{v//1024:5d} KiB {cnt[p]:4d} tasks {p}')
-print('--- top methods')
-for p, v in meth.most_common(25): print(f'{v//1024:5d} KiB {p}')
+        size = int(m.group(5)); took = float(m.group(6)) - float(m.group(3))
+        body = m.group(4)
+        method_bytes = dict(re.findall(r"<method id='(\d+)'[^>]*? bytes='(\d+)'", body))
+        inlined = sum(int(method_bytes.get(mid, 0)) for mid in re.findall(r"<parse method='(\d+)'", body))
+        key = cls.split('.')[-1] + '.' + m.group(2)
+        pk[p] += size; cnt[p] += 1; ptime[p] += took; total += took
+        meth[key] += size; mtime[key] += took; minl[key] = max(minl[key], inlined)
+print(f'C2 time in all: {total:.2f} s')
+for p, v in pk.most_common(15): print(f'{v//1024:5d} KiB {ptime[p]:6.2f} s {cnt[p]:4d} tasks {p}')
+print('--- top methods (code, C2 time, most bytecodes one compile inlined)')
+for p, v in meth.most_common(25): print(f'{v//1024:5d} KiB {mtime[p]:6.2f} s {minl[p]:6d} B {p}')
