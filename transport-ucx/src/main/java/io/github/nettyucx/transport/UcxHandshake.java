@@ -36,12 +36,13 @@ final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
     static final int MAGIC = 0x4E554358; // "NUCX"
     /**
-     * 6: the hello ends with the message key that every UCX message's header carries. (5: an address message ends
-     * with a MAC over the sender's hello and its address; 4: intros first, the client's
-     * address only after the server's intro, addresses only between peers that trust each other; 3: the server
-     * answered once the client's magic arrived; 2 added the reset record.)
+     * 8: the hello's flags tell whether the sender's UCX has its own tcp transport (open only with the TCP data
+     * path off). 7: after the hellos the TCP data path is plain TCP. 6: the hello ends with the message key that
+     * every UCX message's header carries. 5: an address message ends with a MAC over the sender's hello and its
+     * address. 4: intros first, the client's address only after the server's intro, addresses only between peers
+     * that trust each other. 3: the server answered once the client's magic arrived. 2 added the reset record.
      */
-    static final short VERSION = 7;
+    static final short VERSION = 8;
     static final int NONCE_BYTES = 16;
     static final int PROOF_BYTES = 32;
     static final int INTRO_BYTES = 8 + NONCE_BYTES;

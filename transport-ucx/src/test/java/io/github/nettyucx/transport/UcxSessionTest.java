@@ -268,19 +268,19 @@ class UcxSessionTest {
 
     /** The layouts of docs/protocol.md, checked byte by byte rather than through the decoders. */
     @Test
-    void theMessagesOfProtocol7HaveTheirDocumentedLayout() throws ProtocolException {
-        assertEquals(7, UcxHandshake.VERSION);
+    void theMessagesOfProtocol8HaveTheirDocumentedLayout() throws ProtocolException {
+        assertEquals(8, UcxHandshake.VERSION);
         ByteBuffer clientIntro = UcxHandshake.encodeClientIntro(PEER_NONCE);
         assertEquals(24, clientIntro.remaining());
         assertEquals(0x4E554358, clientIntro.getInt(0));
-        assertEquals(7, clientIntro.getShort(4));
+        assertEquals(8, clientIntro.getShort(4));
         assertEquals(0, clientIntro.getShort(6), "flags");
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(clientIntro.array(), 8, 24));
 
         ByteBuffer serverIntro = UcxHandshake.encodeServerIntro(PEER_NONCE, PROOF);
         assertEquals(56, serverIntro.remaining());
         assertEquals(0x4E554358, serverIntro.getInt(0));
-        assertEquals(7, serverIntro.getShort(4));
+        assertEquals(8, serverIntro.getShort(4));
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(serverIntro.array(), 8, 24));
         assertArrayEquals(PROOF, Arrays.copyOfRange(serverIntro.array(), 24, 56));
 
