@@ -63,11 +63,17 @@ static int rdma_devices_present(void) {
  * it alone carries shared memory. A UCX_TLS the user exported is kept as it is (Java warns).
  */
 static void apply_transport_defaults(int ucx_tcp) {
-    setenv("UCX_SYSV_ERROR_HANDLING", "y", 0);
-    setenv("UCX_POSIX_ERROR_HANDLING", "y", 0);
-    setenv("UCX_TCP_RX_SEG_SIZE", "256k", 0);
-    setenv("UCX_TCP_CONN_NB", "y", 0);
+    /* UCX warns about variables of transports it does not open: with the user's UCX_TLS, any may be open. */
+    int user_tls = getenv("UCX_TLS") != NULL;
     setenv("UCX_TLS", ucx_tcp ? "^sysv" : "^tcp,sysv", 0);
+    if (user_tls) {
+        setenv("UCX_SYSV_ERROR_HANDLING", "y", 0);
+    }
+    setenv("UCX_POSIX_ERROR_HANDLING", "y", 0);
+    if (user_tls || ucx_tcp) {
+        setenv("UCX_TCP_RX_SEG_SIZE", "256k", 0);
+        setenv("UCX_TCP_CONN_NB", "y", 0);
+    }
     if (!rdma_devices_present()) {
         setenv("UCX_RNDV_THRESH", "inf", 0);
     }

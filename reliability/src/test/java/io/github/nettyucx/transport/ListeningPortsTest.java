@@ -38,6 +38,8 @@ class ListeningPortsTest {
                 assertTrue(clientListens.isEmpty(), "the client listens: " + clientListens);
                 assertTrue(!server.output().contains(EXPOSED) && !client.output().contains(EXPOSED),
                         "a warning about UCX's tcp transport with the defaults:\n" + server.output());
+                assertTrue(!server.output().contains("unused env") && !client.output().contains("unused env"),
+                        "UCX warns about settings of transports the defaults leave out:\n" + server.output());
                 server.send("ENDPOINTS");
                 assertTrue(Long.parseLong(server.awaitValue("ENDPOINTS ")) > 0,
                         "the connection did not use UCX: the check proves nothing");

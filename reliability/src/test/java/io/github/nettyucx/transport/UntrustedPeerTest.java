@@ -164,7 +164,7 @@ class UntrustedPeerTest {
     }
 
     /** The address of a real UCP worker (of this JVM, destroyed since): what a replaying attacker would send. */
-    private static byte[] realWorkerAddress() throws Exception {
+    static byte[] realWorkerAddress() throws Exception {
         long worker = UcxNative.workerCreate(4);
         try {
             return UcxNative.workerAddress(worker);
