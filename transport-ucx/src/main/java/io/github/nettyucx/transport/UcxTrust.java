@@ -57,12 +57,19 @@ public final class UcxTrust {
     private final boolean any;
     /** The shared keys, at most {@link #MAX_SECRETS}, in the order given: the first is preferred. */
     private final List<byte[]> secrets;
+    /** {@link UcxKeys#keyId} of each secret, in the same order: computed once, not per connection. */
+    private final List<byte[]> keyIds;
     private final List<Network> networks;
 
     private UcxTrust(boolean sameUser, boolean any, List<byte[]> secrets, List<Network> networks) {
         this.sameUser = sameUser;
         this.any = any;
         this.secrets = secrets;
+        List<byte[]> ids = new ArrayList<>();
+        for (byte[] secret : secrets) {
+            ids.add(UcxKeys.keyId(secret));
+        }
+        this.keyIds = Collections.unmodifiableList(ids);
         this.networks = networks;
     }
 
@@ -234,6 +241,11 @@ public final class UcxTrust {
     /** The shared keys, preferred first; empty without a secret rule. */
     List<byte[]> secrets() {
         return secrets;
+    }
+
+    /** The ids of {@link #secrets()}, in the same order. */
+    List<byte[]> keyIds() {
+        return keyIds;
     }
 
     boolean inTrustedNetwork(InetAddress address) {

@@ -48,6 +48,8 @@ final class UcxTrustExchange {
      * server's proof named, once that proof checked out. Null until then, or for good: this side proves nothing.
      */
     private byte[] key;
+    /** {@link #key}'s id (from {@link UcxTrust#keyIds()}, computed once). */
+    private byte[] keyId;
     /** The peer's proof of the key checked out: its address must come with a valid MAC. */
     private boolean peerProvedSecret;
 
@@ -64,8 +66,8 @@ final class UcxTrustExchange {
     /** The ids of this side's keys, for a client's intro: {@link UcxHandshake#KEY_IDS_BYTES}, zeros where none. */
     byte[] ownKeyIds() {
         ByteBuffer ids = ByteBuffer.allocate(UcxHandshake.KEY_IDS_BYTES);
-        for (byte[] own : trust.secrets()) {
-            ids.put(UcxKeys.keyId(own));
+        for (byte[] id : trust.keyIds()) {
+            ids.put(id);
         }
         return ids.array();
     }
@@ -81,11 +83,13 @@ final class UcxTrustExchange {
      */
     void peerKeyIds(byte[] keyIds) {
         key = null;
-        for (byte[] own : trust.secrets()) {
-            byte[] id = UcxKeys.keyId(own);
+        keyId = null;
+        for (int k = 0; k < trust.secrets().size(); k++) {
+            byte[] id = trust.keyIds().get(k);
             for (int at = 0; at + UcxKeys.KEY_ID_BYTES <= keyIds.length; at += UcxKeys.KEY_ID_BYTES) {
                 if (MessageDigest.isEqual(id, Arrays.copyOfRange(keyIds, at, at + UcxKeys.KEY_ID_BYTES))) {
-                    key = own;
+                    key = trust.secrets().get(k);
+                    keyId = id;
                     return;
                 }
             }
@@ -97,7 +101,7 @@ final class UcxTrustExchange {
         if (key == null) {
             return NO_PROOF.clone();
         }
-        return ByteBuffer.allocate(UcxHandshake.PROOF_BYTES).put(UcxKeys.keyId(key))
+        return ByteBuffer.allocate(UcxHandshake.PROOF_BYTES).put(keyId)
                 .put(mac(key, server ? SERVER_LABEL : CLIENT_LABEL)).array();
     }
 
@@ -111,12 +115,22 @@ final class UcxTrustExchange {
         if (peerProof != null && peerProof.length == UcxHandshake.PROOF_BYTES) {
             byte[] id = Arrays.copyOf(peerProof, UcxKeys.KEY_ID_BYTES);
             byte[] peerMac = Arrays.copyOfRange(peerProof, UcxKeys.KEY_ID_BYTES, peerProof.length);
-            byte[] candidate = server ? key : ownKey(id);
+            byte[] candidate;
+            byte[] candidateId;
+            if (server) {
+                candidate = key;
+                candidateId = keyId;
+            } else {
+                int own = ownKeyIndex(id);
+                candidate = own < 0 ? null : trust.secrets().get(own);
+                candidateId = own < 0 ? null : trust.keyIds().get(own);
+            }
             peerProvedSecret = candidate != null && !MessageDigest.isEqual(id, NO_KEY_ID)
-                    && MessageDigest.isEqual(id, UcxKeys.keyId(candidate))
+                    && MessageDigest.isEqual(id, candidateId)
                     && MessageDigest.isEqual(peerMac, mac(candidate, server ? CLIENT_LABEL : SERVER_LABEL));
             if (!server) {
                 key = peerProvedSecret ? candidate : null;
+                keyId = peerProvedSecret ? candidateId : null;
             }
         }
         if (trust.trustsAnyPeer() || peerProvedSecret) {
@@ -151,14 +165,14 @@ final class UcxTrustExchange {
         return trust;
     }
 
-    /** This side's key with id {@code id}, or null. */
-    private byte[] ownKey(byte[] id) {
-        for (byte[] own : trust.secrets()) {
-            if (MessageDigest.isEqual(id, UcxKeys.keyId(own))) {
-                return own;
+    /** The index of this side's key with id {@code id} in its {@link UcxTrust#secrets()}, or -1. */
+    private int ownKeyIndex(byte[] id) {
+        for (int k = 0; k < trust.keyIds().size(); k++) {
+            if (MessageDigest.isEqual(id, trust.keyIds().get(k))) {
+                return k;
             }
         }
-        return null;
+        return -1;
     }
 
     private byte[] mac(byte[] secret, byte[] label, byte[]... rest) {
