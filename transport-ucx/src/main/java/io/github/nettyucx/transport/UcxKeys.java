@@ -137,9 +137,9 @@ public final class UcxKeys {
     }
 
     /**
-     * Refuses a key that is short or evidently not random. A random key of 16 bytes or more is all printable ASCII
-     * with a chance of 1 in 10^7 at most, and has fewer than 8 distinct bytes (16 for 32 or more) with less than
-     * 1 in 10^11.
+     * Refuses a key that is short or evidently not random. A random key is all printable ASCII with a chance of
+     * about 10^-7 at 16 bytes (10^-14 at 32), and has fewer distinct bytes than half its length (at most 16) with
+     * less than 10^-11.
      */
     static void check(byte[] key, String source) {
         if (key.length < MIN_KEY_BYTES) {
