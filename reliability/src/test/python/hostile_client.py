@@ -14,7 +14,7 @@ server did as lines on standard output that the Java test waits for. Standard li
         SENT_ADDRESS MODE n                            (with --address)
         CLOSED_BY_SERVER STAGE | STILL_OPEN            (whether the server ended the connection)
         DONE
-      options: --secret TEXT (proof of the client hello; zeros without), --flags N (default 19: accepts the TCP
+      options: --secret KEY (hex or base64; named in the intro, proves the client hello; zeros without), --flags N (default 19: accepts the TCP
       data path, shared memory, trusts the server), --window N, --unit N, --id N, --wait-ms N,
       --address forged|truncated|huge|replay:HEX (what to send after the server's hello),
       --close-early y (send the hello and the address corked, without waiting for the server's hello, and close, so
@@ -26,6 +26,7 @@ server did as lines on standard output that the Java test waits for. Standard li
       (refused: the server closed or reset it; kept: still open, per source address), or FLOOD_UNSUPPORTED why
       when this process may not open that many sockets; then waits for a line (or the end) on standard input, closes every socket and prints CLOSED.
 """
+import base64
 import hashlib
 import hmac
 import os
@@ -39,7 +40,9 @@ import time
 MAGIC = 0x4E554358
 VERSION = 8
 NONCE_BYTES = 16
-PROOF_BYTES = 32
+KEY_ID_BYTES = 8
+KEY_IDS_BYTES = 2 * KEY_ID_BYTES
+PROOF_BYTES = KEY_ID_BYTES + 32
 ADDRESS_MAC_BYTES = 32
 SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES
 HELLO_BYTES = 44
@@ -81,6 +84,17 @@ def boot_id():
 
 def mac(secret, label, client_nonce, server_nonce):
     return hmac.new(secret, label + client_nonce + server_nonce, hashlib.sha256).digest()
+
+
+def key_id(secret):
+    return hmac.new(secret, b"netty-ucx key id", hashlib.sha256).digest()[:KEY_ID_BYTES]
+
+
+def decode_key(text):
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        return base64.b64decode(text, validate=True)
 
 
 def closed_by_server(sock, seconds):
@@ -131,13 +145,14 @@ def handshake(args):
         options[args[i]] = args[i + 1]
         i += 2
     secret = options.get("--secret")
-    secret = secret.encode() if secret is not None else None
+    secret = decode_key(secret) if secret is not None else None
     sock = socket.create_connection((host, port), timeout=10)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     stage = "intro"
     try:
         client_nonce = os.urandom(NONCE_BYTES)
-        sock.sendall(struct.pack(">IHH", MAGIC, VERSION, 0) + client_nonce)
+        key_ids = bytes(KEY_IDS_BYTES) if secret is None else key_id(secret) + bytes(KEY_ID_BYTES)
+        sock.sendall(struct.pack(">IHH", MAGIC, VERSION, 0) + client_nonce + key_ids)
         intro = read_exactly(sock, SERVER_INTRO_BYTES, "server-intro")
         magic, version, _ = struct.unpack(">IHH", intro[:8])
         if magic != MAGIC or version != VERSION:
@@ -145,12 +160,12 @@ def handshake(args):
             return
         server_nonce, server_proof = intro[8:8 + NONCE_BYTES], intro[8 + NONCE_BYTES:]
         valid = "n/a" if secret is None else str(hmac.compare_digest(
-            server_proof, mac(secret, b"netty-ucx 5 server", client_nonce, server_nonce))).lower()
+            server_proof, key_id(secret) + mac(secret, b"netty-ucx 8 server", client_nonce, server_nonce))).lower()
         say("SERVER_INTRO proof=%s valid=%s" % (server_proof.hex(), valid))
 
         stage = "hello"
-        proof = bytes(PROOF_BYTES) if secret is None else mac(secret, b"netty-ucx 5 client", client_nonce,
-                                                               server_nonce)
+        proof = bytes(PROOF_BYTES) if secret is None else key_id(secret) + mac(secret, b"netty-ucx 8 client",
+                                                                                client_nonce, server_nonce)
         hello = proof + struct.pack(">HHIQII", int(options["--flags"]) & 0xFFFF, 0, int(options["--id"]) & 0xFFFFFFFF,
                                     0, int(options["--window"]) & 0xFFFFFFFF, int(options["--unit"]) & 0xFFFFFFFF)
         hello += boot_id() + struct.pack(">I", 0)  # message key: this client receives no messages

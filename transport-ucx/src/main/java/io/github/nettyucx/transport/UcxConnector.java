@@ -203,7 +203,7 @@ final class UcxConnector implements UcxSession.Listener {
             return false;
         }
         startTrustExchange();
-        host.send(UcxHandshake.encodeClientIntro(trust.ownNonce()));
+        host.send(UcxHandshake.encodeClientIntro(trust.ownNonce(), trust.ownKeyIds()));
         host.flush();
         if (config.isPlainTcpFallback()) {
             int generation = ++fallbackGeneration;
@@ -307,6 +307,8 @@ final class UcxConnector implements UcxSession.Listener {
         trust.peerNonce(intro.nonce);
         serverSpokeNettyUcx = !accepted;
         if (accepted) {
+            // The server proves only with a key the client named (rotation: the one both hold).
+            trust.peerKeyIds(intro.keyIds);
             host.send(UcxHandshake.encodeServerIntro(trust.ownNonce(), trust.proof()));
             host.flush();
             return;
