@@ -19,7 +19,9 @@ server did as lines on standard output that the Java test waits for. Standard li
       --address forged|truncated|huge|replay:HEX (what to send after the server's hello),
       --close-early y (send the hello and the address corked, without waiting for the server's hello, and close, so
       that they leave with the FIN; print CLOSED_EARLY: the server reads them from a socket no process holds),
-      --hello-delay-ms N (wait that long after the server's intro before the hello).
+      --hello-delay-ms N (wait that long after the server's intro before the hello),
+      --host-proof none (zeros instead of the proof that this client runs on the server's host, as a peer behind a
+      forwarder sends: it does not know the host's boot id).
   hostile_client.py flood HOST PORT COUNT SOURCE[,SOURCE...]
       COUNT sockets, spread evenly over the source addresses in order, each sends only "NUCX" and then nothing.
       Prints FLOOD opened=N refused=R failed_connects=F kept=SOURCE:N,... once the server's answers settled
@@ -41,6 +43,7 @@ MAGIC = 0x4E554358
 VERSION = 8
 NONCE_BYTES = 16
 KEY_ID_BYTES = 8
+HOST_PROOF_BYTES = 16
 KEY_IDS_BYTES = 2 * KEY_ID_BYTES
 PROOF_BYTES = KEY_ID_BYTES + 32
 ADDRESS_MAC_BYTES = 32
@@ -168,7 +171,10 @@ def handshake(args):
                                                                                 client_nonce, server_nonce)
         hello = proof + struct.pack(">HHIQII", int(options["--flags"]) & 0xFFFF, 0, int(options["--id"]) & 0xFFFFFFFF,
                                     0, int(options["--window"]) & 0xFFFFFFFF, int(options["--unit"]) & 0xFFFFFFFF)
-        hello += boot_id() + struct.pack(">I", 0)  # message key: this client receives no messages
+        # The host proof: an HMAC keyed with this host's boot id, which a peer behind a forwarder does not know.
+        host_proof = bytes(HOST_PROOF_BYTES) if options.get("--host-proof") == "none" else \
+            mac(boot_id(), b"netty-ucx 8 client host", client_nonce, server_nonce)[:HOST_PROOF_BYTES]
+        hello += host_proof + struct.pack(">I", 0)  # message key: this client receives no messages
         time.sleep(int(options.get("--hello-delay-ms", "0")) / 1000.0)
         if options.get("--close-early") == "y":
             # Corked, the bytes leave only with the FIN of close(): the server reads them from a closed socket.

@@ -57,6 +57,12 @@ class BlackHoledEndpointTest {
     private static final String SYN_SENT = "02";
     private static EventLoopGroup group;
 
+    static {
+        // This JVM's clients reach the server over UCX's tcp transport, which the transport opens only with the TCP
+        // data path off; each test class runs in a JVM of its own (reuseForks=false), so no UCX class is loaded yet.
+        System.setProperty("io.github.nettyucx.tcpDataPath", "never");
+    }
+
     @BeforeAll
     static void startGroup() {
         TestTransport.UCX.assumeAvailable();

@@ -211,7 +211,7 @@ class HandshakeFuzzTest {
         assertTrue(hello.recvUnit >= UcxHandshake.MIN_RECV_UNIT && hello.recvUnit <= UcxHandshake.MAX_RECV_UNIT,
                 "unit " + Integer.toUnsignedString(hello.recvUnit));
         assertTrue(hello.flags >= 0 && hello.flags <= 0xFFFF, "flags " + hello.flags);
-        assertEquals(16, hello.bootId.length);
+        assertEquals(UcxHandshake.HOST_PROOF_BYTES, hello.hostProof.length);
         assertNull(hello.workerAddress, "a hello carries no worker address");
         if (fromClient) {
             assertEquals(UcxHandshake.PROOF_BYTES, hello.proof.length);

@@ -22,6 +22,8 @@ final class RawHandshake {
 
     private final Socket socket;
     private final byte[] nonce = newNonce();
+    /** The server's challenge, once its intro arrived. */
+    private byte[] serverNonce;
 
     RawHandshake(Socket socket) {
         this.socket = socket;
@@ -43,9 +45,13 @@ final class RawHandshake {
         return UcxHandshake.encodeClientIntro(newNonce());
     }
 
-    /** A client's hello with a zero proof: connection id 1, and the window, unit and flags given. */
+    /**
+     * A client's hello with a zero proof and no host proof (as from another host): connection id 1, and the window,
+     * unit and flags given.
+     */
     static ByteBuffer clientHello(int flags, int window, int unit) {
-        return UcxHandshake.encodeHello(flags, 1, 0, 0, window, unit, new byte[UcxHandshake.PROOF_BYTES]);
+        return UcxHandshake.encodeHello(flags, 1, 0, 0, window, unit, new byte[UcxHandshake.HOST_PROOF_BYTES],
+                new byte[UcxHandshake.PROOF_BYTES]);
     }
 
     /** A valid client hello of a client that trusts the server. */
@@ -56,13 +62,17 @@ final class RawHandshake {
     /** Sends our intro and reads the server's. */
     UcxHandshake.Intro intro() throws IOException {
         write(UcxHandshake.encodeClientIntro(nonce));
-        return UcxHandshake.decodeIntro(ByteBuffer.wrap(readExactly(UcxHandshake.SERVER_INTRO_BYTES)), true, nonce);
+        byte[] bytes = readExactly(UcxHandshake.SERVER_INTRO_BYTES);
+        UcxHandshake.Intro intro = UcxHandshake.decodeIntro(ByteBuffer.wrap(bytes), true, nonce);
+        serverNonce = intro == null ? null : intro.nonce;
+        return intro;
     }
 
     /** Sends {@code hello} (a client's) and reads the server's hello. */
     UcxHandshake.Hello hello(ByteBuffer hello) throws IOException {
         write(hello);
-        return UcxHandshake.decodeHello(ByteBuffer.wrap(readExactly(UcxHandshake.HELLO_BYTES)), false);
+        return UcxHandshake.decodeHello(ByteBuffer.wrap(readExactly(UcxHandshake.HELLO_BYTES)), false,
+                serverNonce == null ? null : UcxTrustExchange.hostProof(true, nonce, serverNonce));
     }
 
     /** The server's address message: its worker address, and the MAC after it (zeros: no secret here). */
@@ -81,7 +91,9 @@ final class RawHandshake {
      */
     UcxHandshake.Hello upToOurAddress() throws IOException {
         intro();
-        ByteBuffer ours = validClientHello();
+        // A client of this host: its hello proves it (the same-user rule asks for that).
+        ByteBuffer ours = UcxHandshake.encodeHello(trustingFlags(), 1, 0, 0, 8, 65536,
+                UcxTrustExchange.hostProof(false, nonce, serverNonce), new byte[UcxHandshake.PROOF_BYTES]);
         int flags = ours.getShort(UcxHandshake.PROOF_BYTES) & 0xFFFF;
         UcxHandshake.Hello hello = hello(ours);
         UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(flags, hello.flags, hello.sameHost());

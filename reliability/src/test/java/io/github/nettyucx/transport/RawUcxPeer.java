@@ -166,11 +166,12 @@ final class RawUcxPeer implements AutoCloseable {
     RawUcxPeer handshake(AddressRewriter rewriter, boolean connectEndpoint) throws IOException {
         byte[] nonce = RawHandshake.newNonce();
         writeSide(UcxHandshake.encodeClientIntro(nonce));
-        read(buffer -> UcxHandshake.decodeIntro(buffer, true, nonce));
+        UcxHandshake.Intro intro = read(buffer -> UcxHandshake.decodeIntro(buffer, true, nonce));
         int flags = RawHandshake.trustingFlags();
         writeSide(UcxHandshake.encodeHello(flags, main.id, main.tagSecret, main.messageKey, RECV_SLOTS, RECV_UNIT,
-                new byte[UcxHandshake.PROOF_BYTES]));
-        UcxHandshake.Hello hello = read(buffer -> UcxHandshake.decodeHello(buffer, false));
+                UcxTrustExchange.hostProof(false, nonce, intro.nonce), new byte[UcxHandshake.PROOF_BYTES]));
+        UcxHandshake.Hello hello = read(buffer -> UcxHandshake.decodeHello(buffer, false,
+                UcxTrustExchange.hostProof(true, nonce, intro.nonce)));
         UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(flags, hello.flags, hello.sameHost());
         if (choice != UcxDataPathPolicy.Choice.UCX) {
             throw new IOException("the server chose the " + choice + " data path (its flags " + hello.flags

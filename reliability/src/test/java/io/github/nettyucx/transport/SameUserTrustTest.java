@@ -58,6 +58,25 @@ class SameUserTrustTest {
         assertServerUnharmed("a client of the same user that left before its address");
     }
 
+    /**
+     * A peer behind a forwarder that this user runs (ssh -R, kubectl port-forward): the server sees a socket of its
+     * own user, but the bytes come from elsewhere, from someone who does not know this host's boot id and so cannot
+     * make the hello's host proof. Not trusted: no address, no endpoint, though the socket's owner matches.
+     */
+    @Test
+    void aPeerBehindAForwarderOfThisUserIsNotTrusted() throws Exception {
+        String address = "replay:" + HexFormat.of().formatHex(UntrustedPeerTest.realWorkerAddress());
+        long endpointsBefore = server.endpoints();
+        String output;
+        try (HostileScript client = HostileScript.start(server.address(), "handshake", "--host-proof", "none",
+                "--address", address)) {
+            output = client.awaitDone(20);
+        }
+        UntrustedPeerTest.assertTcpDataPathWithoutAddress(output);
+        assertEquals(endpointsBefore, server.endpoints(), "ucp_ep_create was called for a forwarded peer");
+        assertServerUnharmed("a peer behind a forwarder");
+    }
+
     @Test
     void aClientOfAnotherUserIsNotTrusted() throws Exception {
         List<String> asNobody = asNobody();

@@ -325,9 +325,14 @@ final class UcxConnector implements UcxSession.Listener {
 
     private ByteBuffer ourHello(byte[] proof) {
         ByteBuffer hello = UcxHandshake.encodeHello(ourFlags, endpoint.id(), endpoint.tagSecret(),
-                endpoint.messageKey(), endpoint.recvWindow(), endpoint.recvUnit(), proof);
+                endpoint.messageKey(), endpoint.recvWindow(), endpoint.recvUnit(), trust.hostProof(), proof);
         ourHelloBody = UcxHandshake.helloBody(hello);
         return hello;
+    }
+
+    @Override
+    public byte[] expectedPeerHostProof() {
+        return trust.expectedPeerHostProof();
     }
 
     /**
@@ -338,11 +343,16 @@ final class UcxConnector implements UcxSession.Listener {
     @Override
     public boolean helloReceived(UcxHandshake.Hello hello) throws IOException {
         if (accepted) {
-            boolean trusted = trust.trusts(host.remoteAddress(), hello.proof, host::peerUid);
+            // The same-user rule needs the client's proof that it runs on this host, not only its socket's owner.
+            boolean trusted = trust.trusts(host.remoteAddress(), hello.proof,
+                    () -> hello.sameHost() ? host.peerUid() : -1);
             ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
         }
         peerFlags = hello.flags;
         peerHelloSeen = true;
+        if (!accepted) {
+            trust.checkSameUserOnSameHost(hello);
+        }
         UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(ourFlags, hello.flags, hello.sameHost());
         if (choice == UcxDataPathPolicy.Choice.NONE) {
             throw refused();
@@ -393,7 +403,8 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     private ByteBuffer helloWithoutConnection() {
-        return UcxHandshake.encodeHello(ourFlags, NO_CONNECTION_ID, 0, 0, config.recvWindow(), config.recvUnit(), null);
+        return UcxHandshake.encodeHello(ourFlags, NO_CONNECTION_ID, 0, 0, config.recvWindow(), config.recvUnit(),
+                trust.hostProof(), null);
     }
 
     private String untrustedWithoutTcpDataPath() {

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.security.MessageDigest;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -70,8 +71,12 @@ final class UcxHandshake {
     /** Closed with {@code SO_LINGER} 0: as {@link #RECORD_CLOSE}, and writes to this side fail as a reset. */
     static final byte RECORD_RESET = 'R';
 
-    /** Same boot id means same host: logged, so that one can tell why UCX chose shared memory. */
+    /**
+     * This host's boot id: the key of the host proofs in the hellos ({@link UcxTrustExchange#hostProof()}), which
+     * only processes of this host can make. It never goes on the wire.
+     */
     private static final byte[] BOOT_ID = readBootId();
+    static final int HOST_PROOF_BYTES = 16;
     private static final String ERROR_HANDLING = SystemPropertyUtil.get(
             "io.github.nettyucx.peerErrorHandling", "always").toLowerCase(Locale.ROOT);
 
@@ -118,7 +123,10 @@ final class UcxHandshake {
         final int messageKey;
         final int recvWindow;
         final int recvUnit;
-        final byte[] bootId;
+        /** The sender's proof that it runs on our host, as it arrived. */
+        final byte[] hostProof;
+        /** Whether {@link #hostProof} checked out: the peer is a process of this host. */
+        private final boolean sameHost;
         /** The client's proof, all zeros when it has no secret; null in a server's hello. */
         final byte[] proof;
         /** The hello's {@link #HELLO_BYTES} as they arrived (without a client's proof): what the address MAC covers. */
@@ -129,14 +137,15 @@ final class UcxHandshake {
         final byte[] addressMac;
 
         Hello(int flags, int connectionId, long tagSecret, int messageKey, int recvWindow, int recvUnit,
-              byte[] bootId, byte[] proof, byte[] body, WorkerAddress address) {
+              byte[] hostProof, boolean sameHost, byte[] proof, byte[] body, WorkerAddress address) {
             this.flags = flags;
             this.connectionId = connectionId;
             this.tagSecret = tagSecret;
             this.messageKey = messageKey;
             this.recvWindow = recvWindow;
             this.recvUnit = recvUnit;
-            this.bootId = bootId;
+            this.hostProof = hostProof;
+            this.sameHost = sameHost;
             this.proof = proof;
             this.body = body;
             this.workerAddress = address == null ? null : address.bytes;
@@ -145,17 +154,17 @@ final class UcxHandshake {
 
         /** This hello without what only connection setup reads: the worker address, the proof, the bytes, the MAC. */
         Hello settled() {
-            return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, bootId, null, null,
-                    null);
+            return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, hostProof, sameHost,
+                    null, null, null);
         }
 
         Hello withAddress(WorkerAddress address) {
-            return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, bootId, proof, body,
-                    address);
+            return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, hostProof, sameHost,
+                    proof, body, address);
         }
 
         boolean sameHost() {
-            return java.util.Arrays.equals(bootId, BOOT_ID);
+            return sameHost;
         }
 
         /**
@@ -187,15 +196,18 @@ final class UcxHandshake {
         return intro;
     }
 
-    /** A hello; {@code proof} goes first in a client's, and is null in a server's. */
+    /**
+     * A hello; {@code proof} goes first in a client's, and is null in a server's; {@code hostProof} is
+     * {@link UcxTrustExchange#hostProof()}.
+     */
     static ByteBuffer encodeHello(int flags, int connectionId, long tagSecret, int messageKey, int recvWindow,
-                                  int recvUnit, byte[] proof) {
+                                  int recvUnit, byte[] hostProof, byte[] proof) {
         ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES + (proof == null ? 0 : PROOF_BYTES));
         if (proof != null) {
             hello.put(proof);
         }
         hello.putShort((short) flags).putShort((short) 0).putInt(connectionId).putLong(tagSecret).putInt(recvWindow)
-                .putInt(recvUnit).put(BOOT_ID).putInt(messageKey).flip();
+                .putInt(recvUnit).put(hostProof, 0, HOST_PROOF_BYTES).putInt(messageKey).flip();
         return hello;
     }
 
@@ -299,6 +311,14 @@ final class UcxHandshake {
      * mode). Returns null when more bytes are needed; consumes the hello otherwise.
      */
     static Hello decodeHello(ByteBuffer in, boolean fromClient) throws ProtocolException {
+        return decodeHello(in, fromClient, null);
+    }
+
+    /**
+     * {@link #decodeHello(ByteBuffer, boolean)}, where the peer is on this host when its host proof equals
+     * {@code expectedHostProof} (never when that is null).
+     */
+    static Hello decodeHello(ByteBuffer in, boolean fromClient, byte[] expectedHostProof) throws ProtocolException {
         if (in.remaining() < HELLO_BYTES + (fromClient ? PROOF_BYTES : 0)) {
             return null;
         }
@@ -315,8 +335,8 @@ final class UcxHandshake {
         long tagSecret = in.getLong();
         int recvWindow = in.getInt();
         int recvUnit = in.getInt();
-        byte[] bootId = new byte[16];
-        in.get(bootId);
+        byte[] hostProof = new byte[HOST_PROOF_BYTES];
+        in.get(hostProof);
         int messageKey = in.getInt();
         if (connectionId == 0) {
             throw new ProtocolException("bad connection id in handshake: 0");
@@ -329,7 +349,9 @@ final class UcxHandshake {
             throw new ProtocolException("bad receive unit in handshake: " + Integer.toUnsignedString(recvUnit)
                     + " (" + MIN_RECV_UNIT + ".." + MAX_RECV_UNIT + ")");
         }
-        return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, bootId, proof, body, null);
+        boolean sameHost = expectedHostProof != null && MessageDigest.isEqual(hostProof, expectedHostProof);
+        return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, hostProof, sameHost, proof,
+                body, null);
     }
 
     /**
@@ -385,6 +407,11 @@ final class UcxHandshake {
     /** Room for an address message: a worker address with its header and its MAC. */
     static int addressCapacity() {
         return ADDRESS_HEADER_BYTES + MAX_WORKER_ADDRESS + ADDRESS_MAC_BYTES;
+    }
+
+    /** The key of the host proofs: this host's boot id. */
+    static byte[] hostKey() {
+        return BOOT_ID.clone();
     }
 
     private static byte[] readBootId() {

@@ -80,6 +80,9 @@ final class UcxSession {
          */
         boolean helloReceived(UcxHandshake.Hello hello) throws IOException;
 
+        /** The host proof that the peer's hello carries if the peer runs on this host (the intros are done). */
+        byte[] expectedPeerHostProof();
+
         /** The peer's worker address arrived ({@code hello} carries it): the listener connects over UCX. */
         void addressReceived(UcxHandshake.Hello hello) throws IOException;
     }
@@ -198,7 +201,7 @@ final class UcxSession {
                 listener.introReceived(intro);
             }
             if (state == State.AWAITING_HELLO) {
-                UcxHandshake.Hello hello = UcxHandshake.decodeHello(in, accepted);
+                UcxHandshake.Hello hello = UcxHandshake.decodeHello(in, accepted, listener.expectedPeerHostProof());
                 if (hello == null) {
                     return false;
                 }

@@ -28,6 +28,10 @@ import javax.crypto.spec.SecretKeySpec;
  * hello and the address, so that a peer that proved the key is known to have sent both as they arrived: a man in
  * the middle that relays the proofs cannot point our endpoint elsewhere. Pure Java; the peer's uid comes from the
  * supplier the channel gives (the kernel's socket table).
+ * <p>
+ * Each side's hello also proves that the side runs on this host: an HMAC keyed with the host's boot id, which any
+ * local process can read and no remote one knows. The same-user rule holds only for a peer that proved it: a
+ * forwarder run by our user (ssh -R, kubectl port-forward) owns the socket but relays a stranger who cannot.
  */
 final class UcxTrustExchange {
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -36,6 +40,9 @@ final class UcxTrustExchange {
     private static final byte[] CLIENT_LABEL = "netty-ucx 8 client".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SERVER_ADDRESS_LABEL = "netty-ucx 8 server address".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CLIENT_ADDRESS_LABEL = "netty-ucx 8 client address".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SERVER_HOST_LABEL = "netty-ucx 8 server host".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLIENT_HOST_LABEL = "netty-ucx 8 client host".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HOST_KEY = UcxHandshake.hostKey();
     private static final byte[] NO_KEY_ID = new byte[UcxKeys.KEY_ID_BYTES];
     private static final int OWN_UID = ownUid();
 
@@ -52,6 +59,8 @@ final class UcxTrustExchange {
     private byte[] keyId;
     /** The peer's proof of the key checked out: its address must come with a valid MAC. */
     private boolean peerProvedSecret;
+    /** The verdict of {@link #trusts} rested on the same-user rule alone. */
+    private boolean trustedAsSameUserOnly;
 
     UcxTrustExchange(UcxTrust trust, boolean server) {
         this.trust = trust;
@@ -133,13 +142,46 @@ final class UcxTrustExchange {
                 keyId = peerProvedSecret ? candidateId : null;
             }
         }
+        trustedAsSameUserOnly = false;
         if (trust.trustsAnyPeer() || peerProvedSecret) {
             return true;
         }
         if (remote != null && trust.inTrustedNetwork(remote.getAddress())) {
             return true;
         }
-        return trust.trustsSameUser() && OWN_UID >= 0 && peerUid.getAsInt() == OWN_UID;
+        trustedAsSameUserOnly = trust.trustsSameUser() && OWN_UID >= 0 && peerUid.getAsInt() == OWN_UID;
+        return trustedAsSameUserOnly;
+    }
+
+    /**
+     * A client trusts the server at its intro, before the server's host proof (in its hello) arrived: a client that
+     * trusted it as the same user only refuses a server whose hello does not prove it runs on this host.
+     */
+    void checkSameUserOnSameHost(UcxHandshake.Hello peer) throws ProtocolException {
+        if (trustedAsSameUserOnly && !peer.sameHost()) {
+            throw new ProtocolException("the server's socket belongs to this user, but the server did not prove that "
+                    + "it runs on this host: a forwarder (ssh -R, kubectl port-forward, a proxy) run by this user "
+                    + "relays it; trust such servers with a shared key (docs/security.md)");
+        }
+    }
+
+    /** This side's host proof for its hello (docs/protocol.md): only processes of this host can make it. */
+    byte[] hostProof() {
+        return hostProof(server, server ? peerNonce : ownNonce, server ? ownNonce : peerNonce);
+    }
+
+    /** The host proof the peer's hello carries if the peer runs on this host. */
+    byte[] expectedPeerHostProof() {
+        return hostProof(!server, server ? peerNonce : ownNonce, server ? ownNonce : peerNonce);
+    }
+
+    /** The host proof of a server's hello ({@code fromServer}) or a client's, on this host, for these challenges. */
+    static byte[] hostProof(boolean fromServer, byte[] clientNonce, byte[] serverNonce) {
+        if (clientNonce == null || serverNonce == null) {
+            throw new IllegalStateException("no challenge from the peer yet");
+        }
+        return Arrays.copyOf(hmac(HOST_KEY, fromServer ? SERVER_HOST_LABEL : CLIENT_HOST_LABEL, clientNonce,
+                serverNonce), UcxHandshake.HOST_PROOF_BYTES);
     }
 
     /** The MAC of this side's worker address, over our hello's body and the address; zeros without a key. */
@@ -179,8 +221,10 @@ final class UcxTrustExchange {
         if (peerNonce == null) {
             throw new IllegalStateException("no challenge from the peer yet");
         }
-        byte[] clientNonce = server ? peerNonce : ownNonce;
-        byte[] serverNonce = server ? ownNonce : peerNonce;
+        return hmac(secret, label, server ? peerNonce : ownNonce, server ? ownNonce : peerNonce, rest);
+    }
+
+    private static byte[] hmac(byte[] secret, byte[] label, byte[] clientNonce, byte[] serverNonce, byte[]... rest) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));

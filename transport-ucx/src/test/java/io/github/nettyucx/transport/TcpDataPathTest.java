@@ -148,7 +148,7 @@ class TcpDataPathTest {
     void bytesRightBehindTheHelloAreTheFirstTheChannelReads() throws Exception {
         try (RawPeer peer = new RawPeer(server, UcxTrust.none())) {
             byte[] early = "early".getBytes(StandardCharsets.US_ASCII);
-            peer.write(concat(RawPeer.hello(RawPeer.FLAGS, RawPeer.NO_PROOF), early));
+            peer.write(concat(peer.hello(RawPeer.FLAGS, RawPeer.NO_PROOF), early));
             peer.readServerHello();
             assertReads("early");
             peer.send(" and later");
@@ -576,9 +576,13 @@ class TcpDataPathTest {
             trust.peerNonce(serverIntro.nonce);
         }
 
-        /** A hello: {@code proof} first, no worker address (none goes out before the data path is chosen). */
-        static ByteBuffer hello(int flags, byte[] proof) {
-            return UcxHandshake.encodeHello(flags, 7, 0, 0, 4, UcxSocketChannelConfig.DEFAULT_RECV_UNIT, proof);
+        /**
+         * A hello: {@code proof} first, then this host's proof, no worker address (none goes out before the data path
+         * is chosen).
+         */
+        ByteBuffer hello(int flags, byte[] proof) {
+            return UcxHandshake.encodeHello(flags, 7, 0, 0, 4, UcxSocketChannelConfig.DEFAULT_RECV_UNIT,
+                    trust.hostProof(), proof);
         }
 
         void sendHello(int flags, byte[] proof) throws IOException {
@@ -589,7 +593,7 @@ class TcpDataPathTest {
         UcxHandshake.Hello readServerHello() throws IOException {
             byte[] hello = new byte[UcxHandshake.HELLO_BYTES];
             in.readFully(hello);
-            serverHello = UcxHandshake.decodeHello(ByteBuffer.wrap(hello), false);
+            serverHello = UcxHandshake.decodeHello(ByteBuffer.wrap(hello), false, trust.expectedPeerHostProof());
             assertNotNull(serverHello, "a whole server hello that decodes to nothing");
             return serverHello;
         }

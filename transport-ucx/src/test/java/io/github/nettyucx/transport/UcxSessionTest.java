@@ -39,6 +39,8 @@ class UcxSessionTest {
     private static final byte[] OWN_NONCE = filled(UcxHandshake.NONCE_BYTES, 0x3C);
     private static final byte[] PEER_NONCE = filled(UcxHandshake.NONCE_BYTES, 0x5A);
     private static final byte[] PROOF = filled(UcxHandshake.PROOF_BYTES, 0x77);
+    /** The host proof the test's listener expects: a hello that carries it is from this host. */
+    private static final byte[] HOST_PROOF = filled(16, 0x5A);
     private static final int ID = 42;
     private static final long TAG_SECRET = 0xABCDEF123456L;
     private static final int MESSAGE_KEY = 0x5EC2E7;
@@ -89,6 +91,11 @@ class UcxSessionTest {
             events.add("hello");
             hellos.add(hello);
             return ucx;
+        }
+
+        @Override
+        public byte[] expectedPeerHostProof() {
+            return HOST_PROOF.clone();
         }
 
         @Override
@@ -149,7 +156,7 @@ class UcxSessionTest {
 
     /** The hello the session of {@code side} receives: a client's carries its proof first. */
     private static ByteBuffer peerHello(Side side, int flags, int id, int window, int unit) {
-        return UcxHandshake.encodeHello(flags, id, TAG_SECRET, MESSAGE_KEY, window, unit,
+        return UcxHandshake.encodeHello(flags, id, TAG_SECRET, MESSAGE_KEY, window, unit, HOST_PROOF,
                 side == Side.ACCEPTED ? PROOF : null);
     }
 
@@ -289,7 +296,9 @@ class UcxSessionTest {
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(serverIntro.array(), 8, 24));
         assertArrayEquals(PROOF, Arrays.copyOfRange(serverIntro.array(), 24, 64), "key id and HMAC, 40 bytes");
 
-        ByteBuffer clientHello = UcxHandshake.encodeHello(0x1F, 7, 0x123456789ABCL, 0x77, 9, 4096, PROOF);
+        byte[] clientHost = filled(16, 0x61);
+        byte[] serverHost = filled(16, 0x62);
+        ByteBuffer clientHello = UcxHandshake.encodeHello(0x1F, 7, 0x123456789ABCL, 0x77, 9, 4096, clientHost, PROOF);
         assertEquals(84, clientHello.remaining());
         assertArrayEquals(PROOF, Arrays.copyOfRange(clientHello.array(), 0, 40), "the proof first");
         assertEquals(0x1F, clientHello.getShort(40));
@@ -300,7 +309,8 @@ class UcxSessionTest {
         assertEquals(4096, clientHello.getInt(60));
         assertEquals(0x77, clientHello.getInt(80), "the message key last");
 
-        ByteBuffer serverHello = UcxHandshake.encodeHello(0x10, 7, 0x42L, 0x78, 9, 4096, null);
+        assertArrayEquals(clientHost, Arrays.copyOfRange(clientHello.array(), 64, 80), "the host proof");
+        ByteBuffer serverHello = UcxHandshake.encodeHello(0x10, 7, 0x42L, 0x78, 9, 4096, serverHost, null);
         assertEquals(44, serverHello.remaining());
         assertEquals(0x10, serverHello.getShort(0));
         assertEquals(7, serverHello.getInt(4));
@@ -308,8 +318,7 @@ class UcxSessionTest {
         assertEquals(9, serverHello.getInt(16));
         assertEquals(4096, serverHello.getInt(20));
         assertEquals(0x78, serverHello.getInt(40));
-        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 64, 80),
-                Arrays.copyOfRange(serverHello.array(), 24, 40), "the same boot id");
+        assertArrayEquals(serverHost, Arrays.copyOfRange(serverHello.array(), 24, 40), "the host proof");
         UcxHandshake.Hello decoded = UcxHandshake.decodeHello(clientHello, true);
         assertEquals(0x123456789ABCL, decoded.tagSecret, "decoded tag secret");
         assertEquals(0x77, decoded.messageKey, "decoded message key");
@@ -459,7 +468,7 @@ class UcxSessionTest {
         assertEquals(ID, peer.connectionId);
         assertEquals(WINDOW, peer.recvWindow);
         assertEquals(UNIT, peer.recvUnit);
-        assertTrue(peer.sameHost(), "a hello from this process has this host's boot id");
+        assertTrue(peer.sameHost(), "a hello with the host proof the listener expects is from this host");
         assertTrue(session.isEstablished());
         assertFalse(session.isHandshaking());
     }

@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.function.IntSupplier;
@@ -97,7 +98,11 @@ class UcxTrustExchangeTest {
 
     /** A hello as a peer would receive it, with {@code address} after it. */
     private static UcxHandshake.Hello hello(byte[] body, byte[] address, byte[] mac) {
-        return new UcxHandshake.Hello(0, 1, 0, 0, 8, 65536, new byte[16], null, body,
+        return hello(body, address, mac, false);
+    }
+
+    private static UcxHandshake.Hello hello(byte[] body, byte[] address, byte[] mac, boolean sameHost) {
+        return new UcxHandshake.Hello(0, 1, 0, 0, 8, 65536, new byte[16], sameHost, null, body,
                 new UcxHandshake.WorkerAddress(address, mac));
     }
 
@@ -129,6 +134,27 @@ class UcxTrustExchangeTest {
                 "no MAC from a peer that proved the secret");
         assertThrows(ProtocolException.class, () -> server.checkAddress(hello(body, address, mac)),
                 "a MAC reflected back to the side that made it");
+    }
+
+    /**
+     * Host proofs: each side's proves it runs on this host to the other; the same-user rule holds for a server only
+     * once its hello proved that (a forwarder of this user relays strangers who cannot).
+     */
+    @Test
+    void sameUserNeedsTheHostProof() throws Exception {
+        UcxTrustExchange client = new UcxTrustExchange(UcxTrust.sameUser(), false);
+        UcxTrustExchange server = new UcxTrustExchange(UcxTrust.sameUser(), true);
+        server.peerNonce(client.ownNonce());
+        client.peerNonce(server.ownNonce());
+        assertArrayEquals(server.hostProof(), client.expectedPeerHostProof());
+        assertArrayEquals(client.hostProof(), server.expectedPeerHostProof());
+        assertFalse(Arrays.equals(client.hostProof(), server.hostProof()), "a proof reflected back would pass");
+        int ownUid = Integer.parseInt(Files.readAllLines(Paths.get("/proc/self/status")).stream()
+                .filter(line -> line.startsWith("Uid:")).findFirst().orElseThrow().split("\\s+")[2]);
+        assertTrue(client.trusts(STRANGER, null, () -> ownUid), "the socket's owner is this user");
+        client.checkSameUserOnSameHost(hello(new byte[0], new byte[1], new byte[32], true));
+        assertThrows(ProtocolException.class,
+                () -> client.checkSameUserOnSameHost(hello(new byte[0], new byte[1], new byte[32], false)));
     }
 
     @Test
