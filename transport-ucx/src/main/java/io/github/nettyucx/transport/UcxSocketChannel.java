@@ -164,6 +164,17 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     }
 
     /**
+     * The server shed this accepted channel's handshake to admit another ({@link UcxHandshakeLimits}); any thread.
+     * Closed on its loop, or as soon as it is registered with one.
+     */
+    void shedHandshake() {
+        connector.shed();
+        if (isRegistered()) {
+            eventLoop().execute(connector::closeIfShed);
+        }
+    }
+
+    /**
      * Plain TCP on this socket, for either end, starting with the side channel's unparsed input (in read mode) and
      * its unwritten output: the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path,
      * input and records. {@code kind}: a peer that does not speak netty-ucx, or the TCP data path of one that does.
