@@ -175,8 +175,9 @@ public final class ReliabilityPeer {
             b.childOption(ChannelOption.AUTO_READ, false);
         }
         b.childOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-        // Also the time an accepted UCX connection has to complete its handshake.
-        b.childOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, Integer.getInteger("peer.handshakeTimeoutMillis", 5_000));
+        // The time an accepted connection has to complete its handshake.
+        b.childOption(UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS,
+                Integer.getInteger("peer.handshakeTimeoutMillis", 5_000));
         Integer maxPending = Integer.getInteger("peer.maxPendingHandshakes");
         if (maxPending != null) {
             b.option(UcxChannelOption.MAX_PENDING_HANDSHAKES, maxPending);
