@@ -261,7 +261,7 @@ final class UcxConnector implements UcxSession.Listener {
 
     /** What a failed connect's message adds when the peer vanished (closed, reset) before a fallback could. */
     String vanishedHint() {
-        if (!fallbackCandidate()) {
+        if (!session.isTcpConnected() || !fallbackCandidate()) {
             return "";
         }
         if (!tcpDataPathAllowed()) {

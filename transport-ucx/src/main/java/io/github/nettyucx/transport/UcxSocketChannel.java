@@ -25,6 +25,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A {@link SocketChannel} whose bytes travel through UCX (shared memory on one host, InfiniBand/RoCE
@@ -170,7 +171,12 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     void shedHandshake() {
         connector.shed();
         if (isRegistered()) {
-            eventLoop().execute(connector::closeIfShed);
+            try {
+                eventLoop().execute(connector::closeIfShed);
+            } catch (RejectedExecutionException e) {
+                // Its loop is shutting down and closes it anyway; the newcomer that shed it must not fail for that.
+                logger.debug("{}: its loop refused the close of a shed handshake", this, e);
+            }
         }
     }
 
