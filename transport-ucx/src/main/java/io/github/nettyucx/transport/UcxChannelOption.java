@@ -37,9 +37,12 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
     public static final ChannelOption<Integer> HANDSHAKE_TIMEOUT_MILLIS =
             valueOf(UcxChannelOption.class, "HANDSHAKE_TIMEOUT_MILLIS");
     /**
-     * For a client: when the server does not speak netty-ucx (it answers the hello with other bytes, closes, or
-     * does not answer within {@code -Dio.github.nettyucx.plainTcpFallback.helloMillis}), connect again as plain
-     * TCP instead of failing, and remember that server for a while so that later connections go plain at once.
+     * For a client: when the server does not speak netty-ucx (it answers the intro with other bytes, or does not
+     * answer within {@code -Dio.github.nettyucx.plainTcpFallback.helloMillis}, 3 s by default), connect again as
+     * plain TCP instead of failing, and remember that server for a while so that later connections go plain at
+     * once. A server that closes before its intro fails the connect instead (a netty-ucx server that sheds a
+     * handshake does so), and so does every such case under {@code -Dio.github.nettyucx.tcpDataPath=never}, which
+     * this option never overrides. Each fallback is logged at INFO and counted.
      * The pipeline becomes active only once the mode is known, so nothing it writes is lost or sent twice. Off
      * by default ({@code -Dio.github.nettyucx.plainTcpFallback=true} turns it on for every client); see
      * docs/settings.md.
