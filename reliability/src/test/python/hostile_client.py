@@ -2,7 +2,7 @@
 # Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
 """A hostile netty-ucx client, in a process of its own, for the reliability module's security tests.
 
-It speaks the side-channel protocol v6 (docs/protocol.md) by hand, with no UCX at all, and reports what the
+It speaks the side-channel protocol v8 (docs/protocol.md) by hand, with no UCX at all, and reports what the
 server did as lines on standard output that the Java test waits for. Standard library only.
 
   hostile_client.py handshake HOST PORT [options]
@@ -14,9 +14,12 @@ server did as lines on standard output that the Java test waits for. Standard li
         SENT_ADDRESS MODE n                            (with --address)
         CLOSED_BY_SERVER STAGE | STILL_OPEN            (whether the server ended the connection)
         DONE
-      options: --secret TEXT (proof of the client hello; zeros without), --flags N (default 19: accepts the TCP
+      options: --secret KEY (hex or base64; named in the intro, proves the client hello; zeros without), --flags N (default 19: accepts the TCP
       data path, shared memory, trusts the server), --window N, --unit N, --id N, --wait-ms N,
-      --address forged|truncated|huge|replay:HEX (what to send after the server's hello).
+      --address forged|truncated|huge|replay:HEX (what to send after the server's hello),
+      --close-early y (send the hello and the address corked, without waiting for the server's hello, and close, so
+      that they leave with the FIN; print CLOSED_EARLY: the server reads them from a socket no process holds),
+      --hello-delay-ms N (wait that long after the server's intro before the hello).
   hostile_client.py flood HOST PORT COUNT SOURCE[,SOURCE...] [EXPECT_CLOSED]
       COUNT sockets, spread evenly over the source addresses in order, each sends only "NUCX" and then nothing.
       Prints FLOOD opened=N refused=R failed_connects=F kept=SOURCE:N,... once the server's answers settled
@@ -24,6 +27,7 @@ server did as lines on standard output that the Java test waits for. Standard li
       before that many were closed, or 8 s passed: a server that accepts slowly closes late), or FLOOD_UNSUPPORTED why
       when this process may not open that many sockets; then waits for a line (or the end) on standard input, closes every socket and prints CLOSED.
 """
+import base64
 import hashlib
 import hmac
 import os
@@ -35,9 +39,11 @@ import sys
 import time
 
 MAGIC = 0x4E554358
-VERSION = 7
+VERSION = 8
 NONCE_BYTES = 16
-PROOF_BYTES = 32
+KEY_ID_BYTES = 8
+KEY_IDS_BYTES = 2 * KEY_ID_BYTES
+PROOF_BYTES = KEY_ID_BYTES + 32
 ADDRESS_MAC_BYTES = 32
 SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES
 HELLO_BYTES = 44
@@ -81,6 +87,17 @@ def mac(secret, label, client_nonce, server_nonce):
     return hmac.new(secret, label + client_nonce + server_nonce, hashlib.sha256).digest()
 
 
+def key_id(secret):
+    return hmac.new(secret, b"netty-ucx key id", hashlib.sha256).digest()[:KEY_ID_BYTES]
+
+
+def decode_key(text):
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        return base64.b64decode(text, validate=True)
+
+
 def closed_by_server(sock, seconds):
     """True when the server ends the connection within seconds (bytes before the end are discarded)."""
     deadline = time.monotonic() + seconds
@@ -104,6 +121,22 @@ def closed_by_server(sock, seconds):
         sock.setblocking(True)
 
 
+def address_message(mode):
+    """An address message as --address says; its MAC is zeros, which no secret's check accepts."""
+    zero_mac = bytes(ADDRESS_MAC_BYTES)
+    if mode == "forged":
+        body = bytes([0x0F]) + os.urandom(199)
+        return struct.pack(">I", len(body)) + body + zero_mac
+    if mode == "truncated":
+        return struct.pack(">I", 1000) + os.urandom(40)
+    if mode == "huge":
+        return struct.pack(">I", 0x7FFFFFFF) + os.urandom(64)
+    if mode.startswith("replay:"):
+        body = bytes.fromhex(mode[len("replay:"):])
+        return struct.pack(">I", len(body)) + body + zero_mac
+    raise ValueError("unknown --address " + mode)
+
+
 def handshake(args):
     host, port = args[0], int(args[1])
     options = {"--flags": str(FLAG_ACCEPTS | FLAG_SHARED_MEMORY | FLAG_TRUSTS), "--window": "8",
@@ -113,13 +146,14 @@ def handshake(args):
         options[args[i]] = args[i + 1]
         i += 2
     secret = options.get("--secret")
-    secret = secret.encode() if secret is not None else None
+    secret = decode_key(secret) if secret is not None else None
     sock = socket.create_connection((host, port), timeout=10)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     stage = "intro"
     try:
         client_nonce = os.urandom(NONCE_BYTES)
-        sock.sendall(struct.pack(">IHH", MAGIC, VERSION, 0) + client_nonce)
+        key_ids = bytes(KEY_IDS_BYTES) if secret is None else key_id(secret) + bytes(KEY_ID_BYTES)
+        sock.sendall(struct.pack(">IHH", MAGIC, VERSION, 0) + client_nonce + key_ids)
         intro = read_exactly(sock, SERVER_INTRO_BYTES, "server-intro")
         magic, version, _ = struct.unpack(">IHH", intro[:8])
         if magic != MAGIC or version != VERSION:
@@ -127,15 +161,24 @@ def handshake(args):
             return
         server_nonce, server_proof = intro[8:8 + NONCE_BYTES], intro[8 + NONCE_BYTES:]
         valid = "n/a" if secret is None else str(hmac.compare_digest(
-            server_proof, mac(secret, b"netty-ucx 5 server", client_nonce, server_nonce))).lower()
+            server_proof, key_id(secret) + mac(secret, b"netty-ucx 8 server", client_nonce, server_nonce))).lower()
         say("SERVER_INTRO proof=%s valid=%s" % (server_proof.hex(), valid))
 
         stage = "hello"
-        proof = bytes(PROOF_BYTES) if secret is None else mac(secret, b"netty-ucx 5 client", client_nonce,
-                                                               server_nonce)
+        proof = bytes(PROOF_BYTES) if secret is None else key_id(secret) + mac(secret, b"netty-ucx 8 client",
+                                                                                client_nonce, server_nonce)
         hello = proof + struct.pack(">HHIQII", int(options["--flags"]) & 0xFFFF, 0, int(options["--id"]) & 0xFFFFFFFF,
                                     0, int(options["--window"]) & 0xFFFFFFFF, int(options["--unit"]) & 0xFFFFFFFF)
-        sock.sendall(hello + boot_id() + struct.pack(">I", 0))  # message key: this client receives no messages
+        hello += boot_id() + struct.pack(">I", 0)  # message key: this client receives no messages
+        time.sleep(int(options.get("--hello-delay-ms", "0")) / 1000.0)
+        if options.get("--close-early") == "y":
+            # Corked, the bytes leave only with the FIN of close(): the server reads them from a closed socket.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
+            sock.sendall(hello + address_message(options["--address"]))
+            sock.close()
+            say("CLOSED_EARLY")
+            return
+        sock.sendall(hello)
         flags, _, conn_id, _, window, unit = struct.unpack(">HHIQII",
                                                            read_exactly(sock, HELLO_BYTES, "server-hello")[:24])
         say("SERVER_HELLO flags=%d id=%d window=%d unit=%d" % (flags, conn_id, window, unit))
@@ -160,21 +203,7 @@ def handshake(args):
         mode = options.get("--address")
         if mode is not None:
             stage = "our-address"
-            # Every address message ends with a MAC; this client's is zeros, which no secret's check accepts.
-            zero_mac = bytes(ADDRESS_MAC_BYTES)
-            if mode == "forged":
-                body = bytes([0x0F]) + os.urandom(199)
-                message = struct.pack(">I", len(body)) + body + zero_mac
-            elif mode == "truncated":
-                body = os.urandom(40)
-                message = struct.pack(">I", 1000) + body
-            elif mode == "huge":
-                message = struct.pack(">I", 0x7FFFFFFF) + os.urandom(64)
-            elif mode.startswith("replay:"):
-                body = bytes.fromhex(mode[len("replay:"):])
-                message = struct.pack(">I", len(body)) + body + zero_mac
-            else:
-                raise ValueError("unknown --address " + mode)
+            message = address_message(mode)
             sock.sendall(message)
             say("SENT_ADDRESS %s %d" % (mode.split(":")[0], len(message)))
         if closed_by_server(sock, 2):

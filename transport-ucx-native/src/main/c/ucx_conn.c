@@ -525,32 +525,43 @@ static int conn_alloc(nucx_conn *conn) {
     return 0;
 }
 
-/* Random bits for ids, tag secrets and message keys; a counter mixed with an address if getrandom fails. */
-static uint64_t random_bits(void) {
-    static uint64_t fallback;
-    uint64_t bits;
-    if (getrandom(&bits, sizeof(bits), 0) != (ssize_t) sizeof(bits)) {
-        bits = __atomic_add_fetch(&fallback, 0x9E3779B97F4A7C15ull, __ATOMIC_RELAXED) ^ (uint64_t) (uintptr_t) &bits;
+/*
+ * Fills `bytes` from the kernel's random source: 0, or the errno. There is no fallback: ids, tag
+ * secrets and message keys that could be predicted would let anyone aim messages at a connection.
+ */
+static int fill_random(void *bytes, size_t length) {
+    unsigned char *at = bytes;
+    while (length > 0) {
+        ssize_t n = getrandom(at, length, 0);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return n < 0 ? errno : EIO;
+        }
+        at += n;
+        length -= (size_t) n;
     }
-    return bits;
+    return 0;
 }
 
 /*
  * Receives match on the tag alone, and the tag starts with the receiving connection's id: ids
  * are random so that a peer cannot aim messages at another peer's connection by guessing a
  * neighbour of its own id. Unique among the worker's connections, including closing ones.
+ * The tag secret keeps only the bits the tag layout uses. 0, or getrandom's errno.
  */
-static uint32_t new_connection_id(const nucx_worker *w) {
+static int new_identity(const nucx_worker *w, nucx_conn *conn) {
+    uint64_t secrets[2];
+    int failed = fill_random(secrets, sizeof(secrets));
     uint32_t id = 0;
-    while (id == 0 || nucx_ids_find(w, id) != NULL) {
-        id = (uint32_t) random_bits();
+    while (failed == 0 && (id == 0 || nucx_ids_find(w, id) != NULL)) {
+        failed = fill_random(&id, sizeof(id));
     }
-    return id;
-}
-
-/* The random rest of a connection's tags (only the bits the tag layout uses). */
-static uint64_t new_tag_secret(void) {
-    return random_bits() & ((1ull << 48) - 1);
+    conn->id = id;
+    conn->tag_secret = secrets[0] & ((1ull << 48) - 1);
+    conn->message_key = (uint32_t) secrets[1];
+    return failed;
 }
 
 /*
@@ -593,14 +604,18 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
         return;
     }
     register_send_area(conn);
-    conn->id = new_connection_id(w);
+    int no_random = new_identity(w, conn);
+    if (no_random != 0) {
+        conn_release(conn);
+        nucx_throw_errno(env, "getrandom: the kernel gave no random bytes for the connection's id and keys, and "
+                         "netty-ucx opens no connection with predictable ones", no_random);
+        return;
+    }
     if (nucx_ids_add(w, conn) != 0) {
         conn_release(conn);
         nucx_throw_io(env, "connection table", "out of memory");
         return;
     }
-    conn->tag_secret = new_tag_secret();
-    conn->message_key = (uint32_t) random_bits();
     conn->next_live = w->live;
     if (w->live != NULL) {
         w->live->prev_live = conn;

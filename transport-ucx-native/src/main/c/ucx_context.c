@@ -54,19 +54,35 @@ static int rdma_devices_present(void) {
  * UCX's tcp transport connects a new endpoint with a blocking connect() unless TCP_CONN_NB is set:
  * an address naming a host that drops packets would hold the event loop that creates the endpoint
  * for the kernel's SYN retries, and every connection of that loop with it.
+ *
+ * Transports (docs/security.md#ucxs-own-ports-and-segments): UCX's tcp transport listens on ports of
+ * its own, on every interface, where anyone reaching the host meets UCX's wire-up unauthenticated.
+ * While the TCP data path carries what TCP would (ucx_tcp == 0: tcpDataPath auto or always), UCX's
+ * tcp transport carries nothing, so it is not opened. System V segments are created with mode 0660
+ * (open to the user's group); the posix transport's are 0600 and reached through /proc/PID/fd, so
+ * it alone carries shared memory. A UCX_TLS the user exported is kept as it is (Java warns).
  */
-static void apply_transport_defaults(void) {
-    setenv("UCX_SYSV_ERROR_HANDLING", "y", 0);
+static void apply_transport_defaults(int ucx_tcp) {
+    /* UCX warns about variables of transports it does not open: with the user's UCX_TLS, any may be open. */
+    int user_tls = getenv("UCX_TLS") != NULL;
+    setenv("UCX_TLS", ucx_tcp ? "^sysv" : "^tcp,sysv", 0);
+    if (user_tls) {
+        setenv("UCX_SYSV_ERROR_HANDLING", "y", 0);
+    }
     setenv("UCX_POSIX_ERROR_HANDLING", "y", 0);
-    setenv("UCX_TCP_RX_SEG_SIZE", "256k", 0);
-    setenv("UCX_TCP_CONN_NB", "y", 0);
+    if (user_tls || ucx_tcp) {
+        setenv("UCX_TCP_RX_SEG_SIZE", "256k", 0);
+        setenv("UCX_TCP_CONN_NB", "y", 0);
+    }
     if (!rdma_devices_present()) {
         setenv("UCX_RNDV_THRESH", "inf", 0);
     }
 }
 
+static int context_ucx_tcp;
+
 static void context_create(void) {
-    apply_transport_defaults();
+    apply_transport_defaults(context_ucx_tcp);
     ucp_config_t *config;
     context_status = ucp_config_read(NULL, NULL, &config);
     if (context_status != UCS_OK) {
@@ -92,8 +108,10 @@ ucp_context_h nucx_context(void) {
     return context;
 }
 
-static void java_context_init(JNIEnv *env, jclass cls) {
+/* ucx_tcp: whether UCX's own tcp transport is wanted (see apply_transport_defaults); the first call decides. */
+static void java_context_init(JNIEnv *env, jclass cls, jboolean ucx_tcp) {
     (void) cls;
+    context_ucx_tcp = ucx_tcp == JNI_TRUE;
     ucs_status_t status = nucx_context_init();
     if (status != UCS_OK) {
         nucx_throw_ucs(env, "ucp_init failed", status);
@@ -161,7 +179,7 @@ static jstring java_status_string(JNIEnv *env, jclass cls, jint status) {
 
 static const JNINativeMethod methods[] = {
     {"statusString", "(I)Ljava/lang/String;", (void *) java_status_string},
-    {"contextInit", "()V", (void *) java_context_init},
+    {"contextInit", "(Z)V", (void *) java_context_init},
     {"ucxVersion", "()Ljava/lang/String;", (void *) java_ucx_version},
     {"contextTransports", "()Ljava/lang/String;", (void *) java_context_transports},
 };

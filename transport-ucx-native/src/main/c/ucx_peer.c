@@ -7,18 +7,43 @@
  * remote address is our local one. Found, it is a socket of this host and of this network
  * namespace (the table is per namespace), and its owner's uid is the answer. The lookup is exact
  * (no dump of the table), so its cost does not grow with the number of connections.
+ *
+ * Only a live, full socket answers: one in ESTABLISHED with a non-zero inode. The kernel reports
+ * uid 0 and inode 0 for sockets no process holds any more (TIME_WAIT, an orphaned FIN_WAIT2), so a
+ * peer that sent its hello and closed at once would otherwise read as root.
+ *
+ * An owner that is not mapped into our user namespace reads as the overflow uid (65534): any
+ * process of another namespace would match a server running as that uid, so that answer is "not
+ * proven" too.
  */
 #include <errno.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ucx_peer.h"
 
 #define NUCX_PEER_UNKNOWN (-1)
+
+/* /proc/sys/kernel/overflowuid, read when the natives are registered. */
+static jint overflow_uid = 65534;
+
+static void read_overflow_uid(void) {
+    FILE *file = fopen("/proc/sys/kernel/overflowuid", "re");
+    if (file == NULL) {
+        return;
+    }
+    int uid;
+    if (fscanf(file, "%d", &uid) == 1) {
+        overflow_uid = uid;
+    }
+    fclose(file);
+}
 
 /* An IPv4 peer seen through an IPv6 socket is an AF_INET socket's in the table. */
 static void unmap(struct sockaddr_storage *address) {
@@ -50,14 +75,17 @@ static void build_request(struct inet_diag_req_v2 *req, const struct sockaddr_st
     memset(req, 0, sizeof(*req));
     req->sdiag_family = (__u8) peer->ss_family;
     req->sdiag_protocol = IPPROTO_TCP;
-    req->idiag_states = ~0u;
+    req->idiag_states = 1u << TCP_ESTABLISHED;
     put_endpoint(peer, &req->id.idiag_sport, req->id.idiag_src);
     put_endpoint(local, &req->id.idiag_dport, req->id.idiag_dst);
     req->id.idiag_cookie[0] = INET_DIAG_NOCOOKIE;
     req->id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
 }
 
-/* Sends the request and reads the answer: the uid, or NUCX_PEER_UNKNOWN when no such socket is here. */
+/*
+ * Sends the request and reads the answer: the uid, or NUCX_PEER_UNKNOWN when no such socket is here
+ * or it is not a live one (see the top of this file).
+ */
 static jint ask_kernel(int nl, const struct inet_diag_req_v2 *req) {
     struct {
         struct nlmsghdr header;
@@ -75,6 +103,10 @@ static jint ask_kernel(int nl, const struct inet_diag_req_v2 *req) {
     for (struct nlmsghdr *h = (struct nlmsghdr *) answer; n > 0 && NLMSG_OK(h, (size_t) n); h = NLMSG_NEXT(h, n)) {
         if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY && h->nlmsg_len >= NLMSG_LENGTH(sizeof(struct inet_diag_msg))) {
             const struct inet_diag_msg *found = NLMSG_DATA(h);
+            if (found->idiag_state != TCP_ESTABLISHED || found->idiag_inode == 0
+                || (jint) found->idiag_uid == overflow_uid) {
+                return NUCX_PEER_UNKNOWN;
+            }
             return (jint) found->idiag_uid;
         }
         if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE) {
@@ -119,5 +151,6 @@ static const JNINativeMethod methods[] = {
 };
 
 int nucx_register_peer(JNIEnv *env, jclass cls) {
+    read_overflow_uid();
     return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
 }

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -73,7 +74,7 @@ class HandshakeFuzzTest {
     @FuzzTest(maxDuration = "5m")
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void trustExchange(byte[] data) {
-        byte[] secret = "fuzzing secret, 32 bytes long!!!".getBytes(StandardCharsets.US_ASCII);
+        byte[] secret = HexFormat.of().parseHex("5f0c2a9e17d3b48e6a01c7f2934be85d0a6c13e7f94b28d5c370e1a98b4f2d6c");
         byte[] clientNonce = Arrays.copyOfRange(data, Math.min(1, data.length),
                 Math.min(1 + UcxHandshake.NONCE_BYTES, data.length));
         clientNonce = Arrays.copyOf(clientNonce, UcxHandshake.NONCE_BYTES);
@@ -83,9 +84,10 @@ class HandshakeFuzzTest {
 
         UcxTrustExchange server = new UcxTrustExchange(UcxTrust.sharedSecret(secret), true);
         server.peerNonce(clientNonce);
-        // docs/protocol.md: HMAC-SHA256(secret, "netty-ucx 5 client" || client nonce || server nonce).
-        byte[] expected = hmac(secret, "netty-ucx 5 client", clientNonce, server.ownNonce());
-        assertArrayEquals(hmac(secret, "netty-ucx 5 server", clientNonce, server.ownNonce()), server.proof(),
+        server.peerKeyIds(Arrays.copyOf(UcxKeys.keyId(secret), UcxHandshake.KEY_IDS_BYTES));
+        // docs/protocol.md: key id || HMAC-SHA256(secret, "netty-ucx 8 client" || client nonce || server nonce).
+        byte[] expected = proof(secret, "netty-ucx 8 client", clientNonce, server.ownNonce());
+        assertArrayEquals(proof(secret, "netty-ucx 8 server", clientNonce, server.ownNonce()), server.proof(),
                 "the server's proof is not the one docs/protocol.md describes");
 
         boolean trusted = server.trusts(remote, proof, () -> -1);
@@ -97,7 +99,10 @@ class HandshakeFuzzTest {
         // Another secret: refused unless HMAC cannot tell it from ours (HMAC pads a key shorter than its block with
         // zero bytes, so our secret with zero bytes appended is the same key: the fuzzer found that).
         byte[] otherSecret = Arrays.copyOf(data, Math.max(UcxTrust.MIN_SECRET_BYTES, data.length));
-        byte[] otherProof = hmac(otherSecret, "netty-ucx 5 client", clientNonce, server.ownNonce());
+        // Under our key's id, so that the HMAC is what decides.
+        byte[] otherProof = Arrays.copyOf(UcxKeys.keyId(secret), UcxHandshake.PROOF_BYTES);
+        System.arraycopy(hmac(otherSecret, "netty-ucx 8 client", clientNonce, server.ownNonce()), 0, otherProof,
+                UcxKeys.KEY_ID_BYTES, UcxHandshake.MAC_BYTES);
         assertEquals(Arrays.equals(otherProof, expected), server.trusts(remote, otherProof, () -> -1),
                 "a proof made with another secret");
 
@@ -105,6 +110,7 @@ class HandshakeFuzzTest {
         UcxTrustExchange client = new UcxTrustExchange(UcxTrust.sharedSecret(secret), false);
         UcxTrustExchange honestServer = new UcxTrustExchange(UcxTrust.sharedSecret(secret), true);
         honestServer.peerNonce(client.ownNonce());
+        honestServer.peerKeyIds(client.ownKeyIds());
         client.peerNonce(honestServer.ownNonce());
         assertTrue(client.trusts(remote, honestServer.proof(), () -> -1), "the client refused the server's proof");
         assertTrue(honestServer.trusts(remote, client.proof(), () -> -1), "the server refused the client's proof");
@@ -114,6 +120,13 @@ class HandshakeFuzzTest {
         none.peerNonce(clientNonce);
         assertFalse(none.trusts(remote, proof, () -> 0), "trust=none trusted a peer");
         assertArrayEquals(new byte[UcxHandshake.PROOF_BYTES], none.proof(), "a proof without a secret");
+    }
+
+    private static byte[] proof(byte[] secret, String label, byte[] clientNonce, byte[] serverNonce) {
+        byte[] proof = Arrays.copyOf(UcxKeys.keyId(secret), UcxHandshake.PROOF_BYTES);
+        System.arraycopy(hmac(secret, label, clientNonce, serverNonce), 0, proof, UcxKeys.KEY_ID_BYTES,
+                UcxHandshake.MAC_BYTES);
+        return proof;
     }
 
     private static byte[] hmac(byte[] secret, String label, byte[] clientNonce, byte[] serverNonce) {

@@ -59,7 +59,8 @@ import java.util.concurrent.TimeUnit;
  * ENDPOINTS (prints ENDPOINTS n, {@link Ucx#endpointsCreated}), PENDING (prints PENDING n, the server channel's
  * handshakes in progress), IDS (prints IDS and, for each active accepted connection, remotePort=id:tagSecret:key,
  * what its peer's messages are tagged with and carry in their header, in hex; id 0 on the TCP data path: a test hook
- * for attacks on a victim's real tag)
+ * for attacks on a victim's real tag), STALL ms (holds the server's event loop that long; prints STALLED when it
+ * starts)
  * </pre>
  * The servers take {@code -Dpeer.maxPendingHandshakes=N} and {@code -Dpeer.maxPendingHandshakesPerAddress=N}
  * ({@link UcxChannelOption#MAX_PENDING_HANDSHAKES} and its per-address twin) and
@@ -81,6 +82,7 @@ public final class ReliabilityPeer {
     static final String RECORDS = "RECORDS ";
     static final String STRAYS = "STRAYS ";
     static final String ENDPOINTS = "ENDPOINTS ";
+    static final String STALLED = "STALLED";
     static final String PENDING = "PENDING ";
     static final String IDS = "IDS";
     static final String CLOSED_BY_SERVER = "CLOSED_BY_SERVER ";
@@ -265,6 +267,10 @@ public final class ReliabilityPeer {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
                 String command;
                 while ((command = in.readLine()) != null) {
+                    if (command.startsWith("STALL ")) {
+                        stall(Long.parseLong(command.substring("STALL ".length()).trim()));
+                        continue;
+                    }
                     switch (command.trim()) {
                         case "RSS":
                             print(RSS + ResourceSnapshot.rssBytes());
@@ -296,6 +302,21 @@ public final class ReliabilityPeer {
                 // Like end of input.
             }
             Runtime.getRuntime().halt(3);
+        });
+    }
+
+    /**
+     * Holds the server channel's event loop (and so its accepted connections, with one loop) for {@code millis}, to
+     * let the kernel move on while the server reads nothing; prints STALLED once the loop is held.
+     */
+    private static void stall(long millis) {
+        serverChannel.eventLoop().execute(() -> {
+            print(STALLED);
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         });
     }
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HexFormat;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -69,6 +70,34 @@ class SameUserTrustTest {
         UntrustedPeerTest.assertTcpDataPathWithoutAddress(output);
         assertEquals(endpointsBefore, server.endpoints(), "ucp_ep_create was called for another user's client");
         assertServerUnharmed("a client of another user");
+    }
+
+    /**
+     * A client of another user sends its intro, then its hello and a well-formed worker address, and closes at once,
+     * while the server's loop is held (a busy server): when the server reads the hello, no process holds the client's
+     * socket any more, and once the kernel acknowledged its FIN the socket table reports it as uid 0 and inode 0
+     * (root's, for a server running as root). Such a socket proves nothing: no endpoint is created for the address.
+     */
+    @Test
+    void aClientOfAnotherUserThatClosesRightAfterItsHelloIsNotTrusted() throws Exception {
+        List<String> asNobody = asNobody();
+        String address = "replay:" + HexFormat.of().formatHex(UntrustedPeerTest.realWorkerAddress());
+        long endpointsBefore = server.endpoints();
+        for (int i = 0; i < 3; i++) {
+            try (HostileScript client = HostileScript.startAs(asNobody, server.address(), "handshake",
+                    "--address", address, "--close-early", "y", "--hello-delay-ms", "300")) {
+                client.awaitLine("SERVER_INTRO", 20);
+                server.child().send("STALL 1000");
+                server.child().awaitLine(ReliabilityPeer.STALLED);
+                String output = client.awaitDone(20);
+                assertTrue(output.contains("CLOSED_EARLY"), output);
+            }
+        }
+        // The server reads the hellos on its loop once it is free; an echo through that loop comes after them.
+        server.assertStillServing();
+        assertEquals(endpointsBefore, server.endpoints(), "ucp_ep_create was called for a client that closed before "
+                + "the server read its hello: a socket no process holds was taken for this user's");
+        assertServerUnharmed("clients of another user that closed right after their hello");
     }
 
     private static void assertServerUnharmed(String after) throws Exception {

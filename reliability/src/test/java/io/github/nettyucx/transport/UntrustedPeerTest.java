@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 
@@ -26,11 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the stranger (or refuse it), and keep serving its other clients.
  * <p>
  * Two servers (child JVMs): one that trusts no one ({@code -Dio.github.nettyucx.trust=none}), one that trusts only
- * peers that prove a shared secret ({@code secret:TEXT}); with the latter, the wrong secret gets the TCP data path and
- * the right one UCX (one endpoint more).
+ * peers that prove a shared key ({@code secret:KEY}, base64); with the latter, the wrong secret gets the TCP data
+ * path and the right one UCX (one endpoint more).
  */
 class UntrustedPeerTest {
-    private static final String SECRET = "the reliability tests' shared secret";
+    /** A random key, base64, as bin/ucx-keygen writes one (fixed: the child JVM gets it on its command line). */
+    private static final String SECRET = "a8qYNFCVE+RezXP0ogPWvJmIz4OqoGcRNk/mqjChZvo=";
+    private static final String WRONG_SECRET = "ZIIz8SAqx+vYzLRbUq/Ns7mHKA1prcovpaL8ZOpKWhM=";
     private static EventLoopGroup group;
     private static ProbedEchoServer trustsNone;
     private static ProbedEchoServer trustsSecret;
@@ -95,7 +97,7 @@ class UntrustedPeerTest {
         long endpointsBefore = trustsSecret.endpoints();
         String output;
         try (HostileScript client = HostileScript.start(trustsSecret.address(), "handshake",
-                "--secret", "not the reliability tests' secret", "--address", "forged")) {
+                "--secret", WRONG_SECRET, "--address", "forged")) {
             output = client.awaitDone(20);
         }
         assertTrue(output.contains("SERVER_INTRO") && output.contains("valid=false"),
@@ -131,13 +133,13 @@ class UntrustedPeerTest {
      */
     @Test
     void nettyUcxClientsGetUcxOnlyWithTheSecret() throws Exception {
-        byte[] secret = SECRET.getBytes(StandardCharsets.UTF_8);
+        byte[] secret = Base64.getDecoder().decode(SECRET);
         long endpointsBefore = trustsSecret.endpoints();
         assertEquals(1, trustsSecret.echoWithNewClient(group, UcxTrust.sharedSecret(secret)),
                 "endpoints this JVM created for the client with the right secret");
         assertEquals(endpointsBefore + 1, trustsSecret.endpoints(), "the server's endpoints for the right secret");
 
-        byte[] wrong = "another secret, as long as the right one".getBytes(StandardCharsets.UTF_8);
+        byte[] wrong = Base64.getDecoder().decode(WRONG_SECRET);
         assertEquals(0, trustsSecret.echoWithNewClient(group, UcxTrust.sharedSecret(wrong).or(UcxTrust.anyPeer())),
                 "endpoints this JVM created for the client with the wrong secret");
         assertEquals(endpointsBefore + 1, trustsSecret.endpoints(), "the server's endpoints for the wrong secret");
@@ -164,7 +166,7 @@ class UntrustedPeerTest {
     }
 
     /** The address of a real UCP worker (of this JVM, destroyed since): what a replaying attacker would send. */
-    private static byte[] realWorkerAddress() throws Exception {
+    static byte[] realWorkerAddress() throws Exception {
         long worker = UcxNative.workerCreate(4);
         try {
             return UcxNative.workerAddress(worker);

@@ -109,10 +109,13 @@ public final class Ucx {
         if (badSetting != null) {
             return new IllegalStateException(badSetting);
         }
+        for (String exposure : UcxSettingsCheck.exposures(System.getenv(), UcxDataPathPolicy.ucxTcpWanted())) {
+            logger.warn(exposure);
+        }
         // Before the context exists, so that what UCX says while creating it reaches the application's log.
         UcxNativeLog.install();
         try {
-            UcxNative.contextInit();
+            UcxNative.contextInit(UcxDataPathPolicy.ucxTcpWanted());
         } catch (Throwable t) {
             return new IllegalStateException("UCX is installed but ucp_init failed (" + t.getMessage()
                     + "); check UCX_* environment variables and the output of `ucx_info -d`", t);

@@ -231,7 +231,7 @@ final class UcxConnector implements UcxSession.Listener {
             return false;
         }
         startTrustExchange();
-        host.send(UcxHandshake.encodeClientIntro(trust.ownNonce()));
+        host.send(UcxHandshake.encodeClientIntro(trust.ownNonce(), trust.ownKeyIds()));
         host.flush();
         if (config.isPlainTcpFallback()) {
             int generation = ++fallbackGeneration;
@@ -389,6 +389,8 @@ final class UcxConnector implements UcxSession.Listener {
         trust.peerNonce(intro.nonce);
         serverSpokeNettyUcx = !accepted;
         if (accepted) {
+            // The server proves only with a key the client named (rotation: the one both hold).
+            trust.peerKeyIds(intro.keyIds);
             host.send(UcxHandshake.encodeServerIntro(trust.ownNonce(), trust.proof()));
             host.flush();
             return;
@@ -455,12 +457,21 @@ final class UcxConnector implements UcxSession.Listener {
      * verdict and says why, instead of seeing a connection reset.
      */
     private ProtocolException refused() throws IOException {
-        setup.failing(UcxTransportMetrics.SetupFailure.UNTRUSTED, null);
+        boolean trusted = (ourFlags & peerFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
+        setup.failing(trusted ? UcxTransportMetrics.SetupFailure.NO_TRANSPORT
+                : UcxTransportMetrics.SetupFailure.UNTRUSTED, null);
         if (accepted) {
             host.send(helloWithoutConnection());
             host.flush();
         }
-        return new ProtocolException(untrustedWithoutTcpDataPath());
+        return new ProtocolException(trusted ? noCommonTransport() : untrustedWithoutTcpDataPath());
+    }
+
+    private String noCommonTransport() {
+        return "UCX has no transport that reaches the peer, and " + ((ourFlags & UcxDataPathPolicy.FLAG_ACCEPTS) == 0
+                ? "this side" : "the peer") + " has the TCP data path off (-Dio.github.nettyucx.tcpDataPath=never); "
+                + "UCX's own tcp transport is opened only with tcpDataPath=never (docs/security.md): set the same "
+                + "tcpDataPath on both sides";
     }
 
     private ByteBuffer helloWithoutConnection() {

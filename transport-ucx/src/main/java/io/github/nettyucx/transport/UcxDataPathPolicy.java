@@ -35,6 +35,11 @@ final class UcxDataPathPolicy {
     static final int FLAG_INSISTS = 8;
     /** This side trusts the peer with UCX ({@link UcxTrust}): UCX needs this flag from both. */
     static final int FLAG_TRUSTS = 16;
+    /**
+     * UCX on this side has its own tcp transport: only with {@code tcpDataPath=never}, since its listening ports
+     * serve strangers (docs/security.md), and the TCP data path carries the same bytes otherwise.
+     */
+    static final int FLAG_UCX_TCP = 32;
 
     /** The data path two hellos lead to. */
     enum Choice {
@@ -56,6 +61,14 @@ final class UcxDataPathPolicy {
     private static volatile int localFlags = -1;
 
     private UcxDataPathPolicy() {
+    }
+
+    /**
+     * Whether this process's UCX should open its own tcp transport (and its listening ports): only where the TCP
+     * data path is off, so that UCX's tcp transport is the only way to reach a peer without RDMA.
+     */
+    static boolean ucxTcpWanted() {
+        return "never".equals(MODE);
     }
 
     /** What this side's hello says. */
@@ -95,6 +108,8 @@ final class UcxDataPathPolicy {
         for (String transport : transports.trim().split(" +")) {
             if (SHARED_MEMORY.contains(transport)) {
                 flags |= FLAG_SHARED_MEMORY;
+            } else if ("tcp".equals(transport)) {
+                flags |= FLAG_UCX_TCP;
             } else if (!transport.isEmpty() && !LOCAL.contains(transport)) {
                 flags |= FLAG_NETWORK;
             }
@@ -105,7 +120,8 @@ final class UcxDataPathPolicy {
 
     /**
      * The data path of a connection between ends whose hellos had these flags (ours with or without
-     * {@link #FLAG_TRUSTS}): both ends decide alike. Peers that do not both trust each other never get UCX.
+     * {@link #FLAG_TRUSTS}): both ends decide alike. Peers that do not both trust each other never get UCX, nor do
+     * peers whose UCX contexts share no transport that reaches across (then the TCP data path was off on one side).
      */
     static Choice choose(int ours, int peerFlags, boolean sameHost) {
         boolean trusted = (ours & peerFlags & FLAG_TRUSTS) != 0;
@@ -113,7 +129,16 @@ final class UcxDataPathPolicy {
         if (!trusted) {
             return streamAccepted ? Choice.TCP : Choice.NONE;
         }
-        return streamChosen(ours, peerFlags, sameHost) ? Choice.TCP : Choice.UCX;
+        if (streamChosen(ours, peerFlags, sameHost)) {
+            return Choice.TCP;
+        }
+        return ucxReaches(ours, peerFlags, sameHost) ? Choice.UCX : Choice.NONE;
+    }
+
+    /** Whether the two sides' UCX contexts have a transport in common that reaches from one to the other. */
+    static boolean ucxReaches(int ours, int peerFlags, boolean sameHost) {
+        int both = ours & peerFlags;
+        return sameHost && (both & FLAG_SHARED_MEMORY) != 0 || (both & (FLAG_NETWORK | FLAG_UCX_TCP)) != 0;
     }
 
     /** Whether a connection between ends whose hellos had these flags takes the TCP data path. */

@@ -21,9 +21,10 @@ import java.util.UUID;
  * whether it trusts the other, then the hellos, then (only between peers that trust each other, for UCX) the UCP
  * worker addresses, then records.
  * <pre>
- * client intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes
- * server intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes | proof 32 bytes
- * hello:         [client: proof 32 bytes] | flags u16 | 0 u16 | connection id u32 | tag secret u64 |
+ * client intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes | key ids 2 x 8 bytes
+ * server intro:  magic u32 | version u16 | flags u16 | nonce 16 bytes | proof 40 bytes
+ * proof:         key id 8 bytes | HMAC 32 bytes
+ * hello:         [client: proof 40 bytes] | flags u16 | 0 u16 | connection id u32 | tag secret u64 |
  *                receive window u32 | receive unit u32 | boot id 16 bytes | message key u32
  * address:       length u32 | UCP worker address | MAC 32 bytes
  * record:        type u8 ('S' output shut down, 'C' closed, 'R' closed with a reset) | messages sent before it u32
@@ -36,21 +37,29 @@ final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
     static final int MAGIC = 0x4E554358; // "NUCX"
     /**
-     * 6: the hello ends with the message key that every UCX message's header carries. (5: an address message ends
-     * with a MAC over the sender's hello and its address; 4: intros first, the client's
-     * address only after the server's intro, addresses only between peers that trust each other; 3: the server
-     * answered once the client's magic arrived; 2 added the reset record.)
+     * 8: the client's intro names its keys (by key id), and each proof starts with the id of the key it uses, so
+     * that peers with two keys during a rotation agree on one; the hello's flags tell whether the sender's UCX has
+     * its own tcp transport (open only with the TCP data path off). 7: after the hellos the TCP data path is plain
+     * TCP. 6: the hello ends with the message key that every UCX message's header carries. 5: an address message
+     * ends with a MAC over the sender's hello and its address. 4: intros first, the client's address only after the
+     * server's intro, addresses only between peers that trust each other. 3: the server answered once the client's
+     * magic arrived. 2 added the reset record.
      */
-    static final short VERSION = 7;
+    static final short VERSION = 8;
     static final int NONCE_BYTES = 16;
-    static final int PROOF_BYTES = 32;
-    static final int INTRO_BYTES = 8 + NONCE_BYTES;
-    static final int SERVER_INTRO_BYTES = INTRO_BYTES + PROOF_BYTES;
+    /** The key ids a client's intro carries: {@link UcxTrust#MAX_SECRETS} slots, zeros where it has no key. */
+    static final int KEY_IDS_BYTES = UcxTrust.MAX_SECRETS * UcxKeys.KEY_ID_BYTES;
+    static final int MAC_BYTES = 32;
+    /** A proof: the id of the key it is made with, and the HMAC. All zeros from a side that proves nothing. */
+    static final int PROOF_BYTES = UcxKeys.KEY_ID_BYTES + MAC_BYTES;
+    /** A client's intro. */
+    static final int INTRO_BYTES = 8 + NONCE_BYTES + KEY_IDS_BYTES;
+    static final int SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES;
     static final int HELLO_BYTES = 44;
     static final int CLIENT_HELLO_BYTES = PROOF_BYTES + HELLO_BYTES;
     static final int ADDRESS_HEADER_BYTES = 4;
     /** The MAC that ends an address message: all zeros from a side without a shared secret. */
-    static final int ADDRESS_MAC_BYTES = PROOF_BYTES;
+    static final int ADDRESS_MAC_BYTES = MAC_BYTES;
     static final int MAX_WORKER_ADDRESS = 64 * 1024;
     static final int MAX_RECV_WINDOW = 1 << 16;
     static final int MIN_RECV_UNIT = 64;
@@ -72,12 +81,19 @@ final class UcxHandshake {
     /** The peer's intro: its challenge, and (from a server) its answer to ours. */
     static final class Intro {
         final byte[] nonce;
-        /** The server's proof, all zeros when it has no secret; null in a client's intro. */
+        /** The server's proof, all zeros when it has no key the client named; null in a client's intro. */
         final byte[] proof;
+        /** The ids of the client's keys ({@link #KEY_IDS_BYTES}); null in a server's intro. */
+        final byte[] keyIds;
 
         Intro(byte[] nonce, byte[] proof) {
+            this(nonce, proof, null);
+        }
+
+        Intro(byte[] nonce, byte[] proof, byte[] keyIds) {
             this.nonce = nonce;
             this.proof = proof;
+            this.keyIds = keyIds;
         }
     }
 
@@ -155,8 +171,13 @@ final class UcxHandshake {
 
     /** A client's intro: the magic first, so that a server tells it from a plain TCP client at once. */
     static ByteBuffer encodeClientIntro(byte[] nonce) {
+        return encodeClientIntro(nonce, new byte[KEY_IDS_BYTES]);
+    }
+
+    /** A client's intro naming its keys ({@link UcxTrustExchange#ownKeyIds()}). */
+    static ByteBuffer encodeClientIntro(byte[] nonce, byte[] keyIds) {
         ByteBuffer intro = ByteBuffer.allocate(INTRO_BYTES);
-        intro.putInt(MAGIC).putShort(VERSION).putShort((short) 0).put(nonce).flip();
+        intro.putInt(MAGIC).putShort(VERSION).putShort((short) 0).put(nonce).put(keyIds).flip();
         return intro;
     }
 
@@ -247,7 +268,7 @@ final class UcxHandshake {
             throw new ProtocolException("unsupported netty-ucx protocol version " + version + " (this side speaks "
                     + VERSION + ")");
         }
-        if (in.remaining() < INTRO_BYTES) {
+        if (in.remaining() < 8 + NONCE_BYTES) {
             return null;
         }
         byte[] nonce = new byte[NONCE_BYTES];
@@ -256,14 +277,19 @@ final class UcxHandshake {
             throw new ProtocolException("not a netty-ucx peer (it sent our own intro back)");
         }
         if (!fromServer) {
+            if (in.remaining() < INTRO_BYTES) {
+                return null;
+            }
+            byte[] keyIds = new byte[KEY_IDS_BYTES];
+            in.get(start + 8 + NONCE_BYTES, keyIds);
             in.position(start + INTRO_BYTES);
-            return new Intro(nonce, null);
+            return new Intro(nonce, null, keyIds);
         }
         if (in.remaining() < SERVER_INTRO_BYTES) {
             return null;
         }
         byte[] proof = new byte[PROOF_BYTES];
-        in.get(start + INTRO_BYTES, proof);
+        in.get(start + 8 + NONCE_BYTES, proof);
         in.position(start + SERVER_INTRO_BYTES);
         return new Intro(nonce, proof);
     }

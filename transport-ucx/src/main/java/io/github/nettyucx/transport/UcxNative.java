@@ -104,7 +104,8 @@ final class UcxNative {
     }
 
     // ucx_context.c
-    static native void contextInit() throws IOException;
+    /** {@code ucxTcp}: open UCX's own tcp transport ({@link UcxDataPathPolicy#ucxTcpWanted()}). */
+    static native void contextInit(boolean ucxTcp) throws IOException;
 
     static native String ucxVersion();
 

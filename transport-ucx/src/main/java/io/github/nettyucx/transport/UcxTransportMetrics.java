@@ -51,6 +51,11 @@ public final class UcxTransportMetrics {
     public enum SetupFailure {
         /** The peers did not trust each other with UCX and the TCP data path was off on one side. */
         UNTRUSTED,
+        /**
+         * The peers trusted each other, but their UCX contexts share no transport that reaches across, and the TCP
+         * data path was off on one side.
+         */
+        NO_TRANSPORT,
         /** The peer sent what the netty-ucx handshake does not allow: it speaks another protocol, or violates ours. */
         PROTOCOL,
         /** The connect timeout, an accepted peer's time for its hello, or a UCX endpoint that never came up. */

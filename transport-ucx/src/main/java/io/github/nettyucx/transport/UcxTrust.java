@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -31,35 +30,46 @@ import java.util.Set;
  * <ul>
  * <li>{@link #sameUser()}: the peer is a process of this host, in this network namespace, running as this
  * process's user: the kernel's socket table says so for the peer's end of the TCP connection. The default;</li>
- * <li>{@link #sharedSecret(byte[])}: the peer proves it knows the same secret, by a challenge and response on the
- * TCP connection before any worker address is sent;</li>
+ * <li>{@link #sharedSecret(byte[])}: the peer proves it knows the same random key, by a challenge and response on
+ * the TCP connection before any worker address is sent (two keys during a rotation: {@link #sharedSecrets});</li>
  * <li>{@link #networks(String...)}: the peer's address is in one of these networks (for fabrics isolated by
  * design: anyone who can reach the port counts as trusted);</li>
  * <li>{@link #anyPeer()}: every peer (the behaviour before trust rules; only for networks where every host
  * is trusted).</li>
  * </ul>
  * Set it per channel with {@link UcxChannelOption#TRUST} (on a server as a child option), or for the process with
- * {@code -Dio.github.nettyucx.trust}: {@code same-user}, {@code secret-file:PATH}, {@code secret:TEXT},
- * {@code networks:CIDR[;CIDR...]}, {@code any} or {@code none}, several joined with {@code ,}. docs/security.md
- * tells what each protects against.
+ * {@code -Dio.github.nettyucx.trust}: {@code same-user}, {@code secret-file:PATH}, {@code secret:KEY}
+ * (hex or base64), {@code networks:CIDR[;CIDR...]}, {@code any} or {@code none}, several joined with {@code ,}
+ * (two secret rules: both keys). docs/security.md tells what each protects against.
  */
 public final class UcxTrust {
-    private static final UcxTrust NONE = new UcxTrust(false, false, null, Collections.emptyList());
-    private static final UcxTrust SAME_USER = new UcxTrust(true, false, null, Collections.emptyList());
-    private static final UcxTrust ANY = new UcxTrust(false, true, null, Collections.emptyList());
+    private static final UcxTrust NONE = new UcxTrust(false, false, Collections.emptyList(), Collections.emptyList());
+    private static final UcxTrust SAME_USER = new UcxTrust(true, false, Collections.emptyList(),
+            Collections.emptyList());
+    private static final UcxTrust ANY = new UcxTrust(false, true, Collections.emptyList(), Collections.emptyList());
     /** A secret shorter than this is guessable. */
-    static final int MIN_SECRET_BYTES = 16;
+    static final int MIN_SECRET_BYTES = UcxKeys.MIN_KEY_BYTES;
+    /** The old key and the new one, during a rotation: the intro names at most this many. */
+    static final int MAX_SECRETS = 2;
     private static volatile UcxTrust processDefault;
 
     private final boolean sameUser;
     private final boolean any;
-    private final byte[] secret;
+    /** The shared keys, at most {@link #MAX_SECRETS}, in the order given: the first is preferred. */
+    private final List<byte[]> secrets;
+    /** {@link UcxKeys#keyId} of each secret, in the same order: computed once, not per connection. */
+    private final List<byte[]> keyIds;
     private final List<Network> networks;
 
-    private UcxTrust(boolean sameUser, boolean any, byte[] secret, List<Network> networks) {
+    private UcxTrust(boolean sameUser, boolean any, List<byte[]> secrets, List<Network> networks) {
         this.sameUser = sameUser;
         this.any = any;
-        this.secret = secret;
+        this.secrets = secrets;
+        List<byte[]> ids = new ArrayList<>();
+        for (byte[] secret : secrets) {
+            ids.add(UcxKeys.keyId(secret));
+        }
+        this.keyIds = Collections.unmodifiableList(ids);
         this.networks = networks;
     }
 
@@ -79,21 +89,39 @@ public final class UcxTrust {
     }
 
     /**
-     * Trusts peers that know {@code secret} (at least 16 bytes; the same on both sides), proved by each side with
-     * an HMAC-SHA256 over both sides' random challenges. The secret itself never goes over the network.
+     * Trusts peers that know the random key {@code secret} (at least 16 bytes, such as {@link UcxKeys#generate()}
+     * makes; the same on both sides), proved by each side with an HMAC-SHA256 over both sides' random challenges.
+     * The key itself never goes over the network. A passphrase is refused ({@link UcxKeys}): one recorded proof
+     * would let an attacker try guesses offline.
      */
     public static UcxTrust sharedSecret(byte[] secret) {
-        ObjectUtil.checkNotNull(secret, "secret");
-        if (secret.length < MIN_SECRET_BYTES) {
-            throw new IllegalArgumentException("a shared secret needs at least " + MIN_SECRET_BYTES + " bytes, got "
-                    + secret.length + " (make one with: head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE)");
-        }
-        return new UcxTrust(false, false, secret.clone(), Collections.emptyList());
+        return sharedSecrets(secret);
     }
 
     /**
-     * {@link #sharedSecret(byte[])} with the contents of {@code file} (trailing white space removed), which must
-     * not be readable by other users or the group (as ssh demands of a private key).
+     * {@link #sharedSecret(byte[])} with two keys, for a rotation: a peer that knows either is trusted, and two
+     * peers that share at least one of their keys use it. Roll the new key out to every server (old and new), then
+     * to the clients, then drop the old one.
+     */
+    public static UcxTrust sharedSecrets(byte[]... secrets) {
+        ObjectUtil.checkNotNull(secrets, "secrets");
+        if (secrets.length == 0 || secrets.length > MAX_SECRETS) {
+            throw new IllegalArgumentException("give one or two shared keys (two during a rotation), got "
+                    + secrets.length);
+        }
+        List<byte[]> keys = new ArrayList<>();
+        for (byte[] secret : secrets) {
+            ObjectUtil.checkNotNull(secret, "secret");
+            UcxKeys.check(secret, "the shared secret");
+            keys.add(secret.clone());
+        }
+        return new UcxTrust(false, false, joined(Collections.emptyList(), keys), Collections.emptyList());
+    }
+
+    /**
+     * {@link #sharedSecret(byte[])} with the key in {@code file} (hex, base64 or raw bytes: {@link UcxKeys} tells the
+     * format; {@code bin/ucx-keygen FILE} writes one), which must not be readable by other users or the group (as
+     * ssh demands of a private key).
      */
     public static UcxTrust sharedSecretFile(Path file) throws IOException {
         Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
@@ -105,8 +133,7 @@ public final class UcxTrust {
                         + "): chmod 600 " + file);
             }
         }
-        String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).strip();
-        return sharedSecret(text.getBytes(StandardCharsets.UTF_8));
+        return sharedSecret(UcxKeys.decodeFile(Files.readAllBytes(file), "the netty-ucx key file " + file));
     }
 
     /**
@@ -118,15 +145,33 @@ public final class UcxTrust {
         for (String cidr : cidrs) {
             parsed.add(Network.parse(cidr));
         }
-        return new UcxTrust(false, false, null, Collections.unmodifiableList(parsed));
+        return new UcxTrust(false, false, Collections.emptyList(), Collections.unmodifiableList(parsed));
     }
 
-    /** A peer is trusted when this or {@code other} trusts it. With two secrets, {@code other}'s is used. */
+    /**
+     * A peer is trusted when this or {@code other} trusts it. The shared keys of both are kept (this one's first):
+     * at most two different keys, the old and the new one of a rotation.
+     */
     public UcxTrust or(UcxTrust other) {
         List<Network> joined = new ArrayList<>(networks);
         joined.addAll(other.networks);
-        return new UcxTrust(sameUser || other.sameUser, any || other.any,
-                other.secret != null ? other.secret : secret, Collections.unmodifiableList(joined));
+        return new UcxTrust(sameUser || other.sameUser, any || other.any, joined(secrets, other.secrets),
+                Collections.unmodifiableList(joined));
+    }
+
+    /** Both lists of keys, a key in both once; more than {@link #MAX_SECRETS} is refused, never dropped. */
+    private static List<byte[]> joined(List<byte[]> first, List<byte[]> second) {
+        List<byte[]> keys = new ArrayList<>(first);
+        for (byte[] key : second) {
+            if (keys.stream().noneMatch(k -> Arrays.equals(k, key))) {
+                keys.add(key);
+            }
+        }
+        if (keys.size() > MAX_SECRETS) {
+            throw new IllegalArgumentException("at most " + MAX_SECRETS + " shared keys (the old and the new one of a "
+                    + "rotation), got " + keys.size() + ": drop the oldest");
+        }
+        return Collections.unmodifiableList(keys);
     }
 
     /**
@@ -171,13 +216,13 @@ public final class UcxTrust {
             return sharedSecretFile(Paths.get(rule.substring("secret-file:".length())));
         }
         if (lower.startsWith("secret:")) {
-            return sharedSecret(rule.substring("secret:".length()).getBytes(StandardCharsets.UTF_8));
+            return sharedSecret(UcxKeys.decodeText(rule.substring("secret:".length()), "the secret: rule's key"));
         }
         if (lower.startsWith("networks:")) {
             return networks(rule.substring("networks:".length()).split(";"));
         }
         throw new IllegalArgumentException("unknown netty-ucx trust rule '" + rule + "' (expected same-user, "
-                + "secret-file:PATH, secret:TEXT, networks:CIDR[;CIDR...], any or none)");
+                + "secret-file:PATH, secret:KEY, networks:CIDR[;CIDR...], any or none)");
     }
 
     boolean trustsSameUser() {
@@ -188,9 +233,19 @@ public final class UcxTrust {
         return any;
     }
 
-    /** The shared secret, or null. */
+    /** The first shared key, or null. */
     byte[] secret() {
-        return secret;
+        return secrets.isEmpty() ? null : secrets.get(0);
+    }
+
+    /** The shared keys, preferred first; empty without a secret rule. */
+    List<byte[]> secrets() {
+        return secrets;
+    }
+
+    /** The ids of {@link #secrets()}, in the same order. */
+    List<byte[]> keyIds() {
+        return keyIds;
     }
 
     boolean inTrustedNetwork(InetAddress address) {
@@ -211,8 +266,10 @@ public final class UcxTrust {
         if (sameUser) {
             rules.add("same-user");
         }
-        if (secret != null) {
+        if (secrets.size() == 1) {
             rules.add("shared secret");
+        } else if (!secrets.isEmpty()) {
+            rules.add(secrets.size() + " shared secrets");
         }
         for (Network network : networks) {
             rules.add(network.toString());

@@ -12,33 +12,45 @@ import java.nio.file.Paths;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.function.IntSupplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
  * One side's part in deciding whether two peers trust each other with UCX (docs/security.md): its random
- * challenge, its proof of the shared secret, and its verdict on the peer under its {@link UcxTrust}. Each side's
- * proof is an HMAC-SHA256, keyed with the secret, over a label naming its role and both challenges: it cannot be
- * replayed on another connection, nor reflected back to the side that sent it. With a secret, each side's worker
- * address also comes with such a MAC over its hello and the address, so that a peer that proved the secret is
- * known to have sent both as they arrived: a man in the middle that relays the proofs cannot point our endpoint
- * elsewhere. Pure Java; the peer's uid comes from the supplier the channel gives (the kernel's socket table).
+ * challenge, its proof of the shared key, and its verdict on the peer under its {@link UcxTrust}. Each side's
+ * proof is the id of the key it uses and an HMAC-SHA256, keyed with that key, over a label naming its role and both
+ * challenges: it cannot be replayed on another connection, nor reflected back to the side that sent it. The key is
+ * agreed without trial: the client's intro names its keys (one or two, by {@link UcxKeys#keyId}), the server proves
+ * with the first of its own that the client named (nothing when none), and the client proves, with that key, only
+ * to a server whose proof checked out. With a key, each side's worker address also comes with such a MAC over its
+ * hello and the address, so that a peer that proved the key is known to have sent both as they arrived: a man in
+ * the middle that relays the proofs cannot point our endpoint elsewhere. Pure Java; the peer's uid comes from the
+ * supplier the channel gives (the kernel's socket table).
  */
 final class UcxTrustExchange {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final byte[] NO_PROOF = new byte[UcxHandshake.PROOF_BYTES];
-    private static final byte[] SERVER_LABEL = "netty-ucx 5 server".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] CLIENT_LABEL = "netty-ucx 5 client".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] SERVER_ADDRESS_LABEL = "netty-ucx 5 server address".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] CLIENT_ADDRESS_LABEL = "netty-ucx 5 client address".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SERVER_LABEL = "netty-ucx 8 server".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLIENT_LABEL = "netty-ucx 8 client".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SERVER_ADDRESS_LABEL = "netty-ucx 8 server address".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLIENT_ADDRESS_LABEL = "netty-ucx 8 client address".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NO_KEY_ID = new byte[UcxKeys.KEY_ID_BYTES];
     private static final int OWN_UID = ownUid();
 
     private final UcxTrust trust;
     private final boolean server;
     private final byte[] ownNonce = new byte[UcxHandshake.NONCE_BYTES];
     private byte[] peerNonce;
-    /** The peer's proof of the secret checked out: its address must come with a valid MAC. */
+    /**
+     * The key both sides use: a server's, the first of its keys the client's intro named; a client's, the one the
+     * server's proof named, once that proof checked out. Null until then, or for good: this side proves nothing.
+     */
+    private byte[] key;
+    /** {@link #key}'s id (from {@link UcxTrust#keyIds()}, computed once). */
+    private byte[] keyId;
+    /** The peer's proof of the key checked out: its address must come with a valid MAC. */
     private boolean peerProvedSecret;
 
     UcxTrustExchange(UcxTrust trust, boolean server) {
@@ -51,23 +63,76 @@ final class UcxTrustExchange {
         return ownNonce;
     }
 
+    /** The ids of this side's keys, for a client's intro: {@link UcxHandshake#KEY_IDS_BYTES}, zeros where none. */
+    byte[] ownKeyIds() {
+        ByteBuffer ids = ByteBuffer.allocate(UcxHandshake.KEY_IDS_BYTES);
+        for (byte[] id : trust.keyIds()) {
+            ids.put(id);
+        }
+        return ids.array();
+    }
+
     /** The peer's challenge arrived (in its intro). */
     void peerNonce(byte[] nonce) {
         peerNonce = nonce.clone();
     }
 
-    /** This side's proof for the peer: all zeros without a secret. */
+    /**
+     * A server learns the client's keys from its intro: it will prove with the first of its own that the client
+     * named, and with none (a zero proof) when they share no key, so that a client without a key gets no proof.
+     */
+    void peerKeyIds(byte[] keyIds) {
+        key = null;
+        keyId = null;
+        for (int k = 0; k < trust.secrets().size(); k++) {
+            byte[] id = trust.keyIds().get(k);
+            for (int at = 0; at + UcxKeys.KEY_ID_BYTES <= keyIds.length; at += UcxKeys.KEY_ID_BYTES) {
+                if (MessageDigest.isEqual(id, Arrays.copyOfRange(keyIds, at, at + UcxKeys.KEY_ID_BYTES))) {
+                    key = trust.secrets().get(k);
+                    keyId = id;
+                    return;
+                }
+            }
+        }
+    }
+
+    /** This side's proof for the peer: the key's id and the HMAC; all zeros without an agreed key. */
     byte[] proof() {
-        return trust.secret() == null ? NO_PROOF.clone() : mac(server ? SERVER_LABEL : CLIENT_LABEL);
+        if (key == null) {
+            return NO_PROOF.clone();
+        }
+        return ByteBuffer.allocate(UcxHandshake.PROOF_BYTES).put(keyId)
+                .put(mac(key, server ? SERVER_LABEL : CLIENT_LABEL)).array();
     }
 
     /**
      * Whether this side trusts the peer at {@code remote}, which sent {@code peerProof}; {@code peerUid} tells who
-     * owns the peer's end of the TCP connection (-1: not a socket of this host and network namespace).
+     * owns the peer's end of the TCP connection (-1: not a socket of this host and network namespace). A client
+     * takes the key the server's proof names, if it holds it and the proof checks out with it.
      */
     boolean trusts(InetSocketAddress remote, byte[] peerProof, IntSupplier peerUid) {
-        peerProvedSecret = trust.secret() != null && peerProof != null
-                && MessageDigest.isEqual(peerProof, mac(server ? CLIENT_LABEL : SERVER_LABEL));
+        peerProvedSecret = false;
+        if (peerProof != null && peerProof.length == UcxHandshake.PROOF_BYTES) {
+            byte[] id = Arrays.copyOf(peerProof, UcxKeys.KEY_ID_BYTES);
+            byte[] peerMac = Arrays.copyOfRange(peerProof, UcxKeys.KEY_ID_BYTES, peerProof.length);
+            byte[] candidate;
+            byte[] candidateId;
+            if (server) {
+                candidate = key;
+                candidateId = keyId;
+            } else {
+                int own = ownKeyIndex(id);
+                candidate = own < 0 ? null : trust.secrets().get(own);
+                candidateId = own < 0 ? null : trust.keyIds().get(own);
+            }
+            peerProvedSecret = candidate != null && !MessageDigest.isEqual(id, NO_KEY_ID)
+                    && MessageDigest.isEqual(id, candidateId)
+                    && MessageDigest.isEqual(peerMac, mac(candidate, server ? CLIENT_LABEL : SERVER_LABEL));
+            if (!server) {
+                key = peerProvedSecret ? candidate : null;
+                keyId = peerProvedSecret ? candidateId : null;
+            }
+        }
         if (trust.trustsAnyPeer() || peerProvedSecret) {
             return true;
         }
@@ -77,10 +142,10 @@ final class UcxTrustExchange {
         return trust.trustsSameUser() && OWN_UID >= 0 && peerUid.getAsInt() == OWN_UID;
     }
 
-    /** The MAC of this side's worker address, over our hello's body and the address; zeros without a secret. */
+    /** The MAC of this side's worker address, over our hello's body and the address; zeros without a key. */
     byte[] addressMac(byte[] ownHelloBody, byte[] ownAddress) {
-        return trust.secret() == null ? new byte[UcxHandshake.ADDRESS_MAC_BYTES]
-                : mac(server ? SERVER_ADDRESS_LABEL : CLIENT_ADDRESS_LABEL, ownHelloBody, ownAddress);
+        return key == null ? new byte[UcxHandshake.ADDRESS_MAC_BYTES]
+                : mac(key, server ? SERVER_ADDRESS_LABEL : CLIENT_ADDRESS_LABEL, ownHelloBody, ownAddress);
     }
 
     /**
@@ -89,7 +154,7 @@ final class UcxTrustExchange {
      */
     void checkAddress(UcxHandshake.Hello peer) throws ProtocolException {
         if (peerProvedSecret && !MessageDigest.isEqual(peer.addressMac,
-                mac(server ? CLIENT_ADDRESS_LABEL : SERVER_ADDRESS_LABEL, peer.body, peer.workerAddress))) {
+                mac(key, server ? CLIENT_ADDRESS_LABEL : SERVER_ADDRESS_LABEL, peer.body, peer.workerAddress))) {
             throw new ProtocolException("the peer's hello or worker address was altered on the way: its MAC does not "
                     + "match the shared secret's");
         }
@@ -100,7 +165,17 @@ final class UcxTrustExchange {
         return trust;
     }
 
-    private byte[] mac(byte[] label, byte[]... rest) {
+    /** The index of this side's key with id {@code id} in its {@link UcxTrust#secrets()}, or -1. */
+    private int ownKeyIndex(byte[] id) {
+        for (int k = 0; k < trust.keyIds().size(); k++) {
+            if (MessageDigest.isEqual(id, trust.keyIds().get(k))) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private byte[] mac(byte[] secret, byte[] label, byte[]... rest) {
         if (peerNonce == null) {
             throw new IllegalStateException("no challenge from the peer yet");
         }
@@ -108,7 +183,7 @@ final class UcxTrustExchange {
         byte[] serverNonce = server ? ownNonce : peerNonce;
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(trust.secret(), "HmacSHA256"));
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
             mac.update(label);
             mac.update(clientNonce);
             mac.update(serverNonce);

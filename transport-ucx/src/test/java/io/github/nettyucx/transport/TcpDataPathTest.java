@@ -319,7 +319,7 @@ class TcpDataPathTest {
     @Test
     @Timeout(30)
     void aSharedSecretIsProvedOnTheWireAndAReplayedProofIsNot() throws Exception {
-        byte[] secret = "the secret of this test, 32 byte".getBytes(StandardCharsets.US_ASCII);
+        byte[] secret = UcxKeys.generate();
         Channel secretive = bindRecordingServer(new ServerBootstrap().group(group)
                 .childOption(UcxChannelOption.TRUST, UcxTrust.sharedSecret(secret)));
         try {
@@ -332,7 +332,7 @@ class TcpDataPathTest {
                 assertTrue((peer.readServerHello().flags & FLAG_TRUSTS) != 0, "a peer proving the secret");
                 assertDataArrives(peer, "proved");
             }
-            byte[] otherSecret = "not the secret of this test, 32b".getBytes(StandardCharsets.US_ASCII);
+            byte[] otherSecret = UcxKeys.generate();
             try (RawPeer peer = new RawPeer(secretive, UcxTrust.sharedSecret(otherSecret))) {
                 assertFalse(peer.trust.trusts(null, peer.serverIntro.proof, () -> -1),
                         "a server with another secret proves ours");
@@ -568,7 +568,7 @@ class TcpDataPathTest {
             in = new DataInputStream(socket.getInputStream());
             out = new DataOutputStream(socket.getOutputStream());
             trust = new UcxTrustExchange(rules, false);
-            write(UcxHandshake.encodeClientIntro(trust.ownNonce()));
+            write(UcxHandshake.encodeClientIntro(trust.ownNonce(), trust.ownKeyIds()));
             byte[] intro = new byte[UcxHandshake.SERVER_INTRO_BYTES];
             in.readFully(intro);
             serverIntro = UcxHandshake.decodeIntro(ByteBuffer.wrap(intro), true, trust.ownNonce());

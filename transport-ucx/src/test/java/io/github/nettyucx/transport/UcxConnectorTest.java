@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,8 +35,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * address leaves before both sides trust each other, and the deadlines of the handshake.
  */
 class UcxConnectorTest {
-    private static final byte[] SECRET = "a shared secret of 32 bytes, ok!".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] OTHER_SECRET = "another secret of 32 bytes, ok!!".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SECRET = HexFormat.of().parseHex(
+            "b7ac21e9de3e2b5ed2ac830995d96139d9fc45b457864dad97cd11fb4c984f46");
+    private static final byte[] OTHER_SECRET = HexFormat.of().parseHex(
+            "7d2579ae1a1970a4f0e650c30de83040bf1b87f9f372f6412d5eca42560b62ad");
     /** A peer in no network of these tests (TEST-NET-1), not on this host. */
     private static final InetSocketAddress STRANGER = new InetSocketAddress(testNet(7), 40000);
 

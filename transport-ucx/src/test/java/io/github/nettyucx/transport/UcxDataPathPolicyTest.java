@@ -11,16 +11,19 @@ import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_INSISTS;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_NETWORK;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_SHARED_MEMORY;
 import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_TRUSTS;
+import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_UCX_TCP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
  * {@link UcxDataPathPolicy#choose}: UCX only between peers that both trust each other, the TCP data path between
- * others that both accept it, and no connection otherwise; both ends choose alike. Every combination of the five
- * flags on both sides, on one host and across hosts. No native library.
+ * others that both accept it, and no connection otherwise; both ends choose alike. UCX only where the two UCX contexts
+ * share a transport that reaches across. Every combination of the six flags on both sides, on one host and across
+ * hosts. No native library.
  */
 class UcxDataPathPolicyTest {
-    private static final int ALL_FLAGS = FLAG_ACCEPTS | FLAG_SHARED_MEMORY | FLAG_NETWORK | FLAG_INSISTS | FLAG_TRUSTS;
+    private static final int ALL_FLAGS = FLAG_ACCEPTS | FLAG_SHARED_MEMORY | FLAG_NETWORK | FLAG_INSISTS | FLAG_TRUSTS
+            | FLAG_UCX_TCP;
 
     @Test
     void theFlagsAreThoseOnTheWire() {
@@ -29,6 +32,7 @@ class UcxDataPathPolicyTest {
         assertEquals(4, FLAG_NETWORK);
         assertEquals(8, FLAG_INSISTS);
         assertEquals(16, FLAG_TRUSTS);
+        assertEquals(32, FLAG_UCX_TCP);
     }
 
     @Test
@@ -48,7 +52,7 @@ class UcxDataPathPolicyTest {
     }
 
     @Test
-    void withMutualTrustUcxUnlessTheTcpDataPathIsChosen() {
+    void withMutualTrustUcxUnlessTheTcpDataPathIsChosenOrNoTransportReaches() {
         for (int ours = FLAG_TRUSTS; ours <= ALL_FLAGS; ours++) {
             for (int theirs = FLAG_TRUSTS; theirs <= ALL_FLAGS; theirs++) {
                 if ((ours & theirs & FLAG_TRUSTS) == 0) {
@@ -56,10 +60,13 @@ class UcxDataPathPolicyTest {
                 }
                 for (boolean sameHost : new boolean[] {true, false}) {
                     Choice choice = UcxDataPathPolicy.choose(ours, theirs, sameHost);
-                    assertNotEquals(Choice.NONE, choice, "trusted peers are never refused: "
-                            + describe(ours, theirs, sameHost));
-                    Choice expected = UcxDataPathPolicy.streamChosen(ours, theirs, sameHost) ? Choice.TCP : Choice.UCX;
+                    Choice expected = UcxDataPathPolicy.streamChosen(ours, theirs, sameHost) ? Choice.TCP
+                            : UcxDataPathPolicy.ucxReaches(ours, theirs, sameHost) ? Choice.UCX : Choice.NONE;
                     assertEquals(expected, choice, describe(ours, theirs, sameHost));
+                    if ((ours & theirs & FLAG_ACCEPTS) != 0) {
+                        assertNotEquals(Choice.NONE, choice, "trusted peers that both accept the TCP data path are "
+                                + "never refused: " + describe(ours, theirs, sameHost));
+                    }
                 }
             }
         }
@@ -94,8 +101,12 @@ class UcxDataPathPolicyTest {
                 "this side has the TCP data path off and does not trust the peer");
         assertEquals(Choice.NONE, UcxDataPathPolicy.choose(shm, FLAG_NETWORK | FLAG_TRUSTS, false),
                 "the peer has the TCP data path off and this side does not trust it");
-        assertEquals(Choice.UCX, UcxDataPathPolicy.choose(FLAG_TRUSTS, FLAG_TRUSTS, false),
-                "trusted peers with the TCP data path off: UCX's own tcp transport");
+        assertEquals(Choice.UCX, UcxDataPathPolicy.choose(FLAG_TRUSTS | FLAG_UCX_TCP, FLAG_TRUSTS | FLAG_UCX_TCP,
+                false), "trusted peers with the TCP data path off: UCX's own tcp transport");
+        assertEquals(Choice.NONE, UcxDataPathPolicy.choose(FLAG_TRUSTS | FLAG_UCX_TCP, FLAG_ACCEPTS | FLAG_TRUSTS,
+                false), "one side with the TCP data path off, the other without UCX's tcp transport: refused");
+        assertEquals(Choice.UCX, UcxDataPathPolicy.choose(FLAG_TRUSTS | FLAG_UCX_TCP | FLAG_SHARED_MEMORY,
+                shm | FLAG_TRUSTS, true), "one side with the TCP data path off, on one host: shared memory");
         assertEquals(Choice.TCP, UcxDataPathPolicy.choose(FLAG_ACCEPTS | FLAG_TRUSTS,
                 FLAG_ACCEPTS | FLAG_INSISTS | FLAG_TRUSTS | FLAG_SHARED_MEMORY, true), "a trusted peer that insists");
     }

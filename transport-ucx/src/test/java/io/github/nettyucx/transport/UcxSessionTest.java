@@ -268,32 +268,37 @@ class UcxSessionTest {
 
     /** The layouts of docs/protocol.md, checked byte by byte rather than through the decoders. */
     @Test
-    void theMessagesOfProtocol7HaveTheirDocumentedLayout() throws ProtocolException {
-        assertEquals(7, UcxHandshake.VERSION);
-        ByteBuffer clientIntro = UcxHandshake.encodeClientIntro(PEER_NONCE);
-        assertEquals(24, clientIntro.remaining());
+    void theMessagesOfProtocol8HaveTheirDocumentedLayout() throws ProtocolException {
+        assertEquals(8, UcxHandshake.VERSION);
+        byte[] keyIds = filled(16, 0x3C);
+        ByteBuffer clientIntro = UcxHandshake.encodeClientIntro(PEER_NONCE, keyIds);
+        assertEquals(40, clientIntro.remaining());
         assertEquals(0x4E554358, clientIntro.getInt(0));
-        assertEquals(7, clientIntro.getShort(4));
+        assertEquals(8, clientIntro.getShort(4));
         assertEquals(0, clientIntro.getShort(6), "flags");
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(clientIntro.array(), 8, 24));
+        assertArrayEquals(keyIds, Arrays.copyOfRange(clientIntro.array(), 24, 40), "the client's key ids last");
+        assertArrayEquals(new byte[16], Arrays.copyOfRange(UcxHandshake.encodeClientIntro(PEER_NONCE).array(), 24,
+                40), "no key: zero ids");
+        assertArrayEquals(keyIds, UcxHandshake.decodeIntro(clientIntro.duplicate(), false, OWN_NONCE).keyIds);
 
         ByteBuffer serverIntro = UcxHandshake.encodeServerIntro(PEER_NONCE, PROOF);
-        assertEquals(56, serverIntro.remaining());
+        assertEquals(64, serverIntro.remaining());
         assertEquals(0x4E554358, serverIntro.getInt(0));
-        assertEquals(7, serverIntro.getShort(4));
+        assertEquals(8, serverIntro.getShort(4));
         assertArrayEquals(PEER_NONCE, Arrays.copyOfRange(serverIntro.array(), 8, 24));
-        assertArrayEquals(PROOF, Arrays.copyOfRange(serverIntro.array(), 24, 56));
+        assertArrayEquals(PROOF, Arrays.copyOfRange(serverIntro.array(), 24, 64), "key id and HMAC, 40 bytes");
 
         ByteBuffer clientHello = UcxHandshake.encodeHello(0x1F, 7, 0x123456789ABCL, 0x77, 9, 4096, PROOF);
-        assertEquals(76, clientHello.remaining());
-        assertArrayEquals(PROOF, Arrays.copyOfRange(clientHello.array(), 0, 32), "the proof first");
-        assertEquals(0x1F, clientHello.getShort(32));
-        assertEquals(0, clientHello.getShort(34));
-        assertEquals(7, clientHello.getInt(36));
-        assertEquals(0x123456789ABCL, clientHello.getLong(40));
-        assertEquals(9, clientHello.getInt(48));
-        assertEquals(4096, clientHello.getInt(52));
-        assertEquals(0x77, clientHello.getInt(72), "the message key last");
+        assertEquals(84, clientHello.remaining());
+        assertArrayEquals(PROOF, Arrays.copyOfRange(clientHello.array(), 0, 40), "the proof first");
+        assertEquals(0x1F, clientHello.getShort(40));
+        assertEquals(0, clientHello.getShort(42));
+        assertEquals(7, clientHello.getInt(44));
+        assertEquals(0x123456789ABCL, clientHello.getLong(48));
+        assertEquals(9, clientHello.getInt(56));
+        assertEquals(4096, clientHello.getInt(60));
+        assertEquals(0x77, clientHello.getInt(80), "the message key last");
 
         ByteBuffer serverHello = UcxHandshake.encodeHello(0x10, 7, 0x42L, 0x78, 9, 4096, null);
         assertEquals(44, serverHello.remaining());
@@ -303,7 +308,7 @@ class UcxSessionTest {
         assertEquals(9, serverHello.getInt(16));
         assertEquals(4096, serverHello.getInt(20));
         assertEquals(0x78, serverHello.getInt(40));
-        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 56, 72),
+        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 64, 80),
                 Arrays.copyOfRange(serverHello.array(), 24, 40), "the same boot id");
         UcxHandshake.Hello decoded = UcxHandshake.decodeHello(clientHello, true);
         assertEquals(0x123456789ABCL, decoded.tagSecret, "decoded tag secret");
@@ -318,7 +323,7 @@ class UcxSessionTest {
         assertArrayEquals(mac, Arrays.copyOfRange(address.array(), 4 + WORKER_ADDRESS.length,
                 4 + WORKER_ADDRESS.length + 32), "the MAC last");
         assertArrayEquals(Arrays.copyOfRange(serverHello.array(), 0, 44), UcxHandshake.helloBody(serverHello));
-        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 32, 76), UcxHandshake.helloBody(clientHello),
+        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 40, 84), UcxHandshake.helloBody(clientHello),
                 "a client's hello body is what follows its proof");
     }
 
@@ -382,7 +387,7 @@ class UcxSessionTest {
         int introEnd = peerIntro(side).remaining();
         int helloEnd = introEnd + peerHello(side).remaining();
         int addressEnd = helloEnd + address().remaining();
-        assertEquals(side == Side.CLIENT ? 56 : 24, introEnd);
+        assertEquals(side == Side.CLIENT ? 64 : 40, introEnd);
         assertEquals(side == Side.CLIENT ? UcxHandshake.HELLO_BYTES : UcxHandshake.CLIENT_HELLO_BYTES,
                 helloEnd - introEnd);
         int ends = 0;

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.function.IntSupplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -29,11 +30,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link UcxTrustExchange}, both sides of it in one process, no sockets: the proofs of a shared secret (trusted both
  * ways with the same secret; not with another, nor when replayed from another exchange, nor reflected back to the
- * side that made them), and the other rules (any peer, networks, same user by the peer socket owner's uid).
+ * side that made them), the choice of key during a rotation, and the other rules (any peer, networks, same user by
+ * the peer socket owner's uid).
  */
 class UcxTrustExchangeTest {
-    private static final byte[] SECRET = "a shared secret of 32 bytes, ok!".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] OTHER_SECRET = "another secret of 32 bytes, ok!!".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SECRET = HexFormat.of().parseHex(
+            "dd78af0a675d2e0706c447a3a5d3ede689c00c4ad482a1a8dcd66893ba8ab315");
+    private static final byte[] OTHER_SECRET = HexFormat.of().parseHex(
+            "a9fe275597f91f566f01abb862c9019907b24f59e5f7c0e073142170a2085012");
     /** A peer in no network of these tests (TEST-NET-1). */
     private static final InetSocketAddress STRANGER = new InetSocketAddress(address(192, 0, 2, 7), 40000);
     /** The kernel's answer for a peer socket that is not of this host and network namespace. */
@@ -59,13 +63,27 @@ class UcxTrustExchangeTest {
         }
     }
 
-    /** A client's and a server's exchange after their intros crossed: {client, server}. */
+    /**
+     * A client's and a server's exchange after their intros crossed and the client checked the server's, as the
+     * connector does before its hello: {client, server}.
+     */
     private static UcxTrustExchange[] introduce(UcxTrust clientTrust, UcxTrust serverTrust) {
         UcxTrustExchange client = new UcxTrustExchange(clientTrust, false);
         UcxTrustExchange server = new UcxTrustExchange(serverTrust, true);
         server.peerNonce(client.ownNonce());
+        server.peerKeyIds(client.ownKeyIds());
         client.peerNonce(server.ownNonce());
+        client.trusts(STRANGER, server.proof(), NOT_LOCAL);
         return new UcxTrustExchange[] {client, server};
+    }
+
+    /** A proof as docs/protocol.md has it: the key's id, then the HMAC. */
+    private static byte[] proof(byte[] secret, String label, byte[] clientNonce, byte[] serverNonce)
+            throws Exception {
+        byte[] proof = Arrays.copyOf(UcxKeys.keyId(secret), UcxHandshake.PROOF_BYTES);
+        System.arraycopy(hmac(secret, label, clientNonce, serverNonce), 0, proof, UcxKeys.KEY_ID_BYTES,
+                UcxHandshake.MAC_BYTES);
+        return proof;
     }
 
     private static byte[] hmac(byte[] secret, String label, byte[] clientNonce, byte[] serverNonce) throws Exception {
@@ -143,8 +161,11 @@ class UcxTrustExchangeTest {
         assertEquals(UcxHandshake.NONCE_BYTES, clientNonce.length);
         assertEquals(UcxHandshake.NONCE_BYTES, serverNonce.length);
         assertFalse(Arrays.equals(clientNonce, serverNonce));
-        assertArrayEquals(hmac(SECRET, "netty-ucx 5 server", clientNonce, serverNonce), pair[1].proof());
-        assertArrayEquals(hmac(SECRET, "netty-ucx 5 client", clientNonce, serverNonce), pair[0].proof());
+        assertArrayEquals(proof(SECRET, "netty-ucx 8 server", clientNonce, serverNonce), pair[1].proof());
+        assertArrayEquals(proof(SECRET, "netty-ucx 8 client", clientNonce, serverNonce), pair[0].proof());
+        // The key id: the first 8 bytes of HMAC-SHA256(key, "netty-ucx key id").
+        assertArrayEquals(Arrays.copyOf(hmac(SECRET, "netty-ucx key id", new byte[0], new byte[0]), 8),
+                UcxKeys.keyId(SECRET));
         assertFalse(Arrays.equals(pair[0].proof(), pair[1].proof()), "the two roles' proofs differ");
     }
 
@@ -196,6 +217,7 @@ class UcxTrustExchangeTest {
         // Even with the recorded client's intro replayed too: the server's own nonce is new.
         UcxTrustExchange server = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), true);
         server.peerNonce(seen[0].ownNonce());
+        server.peerKeyIds(seen[0].ownKeyIds());
         assertFalse(server.trusts(STRANGER, seen[0].proof(), NOT_LOCAL), "a replayed intro and hello");
     }
 
@@ -209,19 +231,22 @@ class UcxTrustExchangeTest {
         // A server whose own intro came back as the client's (same nonces both ways), and its proof with it.
         UcxTrustExchange server = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), true);
         server.peerNonce(server.ownNonce());
+        server.peerKeyIds(server.ownKeyIds());
         assertFalse(server.trusts(STRANGER, server.proof(), NOT_LOCAL), "an echoed intro and proof");
     }
 
     @Test
     void noProofBeforeThePeersChallenge() {
-        UcxTrustExchange exchange = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), false);
+        UcxTrustExchange exchange = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), true);
+        exchange.peerKeyIds(exchange.ownKeyIds());
         assertThrows(IllegalStateException.class, exchange::proof);
         assertArrayEquals(new byte[UcxHandshake.PROOF_BYTES], new UcxTrustExchange(UcxTrust.none(), false).proof());
     }
 
     @Test
     void theProofDependsOnThePeersChallenge() {
-        UcxTrustExchange exchange = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), false);
+        UcxTrustExchange exchange = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), true);
+        exchange.peerKeyIds(exchange.ownKeyIds());
         exchange.peerNonce(new byte[UcxHandshake.NONCE_BYTES]);
         byte[] first = exchange.proof();
         byte[] otherNonce = new byte[UcxHandshake.NONCE_BYTES];
@@ -234,10 +259,89 @@ class UcxTrustExchangeTest {
     void theChallengeIsCopied() {
         byte[] nonce = new byte[UcxHandshake.NONCE_BYTES];
         UcxTrustExchange server = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), true);
+        server.peerKeyIds(server.ownKeyIds());
         server.peerNonce(nonce);
         byte[] proof = server.proof();
         nonce[0] = 9;
         assertArrayEquals(proof, server.proof(), "a later change to the caller's array changed the challenge");
+    }
+
+    // ---- keys: which one, and rotation ----
+
+    /** The client's intro names its keys: their ids in order, zeros in an unused slot. */
+    @Test
+    void theClientNamesItsKeysById() {
+        byte[] ids = new UcxTrustExchange(UcxTrust.sharedSecrets(SECRET, OTHER_SECRET), false).ownKeyIds();
+        assertEquals(UcxHandshake.KEY_IDS_BYTES, ids.length);
+        assertArrayEquals(UcxKeys.keyId(SECRET), Arrays.copyOfRange(ids, 0, 8));
+        assertArrayEquals(UcxKeys.keyId(OTHER_SECRET), Arrays.copyOfRange(ids, 8, 16));
+        byte[] one = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), false).ownKeyIds();
+        assertArrayEquals(UcxKeys.keyId(SECRET), Arrays.copyOfRange(one, 0, 8));
+        assertArrayEquals(new byte[8], Arrays.copyOfRange(one, 8, 16));
+        assertArrayEquals(new byte[UcxHandshake.KEY_IDS_BYTES],
+                new UcxTrustExchange(UcxTrust.sameUser(), false).ownKeyIds());
+        assertFalse(Arrays.equals(UcxKeys.keyId(SECRET), UcxKeys.keyId(OTHER_SECRET)));
+    }
+
+    /**
+     * During a rotation the server holds {old, new}, clients either: each pair proves with the key both hold, and
+     * their address MACs use it too. A client with an unrelated key is trusted by neither side.
+     */
+    @Test
+    void aServerWithTwoKeysTrustsClientsOfEither() throws Exception {
+        byte[] unrelated = UcxKeys.generate();
+        UcxTrust rotating = UcxTrust.sharedSecret(SECRET).or(UcxTrust.sharedSecret(OTHER_SECRET));
+        for (byte[] clientKey : new byte[][] {SECRET, OTHER_SECRET}) {
+            UcxTrustExchange[] pair = introduce(UcxTrust.sharedSecret(clientKey), rotating);
+            UcxTrustExchange client = pair[0];
+            UcxTrustExchange server = pair[1];
+            assertArrayEquals(proof(clientKey, "netty-ucx 8 server", client.ownNonce(), server.ownNonce()),
+                    server.proof(), "the server proves with the key the client named");
+            assertTrue(client.trusts(STRANGER, server.proof(), NOT_LOCAL), "the client trusts the server");
+            assertTrue(server.trusts(STRANGER, client.proof(), NOT_LOCAL), "the server trusts the client");
+            byte[] body = new byte[UcxHandshake.HELLO_BYTES];
+            byte[] address = {1, 2, 3};
+            client.checkAddress(hello(body, address, server.addressMac(body, address)));
+            server.checkAddress(hello(body, address, client.addressMac(body, address)));
+        }
+        // A client that rotated first ({new, old}) and a server not yet ({old}): they use old.
+        UcxTrustExchange[] ahead = introduce(UcxTrust.sharedSecrets(OTHER_SECRET, SECRET),
+                UcxTrust.sharedSecret(SECRET));
+        assertTrue(ahead[1].trusts(STRANGER, ahead[0].proof(), NOT_LOCAL));
+        assertTrue(ahead[0].trusts(STRANGER, ahead[1].proof(), NOT_LOCAL));
+        assertArrayEquals(UcxKeys.keyId(SECRET), Arrays.copyOf(ahead[0].proof(), 8));
+
+        UcxTrustExchange[] stranger = introduce(UcxTrust.sharedSecret(unrelated), rotating);
+        assertArrayEquals(new byte[UcxHandshake.PROOF_BYTES], stranger[1].proof(),
+                "a server proves nothing to a client that named none of its keys");
+        assertArrayEquals(new byte[UcxHandshake.PROOF_BYTES], stranger[0].proof());
+        assertFalse(stranger[0].trusts(STRANGER, stranger[1].proof(), NOT_LOCAL));
+        assertFalse(stranger[1].trusts(STRANGER, stranger[0].proof(), NOT_LOCAL));
+    }
+
+    /**
+     * A client proves its key only to a server whose proof checked out: a server that merely repeats the key id
+     * the client's intro named (anyone can) gets a zero proof, nothing to attack offline.
+     */
+    @Test
+    void aClientProvesNothingToAServerThatDidNotProveItsKey() {
+        UcxTrustExchange client = new UcxTrustExchange(UcxTrust.sharedSecret(SECRET), false);
+        client.peerNonce(new byte[UcxHandshake.NONCE_BYTES]);
+        byte[] forged = Arrays.copyOf(UcxKeys.keyId(SECRET), UcxHandshake.PROOF_BYTES);
+        assertFalse(client.trusts(STRANGER, forged, NOT_LOCAL));
+        assertArrayEquals(new byte[UcxHandshake.PROOF_BYTES], client.proof());
+        assertArrayEquals(new byte[UcxHandshake.ADDRESS_MAC_BYTES], client.addressMac(new byte[4], new byte[4]));
+    }
+
+    /** The key id must be the one of the key the HMAC was made with: another id with the right HMAC fails. */
+    @Test
+    void aProofUnderAnotherKeyIdIsNotTrusted() {
+        UcxTrustExchange[] pair = introduce(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecrets(SECRET,
+                OTHER_SECRET));
+        byte[] proof = pair[0].proof();
+        System.arraycopy(UcxKeys.keyId(OTHER_SECRET), 0, proof, 0, UcxKeys.KEY_ID_BYTES);
+        assertFalse(pair[1].trusts(STRANGER, proof, NOT_LOCAL));
+        assertTrue(pair[1].trusts(STRANGER, pair[0].proof(), NOT_LOCAL), "the control");
     }
 
     // ---- the other rules ----

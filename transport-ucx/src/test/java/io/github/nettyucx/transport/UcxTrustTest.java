@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HexFormat;
 import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -30,7 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * permissions of its file, and how rules combine. No native library.
  */
 class UcxTrustTest {
-    private static final String SECRET = "0123456789abcdef0123456789abcdef";
+    /** A random key, hex, as a key file or {@code secret:} holds it. */
+    private static final String SECRET = "fdfcb0548e95b183c71a1353d868fc733c42b2e27b7de4694616fcfa438773ed";
+    private static final byte[] KEY = HexFormat.of().parseHex(SECRET);
 
     private static InetAddress ip(String literal) throws UnknownHostException {
         return InetAddress.getByName(literal);
@@ -111,34 +114,40 @@ class UcxTrustTest {
     @Test
     void aSecretNeedsAtLeast16Bytes() throws IOException {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> UcxTrust.sharedSecret(new byte[UcxTrust.MIN_SECRET_BYTES - 1]));
+                () -> UcxTrust.sharedSecret(java.util.Arrays.copyOf(KEY, UcxTrust.MIN_SECRET_BYTES - 1)));
         assertTrue(e.getMessage().contains("at least 16 bytes"), e.getMessage());
+        assertTrue(e.getMessage().contains("bin/ucx-keygen FILE"), "the message names the fix: " + e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> UcxTrust.sharedSecret(new byte[0]));
-        assertThrows(IllegalArgumentException.class, () -> UcxTrust.parse("secret:fifteen-bytes!!"));
+        assertThrows(IllegalArgumentException.class, () -> UcxTrust.parse("secret:" + SECRET.substring(0, 30)));
         assertThrows(IllegalArgumentException.class, () -> UcxTrust.parse("secret:"));
         assertThrows(NullPointerException.class, () -> UcxTrust.sharedSecret(null));
-        assertEquals(16, UcxTrust.sharedSecret(new byte[16]).secret().length);
-        assertEquals(16, UcxTrust.parse("secret:sixteen-bytes!!!").secret().length);
+        assertEquals(16, UcxTrust.sharedSecret(java.util.Arrays.copyOf(KEY, 16)).secret().length);
+        assertEquals(16, UcxTrust.parse("secret:" + SECRET.substring(0, 32)).secret().length);
     }
 
     @Test
     void aSecretIsCopiedNotShared() {
-        byte[] bytes = SECRET.getBytes(StandardCharsets.US_ASCII);
+        byte[] bytes = KEY.clone();
         UcxTrust trust = UcxTrust.sharedSecret(bytes);
         bytes[0] ^= 1;
-        assertArrayEquals(SECRET.getBytes(StandardCharsets.US_ASCII), trust.secret(),
-                "a change to the caller's array changed the secret");
+        assertArrayEquals(KEY, trust.secret(), "a change to the caller's array changed the secret");
         assertFalse(trust.trustsSameUser());
         assertFalse(trust.trustsAnyPeer());
         assertEquals("shared secret", trust.toString(), "the secret itself is never shown");
     }
 
+    /** {@code secret:} takes an encoded key, hex in either case or base64; a passphrase is refused. */
     @Test
-    void aSecretFromTheCommandLineKeepsItsCase() throws IOException {
+    void aSecretFromTheCommandLineIsAnEncodedKey() throws IOException {
         String upper = SECRET.toUpperCase(Locale.ROOT);
         UcxTrust trust = UcxTrust.parse("secret:" + upper);
-        assertArrayEquals(upper.getBytes(StandardCharsets.UTF_8), trust.secret());
+        assertArrayEquals(KEY, trust.secret());
         assertFalse(trust.toString().contains(upper));
+        assertArrayEquals(KEY, UcxTrust.parse("secret:" + java.util.Base64.getEncoder().encodeToString(KEY))
+                .secret());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> UcxTrust.parse("secret:correct horse battery staple"));
+        assertTrue(e.getMessage().contains("bin/ucx-keygen"), e.getMessage());
     }
 
     @Test
@@ -154,15 +163,14 @@ class UcxTrustTest {
     }
 
     @Test
-    void aSecretFileOnlyItsOwnerReadsIsTakenWithoutTrailingWhiteSpace(@TempDir Path dir) throws IOException {
+    void aSecretFileOnlyItsOwnerReadsIsTakenWithoutSurroundingWhiteSpace(@TempDir Path dir) throws IOException {
         for (String permissions : new String[] {"rw-------", "r--------"}) {
-            Path file = secretFile(dir, SECRET + " \n\n", permissions);
+            Path file = secretFile(dir, " " + SECRET + " \n\n", permissions);
             UcxTrust trust = UcxTrust.sharedSecretFile(file);
-            assertArrayEquals(SECRET.getBytes(StandardCharsets.UTF_8), trust.secret(), permissions);
-            assertArrayEquals(SECRET.getBytes(StandardCharsets.UTF_8),
-                    UcxTrust.parse("secret-file:" + file).secret());
-            assertArrayEquals(SECRET.getBytes(StandardCharsets.UTF_8),
-                    UcxTrust.parse("SECRET-FILE:" + file).secret(), "the rule's name in any case, the path as is");
+            assertArrayEquals(KEY, trust.secret(), permissions);
+            assertArrayEquals(KEY, UcxTrust.parse("secret-file:" + file).secret());
+            assertArrayEquals(KEY, UcxTrust.parse("SECRET-FILE:" + file).secret(),
+                    "the rule's name in any case, the path as is");
         }
     }
 
@@ -181,7 +189,7 @@ class UcxTrustTest {
 
     @Test
     void aSecretFileTooShortOrMissingIsRefused(@TempDir Path dir) throws IOException {
-        Path shortFile = secretFile(dir, "0123456789abcde\n", "rw-------");
+        Path shortFile = secretFile(dir, SECRET.substring(0, 30) + "\n", "rw-------");
         assertThrows(IllegalArgumentException.class, () -> UcxTrust.sharedSecretFile(shortFile));
         Path missing = dir.resolve("missing");
         assertThrows(IOException.class, () -> UcxTrust.sharedSecretFile(missing));
@@ -323,7 +331,7 @@ class UcxTrustTest {
     @Test
     void orTrustsWhatEitherTrusts() throws IOException {
         UcxTrust trust = UcxTrust.sameUser().or(UcxTrust.networks("10.0.0.0/8"))
-                .or(UcxTrust.sharedSecret(SECRET.getBytes(StandardCharsets.US_ASCII)));
+                .or(UcxTrust.sharedSecret(KEY));
         assertTrue(trust.trustsSameUser());
         assertFalse(trust.trustsAnyPeer());
         assertTrue(trust.inTrustedNetwork(ip("10.1.1.1")));
@@ -342,12 +350,35 @@ class UcxTrustTest {
 
     @Test
     void orKeepsASecretFromEitherSide() {
-        byte[] first = "first-secret-of-16-bytes".getBytes(StandardCharsets.US_ASCII);
-        byte[] second = "second-secret-of-16-bytes".getBytes(StandardCharsets.US_ASCII);
+        byte[] first = UcxKeys.generate();
+        byte[] second = UcxKeys.generate();
         assertArrayEquals(first, UcxTrust.sharedSecret(first).or(UcxTrust.sameUser()).secret());
         assertArrayEquals(first, UcxTrust.sameUser().or(UcxTrust.sharedSecret(first)).secret());
-        assertArrayEquals(second, UcxTrust.sharedSecret(first).or(UcxTrust.sharedSecret(second)).secret(),
-                "with two secrets, the other's");
+        UcxTrust both = UcxTrust.sharedSecret(first).or(UcxTrust.sharedSecret(second));
+        assertEquals(2, both.secrets().size(), "with two secrets, both are kept (a rotation)");
+        assertArrayEquals(first, both.secrets().get(0));
+        assertArrayEquals(second, both.secrets().get(1));
+        assertEquals("2 shared secrets", both.toString());
+        assertEquals(2, UcxTrust.sharedSecrets(first, second).secrets().size());
+        assertEquals(1, UcxTrust.sharedSecret(first).or(UcxTrust.sharedSecret(first.clone())).secrets().size(),
+                "the same key twice is one key");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> both.or(UcxTrust.sharedSecret(UcxKeys.generate())));
+        assertTrue(e.getMessage().contains("at most 2"), "a third key is refused, not dropped: " + e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> UcxTrust.sharedSecrets());
+    }
+
+    /** Two secret-file rules, as a rotation sets them on the command line: both keys count. */
+    @Test
+    void twoSecretFileRulesKeepBothKeys(@TempDir Path dir) throws IOException {
+        Path old = dir.resolve("old.key");
+        Path fresh = dir.resolve("new.key");
+        UcxKeys.writeNewKeyFile(old);
+        UcxKeys.writeNewKeyFile(fresh);
+        UcxTrust trust = UcxTrust.parse("secret-file:" + old + ",secret-file:" + fresh);
+        assertEquals(2, trust.secrets().size());
+        assertArrayEquals(UcxTrust.sharedSecretFile(old).secret(), trust.secrets().get(0));
+        assertArrayEquals(UcxTrust.sharedSecretFile(fresh).secret(), trust.secrets().get(1));
     }
 
     @Test
@@ -357,7 +388,7 @@ class UcxTrustTest {
         assertTrue(trust.trustsSameUser());
         assertFalse(trust.trustsAnyPeer());
         assertTrue(trust.inTrustedNetwork(ip("10.2.2.2")));
-        assertArrayEquals(SECRET.getBytes(StandardCharsets.UTF_8), trust.secret());
+        assertArrayEquals(KEY, trust.secret());
         assertEquals("same-user, shared secret, 10.0.0.0/8", trust.toString());
 
         UcxTrust withNone = UcxTrust.parse("none,same-user");

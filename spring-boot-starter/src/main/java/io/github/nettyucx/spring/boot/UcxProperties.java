@@ -72,7 +72,7 @@ public class UcxProperties {
     private Boolean receiveInPlace;
 
     /**
-     * Which peers get UCX, the rest the TCP data path: same-user, secret-file:PATH, secret:TEXT,
+     * Which peers get UCX, the rest the TCP data path: same-user, secret-file:PATH, secret:KEY (hex or base64),
      * networks:CIDR;CIDR, any or none, several allowed. Unset: the process's rules, same-user unless
      * -Dio.github.nettyucx.trust says otherwise.
      */
