@@ -33,7 +33,8 @@ import java.util.function.ToLongFunction;
  *   <tr><th>name</th><th>tags</th><th>what</th></tr>
  *   <tr><td>{@value #CONNECTIONS_OPENED}</td><td>{@code data.path}: {@code ucx}, {@code tcp-data-path},
  *       {@code plain-tcp}</td><td>connections that became active, clients and accepted</td></tr>
- *   <tr><td>{@value #SETUP_FAILURES}</td><td>{@code reason}: {@code untrusted}, {@code protocol}, {@code timeout},
+ *   <tr><td>{@value #SETUP_FAILURES}</td><td>{@code reason}: {@code untrusted}, {@code no-transport},
+ *       {@code protocol}, {@code timeout},
  *       {@code refused}, {@code io}, {@code closed}</td><td>connections that closed before becoming active</td></tr>
  *   <tr><td>{@value #LOOP_SLEEPS}</td><td></td><td>times an event loop slept in {@code epoll_wait}</td></tr>
  *   <tr><td>{@value #LOOP_WAKEUPS}</td><td></td><td>writes of other threads that woke a sleeping loop</td></tr>
