@@ -22,10 +22,11 @@ server did as lines on standard output that the Java test waits for. Standard li
       --hello-delay-ms N (wait that long after the server's intro before the hello),
       --host-proof none (zeros instead of the proof that this client runs on the server's host, as a peer behind a
       forwarder sends: it does not know the host's boot id).
-  hostile_client.py flood HOST PORT COUNT SOURCE[,SOURCE...]
+  hostile_client.py flood HOST PORT COUNT SOURCE[,SOURCE...] [EXPECT_CLOSED]
       COUNT sockets, spread evenly over the source addresses in order, each sends only "NUCX" and then nothing.
       Prints FLOOD opened=N refused=R failed_connects=F kept=SOURCE:N,... once the server's answers settled
-      (refused: the server closed or reset it; kept: still open, per source address), or FLOOD_UNSUPPORTED why
+      (refused: the server closed or reset it; kept: still open, per source address; with EXPECT_CLOSED, not
+      before that many were closed, or 8 s passed: a server that accepts slowly closes late), or FLOOD_UNSUPPORTED why
       when this process may not open that many sockets; then waits for a line (or the end) on standard input, closes every socket and prints CLOSED.
 """
 import base64
@@ -225,6 +226,7 @@ def handshake(args):
 
 def flood(args):
     host, port, count, sources = args[0], int(args[1]), int(args[2]), args[3].split(",")
+    expect_closed = int(args[4]) if len(args) > 4 else 0
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = count + 64
     if soft != resource.RLIM_INFINITY and soft < wanted:
@@ -255,7 +257,7 @@ def flood(args):
     ended = set()
     stable_since = time.monotonic()
     deadline = time.monotonic() + 8
-    while time.monotonic() < deadline and time.monotonic() - stable_since < 0.7:
+    while time.monotonic() < deadline and (len(ended) < expect_closed or time.monotonic() - stable_since < 0.7):
         for fd, _ in poller.poll(100):
             if fd in ended:
                 continue

@@ -33,7 +33,8 @@ import java.util.function.ToLongFunction;
  *   <tr><th>name</th><th>tags</th><th>what</th></tr>
  *   <tr><td>{@value #CONNECTIONS_OPENED}</td><td>{@code data.path}: {@code ucx}, {@code tcp-data-path},
  *       {@code plain-tcp}</td><td>connections that became active, clients and accepted</td></tr>
- *   <tr><td>{@value #SETUP_FAILURES}</td><td>{@code reason}: {@code untrusted}, {@code protocol}, {@code timeout},
+ *   <tr><td>{@value #SETUP_FAILURES}</td><td>{@code reason}: {@code untrusted}, {@code no-transport},
+ *       {@code protocol}, {@code timeout},
  *       {@code refused}, {@code io}, {@code closed}</td><td>connections that closed before becoming active</td></tr>
  *   <tr><td>{@value #LOOP_SLEEPS}</td><td></td><td>times an event loop slept in {@code epoll_wait}</td></tr>
  *   <tr><td>{@value #LOOP_WAKEUPS}</td><td></td><td>writes of other threads that woke a sleeping loop</td></tr>
@@ -43,6 +44,11 @@ import java.util.function.ToLongFunction;
  *       stopped to wait for the peer's credits or for a send slot</td></tr>
  *   <tr><td>{@value #STRAY_MESSAGES}</td><td></td><td>UCX messages no receive wanted, dropped</td></tr>
  *   <tr><td>{@value #ENDPOINTS_CREATED}</td><td></td><td>connections given a UCP endpoint (new or shared)</td></tr>
+ *   <tr><td>{@value #HANDSHAKES_SHED}</td><td></td><td>pending handshakes a server closed to admit newer
+ *       connections, at its limits</td></tr>
+ *   <tr><td>{@value #DOWNGRADES}</td><td>{@code cause}: {@code client-fallback}, {@code silent-client}</td><td>
+ *       connections that went plain TCP because the peer's netty-ucx handshake did not come: a client's
+ *       fallback, a server's silent client</td></tr>
  *   <tr><td>{@value #ALLOCATOR_USED}</td><td>{@code allocator}: {@code default}, {@code receive};
  *       {@code memory.type}: {@code direct}, {@code heap}</td><td>bytes mapped (direct) or of live heap
  *       buffers</td></tr>
@@ -75,6 +81,10 @@ public final class UcxMetrics implements MeterBinder {
     public static final String STRAY_MESSAGES = "ucx.messages.stray.dropped";
     /** Connections given a UCP endpoint: a new one, or the one their worker already had to the peer's worker. */
     public static final String ENDPOINTS_CREATED = "ucx.endpoints.created";
+    /** {@link UcxTransportMetrics#handshakesShed()}. */
+    public static final String HANDSHAKES_SHED = "ucx.handshakes.shed";
+    /** {@link UcxTransportMetrics#plainTcpFallbacks()} and {@link UcxTransportMetrics#silentClientsServedAsPlain()}. */
+    public static final String DOWNGRADES = "ucx.connections.downgraded";
     /** Bytes an allocator has mapped (direct) or its live heap buffers hold (heap). */
     public static final String ALLOCATOR_USED = "ucx.allocator.memory.used";
     /** Bytes of the blocks live direct buffers hold. */
@@ -120,6 +130,12 @@ public final class UcxMetrics implements MeterBinder {
                 () -> UcxTransportMetrics.strayMessagesDropped());
         counter(registry, ENDPOINTS_CREATED, "Connections given a UCP endpoint, new or shared", Tags.empty(),
                 () -> UcxTransportMetrics.endpointsCreated());
+        counter(registry, HANDSHAKES_SHED, "Pending handshakes a server closed to admit newer connections",
+                Tags.empty(), () -> UcxTransportMetrics.handshakesShed());
+        counter(registry, DOWNGRADES, "Client connects that fell back to plain TCP", Tags.of("cause",
+                "client-fallback"), () -> UcxTransportMetrics.plainTcpFallbacks());
+        counter(registry, DOWNGRADES, "Accepted clients that sent nothing and were served as plain TCP",
+                Tags.of("cause", "silent-client"), () -> UcxTransportMetrics.silentClientsServedAsPlain());
         if (Ucx.isAvailable()) {
             allocator(registry, "default", UcxByteBufAllocator.DEFAULT.metric());
             allocator(registry, "receive", UcxByteBufAllocator.receiveBuffersMetric());

@@ -8,6 +8,7 @@ import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
+import io.github.nettyucx.transport.UcxTransportMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -91,12 +92,14 @@ class UcxMetricsTest {
                 UcxMetrics.LOOP_SLEEPS, UcxMetrics.LOOP_WAKEUPS, UcxMetrics.LOOP_CONTENTION_HOLDS,
                 UcxMetrics.WRITE_STALLS, UcxMetrics.STRAY_MESSAGES, UcxMetrics.ENDPOINTS_CREATED,
                 UcxMetrics.ALLOCATOR_USED, UcxMetrics.ALLOCATOR_ACTIVE, UcxMetrics.ALLOCATOR_MAX,
-                UcxMetrics.ALLOCATOR_UNREGISTERED}) {
+                UcxMetrics.ALLOCATOR_UNREGISTERED, UcxMetrics.HANDSHAKES_SHED, UcxMetrics.DOWNGRADES}) {
             assertTrue(names.contains(name), name + " missing from " + names);
         }
         assertEquals(3, registry.find(UcxMetrics.CONNECTIONS_OPENED).functionCounters().size());
-        assertEquals(6, registry.find(UcxMetrics.SETUP_FAILURES).functionCounters().size());
+        assertEquals(UcxTransportMetrics.SetupFailure.values().length,
+                registry.find(UcxMetrics.SETUP_FAILURES).functionCounters().size(), "one counter per reason");
         assertEquals(2, registry.find(UcxMetrics.WRITE_STALLS).functionCounters().size());
+        assertEquals(2, registry.find(UcxMetrics.DOWNGRADES).functionCounters().size());
         assertTrue(gauge(UcxMetrics.ALLOCATOR_MAX, "default") > 0);
         assertTrue(gauge(UcxMetrics.ALLOCATOR_MAX, "receive") > 0);
     }

@@ -177,8 +177,11 @@ public final class ReliabilityPeer {
             b.childOption(ChannelOption.AUTO_READ, false);
         }
         b.childOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-        // Also the time an accepted UCX connection has to complete its handshake.
-        b.childOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, Integer.getInteger("peer.handshakeTimeoutMillis", 5_000));
+        // The time an accepted connection has to complete its handshake; the connect timeout as before, since it
+        // also bounds (at least 10 s) a UCX endpoint's wire-up, which tests of this peer may rely on.
+        int handshakeTimeoutMillis = Integer.getInteger("peer.handshakeTimeoutMillis", 5_000);
+        b.childOption(UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS, handshakeTimeoutMillis);
+        b.childOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, handshakeTimeoutMillis);
         Integer maxPending = Integer.getInteger("peer.maxPendingHandshakes");
         if (maxPending != null) {
             b.option(UcxChannelOption.MAX_PENDING_HANDSHAKES, maxPending);

@@ -4,6 +4,7 @@
 package io.github.nettyucx.transport;
 
 import io.netty.util.internal.SystemPropertyUtil;
+import io.netty.util.internal.logging.InternalLogLevel;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -32,6 +33,15 @@ final class PeerWarnings {
 
     /** Logs a WARN unless this interval's share is used up. */
     void warn(String format, Object... args) {
+        log(InternalLogLevel.WARN, format, args);
+    }
+
+    /** Logs an INFO unless this interval's share is used up: what peers may cause in numbers, but is no fault. */
+    void info(String format, Object... args) {
+        log(InternalLogLevel.INFO, format, args);
+    }
+
+    private void log(InternalLogLevel level, String format, Object... args) {
         long heldBackBefore = 0;
         synchronized (this) {
             long now = System.nanoTime();
@@ -51,6 +61,6 @@ final class PeerWarnings {
             logger.warn("{} more warnings about peers were not logged (at most {} per {} s)", heldBackBefore,
                     PER_INTERVAL, TimeUnit.NANOSECONDS.toSeconds(INTERVAL_NANOS));
         }
-        log.warn(format, args);
+        log.log(level, format, args);
     }
 }

@@ -23,15 +23,26 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
      * For an accepted channel: how long it waits for its client's first bytes, which tell a netty-ucx client from
      * a plain TCP one, before it takes a silent client for plain TCP and becomes active, so that a protocol where
      * the server speaks first (SMTP's banner, for example) works. A netty-ucx client sends its hello as soon as it
-     * is connected. 0 waits for the client's bytes (up to the connect timeout). Default 200; see
-     * docs/settings.md.
+     * is connected. 0 waits for the client's bytes (up to {@link #HANDSHAKE_TIMEOUT_MILLIS}). Default 1500, more
+     * than one TCP retransmission of a lost first segment; see docs/settings.md.
      */
     public static final ChannelOption<Integer> CLIENT_BYTES_WAIT_MILLIS =
             valueOf(UcxChannelOption.class, "CLIENT_BYTES_WAIT_MILLIS");
     /**
-     * For a client: when the server does not speak netty-ucx (it answers the hello with other bytes, closes, or
-     * does not answer within {@code -Dio.github.nettyucx.plainTcpFallback.helloMillis}), connect again as plain
-     * TCP instead of failing, and remember that server for a while so that later connections go plain at once.
+     * For an accepted channel (a server's child option): how long its peer has to finish the netty-ucx handshake (or
+     * to be known as a plain TCP client) before the server closes it, whatever {@code CONNECT_TIMEOUT_MILLIS} says.
+     * Short, and never unbounded (it must be positive), since each pending handshake holds one of the server's
+     * {@link #MAX_PENDING_HANDSHAKES} slots. Default 10000; see docs/settings.md.
+     */
+    public static final ChannelOption<Integer> HANDSHAKE_TIMEOUT_MILLIS =
+            valueOf(UcxChannelOption.class, "HANDSHAKE_TIMEOUT_MILLIS");
+    /**
+     * For a client: when the server does not speak netty-ucx (it answers the intro with other bytes, or does not
+     * answer within {@code -Dio.github.nettyucx.plainTcpFallback.helloMillis}, 3 s by default), connect again as
+     * plain TCP instead of failing, and remember that server for a while so that later connections go plain at
+     * once. A server that closes before its intro fails the connect instead (a netty-ucx server that sheds a
+     * handshake does so), and so does every such case under {@code -Dio.github.nettyucx.tcpDataPath=never}, which
+     * this option never overrides. Each fallback is logged at INFO and counted.
      * The pipeline becomes active only once the mode is known, so nothing it writes is lost or sent twice. Off
      * by default ({@code -Dio.github.nettyucx.plainTcpFallback=true} turns it on for every client); see
      * docs/settings.md.
@@ -56,11 +67,16 @@ public final class UcxChannelOption<T> extends ChannelOption<T> {
     public static final ChannelOption<UcxTrust> TRUST = valueOf(UcxChannelOption.class, "TRUST");
     /**
      * For a server: how many accepted connections may be in their handshake at once (the peer not yet known as a
-     * trusted netty-ucx peer or a plain TCP client). One more is closed at once. Default 4096.
+     * trusted netty-ucx peer or a plain TCP client). Every new connection is admitted: at the limit, the oldest
+     * pending handshake of the source (IP address, or IPv6 /64) holding the most is closed to make room. Default
+     * 4096.
      */
     public static final ChannelOption<Integer> MAX_PENDING_HANDSHAKES = valueOf(UcxChannelOption.class,
             "MAX_PENDING_HANDSHAKES");
-    /** For a server: as {@link #MAX_PENDING_HANDSHAKES}, per remote IP address. Default 1024. */
+    /**
+     * For a server: as {@link #MAX_PENDING_HANDSHAKES}, per source (remote IPv4 address, or IPv6 /64): at the limit,
+     * that source's oldest pending handshake is closed to admit its new one. Default 1024.
+     */
     public static final ChannelOption<Integer> MAX_PENDING_HANDSHAKES_PER_ADDRESS = valueOf(UcxChannelOption.class,
             "MAX_PENDING_HANDSHAKES_PER_ADDRESS");
 

@@ -73,14 +73,6 @@ final class UcxConnectionSetup {
         finishEvent(null, reason.name(), failureMessage, accepted, local, remote, trust);
     }
 
-    /** A server turned a connection away before making a channel of it: counted, and recorded without duration. */
-    static void refused(SocketAddress local, SocketAddress remote, String message) {
-        UcxConnectionSetup setup = new UcxConnectionSetup();
-        setup.start();
-        setup.failing(SetupFailure.REFUSED, message);
-        setup.failed(SetupFailure.REFUSED, true, local, remote, null);
-    }
-
     private void finishEvent(String dataPath, String reason, String message, boolean accepted, SocketAddress local,
                              SocketAddress remote, String trust) {
         Object running = event;

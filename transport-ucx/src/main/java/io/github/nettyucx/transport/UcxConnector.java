@@ -36,13 +36,21 @@ import java.util.Arrays;
 final class UcxConnector implements UcxSession.Listener {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxConnector.class);
     private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
+    /** Their own share of the log: a flood of bad handshakes must not hide them, nor they the warnings. */
+    private static final PeerWarnings SILENT_CLIENTS = new PeerWarnings(logger);
     /** The id in a server's hello with no native connection behind it (a refusal, the TCP data path); not 0. */
     static final int NO_CONNECTION_ID = -1;
     /** The least time a UCX endpoint has to come up, whatever the connect timeout. */
     static final int MIN_ENDPOINT_SETUP_MILLIS = 10_000;
-    /** How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's hello. */
-    private static final int FALLBACK_HELLO_MILLIS = Math.max(1,
-            SystemPropertyUtil.getInt("io.github.nettyucx.plainTcpFallback.helloMillis", 1000));
+    /**
+     * How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's intro before it takes
+     * the server for one that does not speak netty-ucx. 3 s: our intro or the server's may be lost once and resent
+     * after TCP's retransmission timeout (1 s at first on Linux), and a netty-ucx server answers only after it read
+     * ours, so two such losses in a row, and a busy loop, must not make a netty-ucx server look silent.
+     */
+    static final int DEFAULT_FALLBACK_HELLO_MILLIS = 3000;
+    private static final int FALLBACK_HELLO_MILLIS = Math.max(1, SystemPropertyUtil.getInt(
+            "io.github.nettyucx.plainTcpFallback.helloMillis", DEFAULT_FALLBACK_HELLO_MILLIS));
 
     /** What the connector needs of its channel: the side channel's socket, the native connection, the loop. */
     interface Host {
@@ -142,6 +150,8 @@ final class UcxConnector implements UcxSession.Listener {
     private boolean serverSpokeNettyUcx;
     /** Tells a fallback deadline of an earlier attempt from the current one's. */
     private int fallbackGeneration;
+    /** The server shed this accepted handshake to admit another ({@link UcxHandshakeLimits}); set on any thread. */
+    private volatile boolean shed;
 
     /** A client's connector ({@code handshakeSlot} null), or an accepted one's, holding a server's handshake slot. */
     UcxConnector(Host host, UcxSocketChannelConfig config, boolean accepted, Runnable handshakeSlot) {
@@ -174,7 +184,25 @@ final class UcxConnector implements UcxSession.Listener {
     void connecting(ChannelPromise promise, InetSocketAddress target, EventLoop loop, Runnable close) {
         setup.start();
         attempt.start(promise, target, loop, config.getConnectTimeoutMillis(), this::connectStage, close);
-        plainAttempt = config.isPlainTcpFallback() && UcxPlainTcpServers.isPlain(target);
+        plainAttempt = config.isPlainTcpFallback() && tcpDataPathAllowed() && UcxPlainTcpServers.isPlain(target);
+    }
+
+    /**
+     * Whether this process lets a connection's bytes leave UCX for a plain socket: not with
+     * {@code -Dio.github.nettyucx.tcpDataPath=never}, which plain TCP fallback never overrides.
+     */
+    private static boolean tcpDataPathAllowed() {
+        return (UcxDataPathPolicy.localFlags() & UcxDataPathPolicy.FLAG_ACCEPTS) != 0;
+    }
+
+    /** Why a connect with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} did not fall back; empty where it may. */
+    String fallbackRefusedHint() {
+        if (!config.isPlainTcpFallback() || tcpDataPathAllowed()) {
+            return "";
+        }
+        return " (PLAIN_TCP_FALLBACK was not used: this process has the TCP data path off, "
+                + "-Dio.github.nettyucx.tcpDataPath=never, so no connection goes plain TCP; to reach servers that do "
+                + "not speak netty-ucx, set -Dio.github.nettyucx.tcpDataPath=auto)";
     }
 
     /**
@@ -208,16 +236,43 @@ final class UcxConnector implements UcxSession.Listener {
         if (config.isPlainTcpFallback()) {
             int generation = ++fallbackGeneration;
             host.schedule(() -> {
-                if (generation == fallbackGeneration && mayFallBack()) {
-                    host.fallBack("no netty-ucx hello within " + FALLBACK_HELLO_MILLIS + " ms");
+                if (generation != fallbackGeneration || !fallbackCandidate()) {
+                    return;
+                }
+                String why = "no netty-ucx intro within " + FALLBACK_HELLO_MILLIS + " ms";
+                if (tcpDataPathAllowed()) {
+                    host.fallBack(why);
+                } else {
+                    // The connect would otherwise wait for its timeout, for a server that most likely never answers.
+                    host.abort(new IOException(why));
                 }
             }, FALLBACK_HELLO_MILLIS);
         }
         return true;
     }
 
-    /** True when a failed handshake may start over as plain TCP instead of failing the connect. */
+    /**
+     * True when a failed handshake may start over as plain TCP instead of failing the connect: the server sent bytes
+     * that are not a netty-ucx intro, or nothing within the fallback deadline. Never where the TCP data path is off.
+     */
     boolean mayFallBack() {
+        return fallbackCandidate() && tcpDataPathAllowed();
+    }
+
+    /** What a failed connect's message adds when the peer vanished (closed, reset) before a fallback could. */
+    String vanishedHint() {
+        if (!session.isTcpConnected() || !fallbackCandidate()) {
+            return "";
+        }
+        if (!tcpDataPathAllowed()) {
+            return fallbackRefusedHint();
+        }
+        return " (the server closed before its netty-ucx intro: PLAIN_TCP_FALLBACK does not take that for a server "
+                + "that does not speak netty-ucx, since a netty-ucx server that sheds or times out a handshake closes "
+                + "so too; connect again, or connect to servers that close at once with a plain TCP transport)";
+    }
+
+    private boolean fallbackCandidate() {
         return config.isPlainTcpFallback() && attempt.isPending() && !plainAttempt && !serverSpokeNettyUcx
                 && !session.isEstablished() && host.isOpen();
     }
@@ -228,7 +283,10 @@ final class UcxConnector implements UcxSession.Listener {
      */
     InetSocketAddress startOverAsPlain(String why) {
         InetSocketAddress target = attempt.target();
-        logger.debug("{} does not speak netty-ucx ({}); connecting again as plain TCP", target, why);
+        // A downgrade: said and counted, since an attacker on the path could cause it too (docs/security.md).
+        logger.info("{} did not answer as a netty-ucx server ({}): connecting again as plain TCP, and so for the next "
+                + "{} ms (UcxChannelOption.PLAIN_TCP_FALLBACK)", target, why, UcxPlainTcpServers.rememberMillis());
+        UcxTransportMetrics.plainTcpFallback();
         UcxPlainTcpServers.remember(target);
         session = new UcxSession(this, false);
         endpoint = null;
@@ -244,43 +302,67 @@ final class UcxConnector implements UcxSession.Listener {
     /** Why a client's handshake failed, as its connect failure. */
     ConnectException handshakeFailed(ProtocolException e) {
         return new ConnectException("handshake with " + attempt.target() + " failed: " + e.getMessage()
-                + (config.isPlainTcpFallback() ? ""
+                + (config.isPlainTcpFallback() ? fallbackRefusedHint()
                 : " (to reach servers that do not speak netty-ucx, set UcxChannelOption.PLAIN_TCP_FALLBACK)"));
     }
 
     // ---- an accepted connection ----
 
     /**
-     * An accepted channel is registered: its challenge is ready, its peer has the connect timeout to finish the
-     * handshake, and a client that sends nothing for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} is plain
-     * TCP. Nothing is sent before the client's first bytes tell what it speaks.
+     * An accepted channel is registered: its challenge is ready, its peer has
+     * {@link UcxChannelOption#HANDSHAKE_TIMEOUT_MILLIS} to finish the handshake, and a client that sends nothing for
+     * {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} is plain TCP. Nothing is sent before the client's first bytes
+     * tell what it speaks.
      */
     void acceptedRegistered() {
+        if (shed) {
+            closeIfShed();
+            return;
+        }
         if (trust == null) {
             startTrustExchange();
         }
-        int timeoutMillis = config.getConnectTimeoutMillis();
-        if (timeoutMillis > 0) {
-            // A client that stops halfway would otherwise hold a socket and a UCX connection forever.
-            attempt.acceptedDeadline(host.schedule(() -> {
-                if (host.isOpen() && !host.isActive()) {
-                    PEER_WARNINGS.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms",
-                            host, timeoutMillis);
-                    setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
-                            "no netty-ucx handshake within " + timeoutMillis + " ms");
-                    host.close();
-                }
-            }, timeoutMillis));
-        }
+        int timeoutMillis = config.handshakeTimeoutMillis();
+        // Never unbounded (the option is positive): a client that stops halfway would hold its slot, its socket
+        // and maybe a UCX connection for as long as it likes.
+        attempt.acceptedDeadline(host.schedule(() -> {
+            if (host.isOpen() && !host.isActive()) {
+                PEER_WARNINGS.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms "
+                        + "(UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS)", host, timeoutMillis);
+                setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
+                        "no netty-ucx handshake within " + timeoutMillis + " ms");
+                host.close();
+            }
+        }, timeoutMillis));
         int waitMillis = config.clientBytesWaitMillis();
         if (waitMillis > 0) {
             host.schedule(host::clientSilent, waitMillis);
         }
     }
 
+    /** The server shed this accepted handshake to admit another: any thread; the loop closes it. */
+    void shed() {
+        shed = true;
+    }
+
+    /** On the loop: closes this accepted channel if its handshake was shed and it is not active yet. */
+    void closeIfShed() {
+        if (shed && host.isOpen() && !host.isActive()) {
+            setup.failing(UcxTransportMetrics.SetupFailure.REFUSED,
+                    "shed: the server had as many handshakes pending as it allows");
+            host.close();
+        }
+    }
+
     /** The client does not speak netty-ucx: plain TCP, starting with the bytes that told us so; nothing was sent. */
     @Override
     public void plainClient(ByteBuffer firstBytes) throws IOException {
+        if (!firstBytes.hasRemaining()) {
+            // A netty-ucx client whose intro is late beyond the wait would be downgraded: said and counted.
+            UcxTransportMetrics.silentClientServedAsPlain();
+            SILENT_CLIENTS.info("{} sent nothing for {} ms: served as plain TCP (a netty-ucx client sends its intro "
+                    + "at once; UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS)", host, config.clientBytesWaitMillis());
+        }
         if (logger.isDebugEnabled()) {
             logger.debug("{} is plain TCP: its first bytes are 0x{}, not a netty-ucx hello", host,
                     UcxHandshake.magicSeen(firstBytes));

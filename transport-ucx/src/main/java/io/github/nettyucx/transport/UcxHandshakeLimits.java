@@ -6,24 +6,43 @@ package io.github.nettyucx.transport;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 
 /**
- * A server's count of accepted connections still in their handshake, in all and per remote address: what strangers
- * can make the server hold is bounded ({@link UcxChannelOption#MAX_PENDING_HANDSHAKES}). Children on any loop take
- * and give back slots, so the counts are atomic. Refusals are logged as {@link PeerWarnings}.
+ * A server's accepted connections still in their handshake, in all and per source (an IPv4 address, or an IPv6 /64,
+ * which one host or one customer of a provider usually has whole): what strangers can make the server hold is
+ * bounded ({@link UcxChannelOption#MAX_PENDING_HANDSHAKES}). Every accepted socket is admitted: when a limit is
+ * reached, the oldest pending handshake of the source holding the most slots is shed (closed) to make room, so that
+ * a flood from a few sources ends up shedding its own connections and never locks out the others, plain TCP clients
+ * included. Shedding is logged as {@link PeerWarnings} and counted ({@link UcxTransportMetrics#handshakesShed()}).
+ * <p>
+ * Admitted on the server's loop, given back from the children's: one lock guards it all; what it keeps per pending
+ * handshake is one small object.
  */
 final class UcxHandshakeLimits {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshakeLimits.class);
     static final int DEFAULT_MAX_PENDING = 4096;
     static final int DEFAULT_MAX_PENDING_PER_ADDRESS = 1024;
+    /** The most slots first, then the source whose oldest handshake is oldest: the first to shed from. */
+    private static final Comparator<Source> SHED_FIRST = Comparator.comparingInt((Source s) -> -s.slots.size())
+            .thenComparingLong(Source::oldest).thenComparing(s -> s.key);
 
     private final PeerWarnings warnings = new PeerWarnings(logger);
-    private final AtomicInteger pending = new AtomicInteger();
-    private final ConcurrentHashMap<InetAddress, Integer> pendingByAddress = new ConcurrentHashMap<>();
+    private final Map<String, Source> sources = new HashMap<>();
+    private final TreeSet<Source> byLoad = new TreeSet<>(SHED_FIRST);
+    private int pending;
+    private long admitted;
     private volatile int maxPending = DEFAULT_MAX_PENDING;
     private volatile int maxPendingPerAddress = DEFAULT_MAX_PENDING_PER_ADDRESS;
 
@@ -44,49 +63,169 @@ final class UcxHandshakeLimits {
     }
 
     /** Handshakes in progress now. */
-    int pending() {
-        return pending.get();
+    synchronized int pending() {
+        return pending;
+    }
+
+    /** Handshakes in progress now from {@code peer}'s source (its address, or its IPv6 /64). */
+    synchronized int pendingFrom(InetAddress peer) {
+        Source source = sources.get(sourceOf(peer));
+        return source == null ? 0 : source.slots.size();
     }
 
     /**
-     * Takes a slot for a handshake with {@code peer}: returns what gives it back (idempotent), or null when a limit
-     * is reached and the connection must be refused.
+     * The source a peer's handshakes count against: its IPv4 address, or its IPv6 /64 (a host there has a whole
+     * /64 to pick addresses from), or "unknown" when the socket could not tell.
      */
-    Runnable tryAcquire(InetAddress peer) {
-        if (pending.incrementAndGet() > maxPending) {
-            pending.decrementAndGet();
-            refused(peer, "handshakes pending in all", maxPending, "MAX_PENDING_HANDSHAKES");
-            return null;
+    static String sourceOf(InetAddress peer) {
+        if (peer == null) {
+            return "unknown";
         }
-        boolean[] admitted = new boolean[1];
-        // Counted under the map's lock for that address, so that a count reaching 0 is removed before anyone
-        // else counts on it.
-        pendingByAddress.compute(peer, (address, count) -> {
-            int now = count == null ? 0 : count;
-            admitted[0] = now < maxPendingPerAddress;
-            return admitted[0] ? Integer.valueOf(now + 1) : count;
-        });
-        if (!admitted[0]) {
-            pending.decrementAndGet();
-            refused(peer, "handshakes pending from that address", maxPendingPerAddress,
-                    "MAX_PENDING_HANDSHAKES_PER_ADDRESS");
-            return null;
-        }
-        AtomicBoolean once = new AtomicBoolean();
-        return () -> {
-            if (once.compareAndSet(false, true)) {
-                release(peer);
+        if (peer instanceof Inet6Address) {
+            byte[] prefix = Arrays.copyOf(peer.getAddress(), 16);
+            Arrays.fill(prefix, 8, 16, (byte) 0);
+            try {
+                return InetAddress.getByAddress(prefix).getHostAddress() + "/64";
+            } catch (UnknownHostException e) {
+                throw new AssertionError(e); // 16 bytes are always an address
             }
-        };
+        }
+        return peer.getHostAddress();
     }
 
-    private void release(InetAddress peer) {
-        pendingByAddress.computeIfPresent(peer, (address, count) -> count <= 1 ? null : Integer.valueOf(count - 1));
-        pending.decrementAndGet();
+    /**
+     * Takes a slot for a handshake with {@code peer} (null: unknown): always admitted. Where a limit is reached,
+     * the oldest pending handshake of the source holding the most slots (or, at the per-source limit, of the peer's
+     * own source) is shed first: its slot is given back at once and its {@link Slot#onShed} action runs.
+     */
+    Slot admit(InetAddress peer) {
+        String key = sourceOf(peer);
+        List<Slot> shedBySource = new ArrayList<>(1);
+        List<Slot> shedByTotal = new ArrayList<>(1);
+        Slot slot;
+        synchronized (this) {
+            Source own = sources.get(key);
+            while (own != null && !own.slots.isEmpty() && own.slots.size() >= maxPendingPerAddress) {
+                shedBySource.add(removeOldest(own));
+            }
+            while (pending >= maxPending && !byLoad.isEmpty()) {
+                shedByTotal.add(removeOldest(byLoad.first()));
+            }
+            own = sources.computeIfAbsent(key, Source::new);
+            byLoad.remove(own);
+            slot = new Slot(own, ++admitted);
+            own.slots.add(slot);
+            pending++;
+            byLoad.add(own);
+        }
+        for (Slot victim : shedBySource) {
+            shedding(victim, key, true);
+        }
+        for (Slot victim : shedByTotal) {
+            shedding(victim, key, false);
+        }
+        return slot;
     }
 
-    private void refused(InetAddress peer, String what, int limit, String option) {
-        warnings.warn("Refused a connection from {}: {} {} reached (UcxChannelOption.{})",
-                peer.getHostAddress(), limit, what, option);
+    /** Takes the oldest slot of {@code source} out of the counts; the caller sheds it. Holds the lock. */
+    private Slot removeOldest(Source source) {
+        Iterator<Slot> oldest = source.slots.iterator();
+        Slot slot = oldest.next();
+        byLoad.remove(source);
+        oldest.remove();
+        slot.released = true;
+        pending--;
+        if (source.slots.isEmpty()) {
+            sources.remove(source.key);
+        } else {
+            byLoad.add(source);
+        }
+        return slot;
+    }
+
+    private void shedding(Slot victim, String newcomer, boolean ownSource) {
+        UcxTransportMetrics.handshakeShed();
+        warnings.warn("Closed the oldest pending handshake from {} to admit a connection from {}: {} reached "
+                + "(UcxChannelOption.{}); the source holding the most pending handshakes loses one", victim.source.key,
+                newcomer, ownSource ? maxPendingPerAddress + " handshakes pending from one address"
+                        : maxPending + " handshakes pending in all",
+                ownSource ? "MAX_PENDING_HANDSHAKES_PER_ADDRESS" : "MAX_PENDING_HANDSHAKES");
+        victim.shed();
+    }
+
+    private synchronized void release(Slot slot) {
+        if (slot.released) {
+            return;
+        }
+        slot.released = true;
+        Source source = slot.source;
+        byLoad.remove(source);
+        source.slots.remove(slot);
+        pending--;
+        if (source.slots.isEmpty()) {
+            sources.remove(source.key);
+        } else {
+            byLoad.add(source);
+        }
+    }
+
+    /** The pending handshakes of one source, oldest first. */
+    private static final class Source {
+        final String key;
+        final LinkedHashSet<Slot> slots = new LinkedHashSet<>();
+
+        Source(String key) {
+            this.key = key;
+        }
+
+        long oldest() {
+            return slots.isEmpty() ? Long.MAX_VALUE : slots.iterator().next().order;
+        }
+    }
+
+    /**
+     * One pending handshake's slot: {@link #run()} gives it back (idempotent); {@link #onShed} says how to close
+     * its connection should it be shed.
+     */
+    final class Slot implements Runnable {
+        private final Source source;
+        private final long order;
+        /** Guarded by the limits' lock. */
+        private boolean released;
+        private Runnable shedAction;
+        private boolean shed;
+
+        Slot(Source source, long order) {
+            this.source = source;
+            this.order = order;
+        }
+
+        @Override
+        public void run() {
+            release(this);
+        }
+
+        /** What closes this handshake's connection if it is shed; runs at once if it was shed already. */
+        void onShed(Runnable action) {
+            boolean now;
+            synchronized (this) {
+                shedAction = action;
+                now = shed;
+            }
+            if (now) {
+                action.run();
+            }
+        }
+
+        private void shed() {
+            Runnable action;
+            synchronized (this) {
+                shed = true;
+                action = shedAction;
+            }
+            if (action != null) {
+                action.run();
+            }
+        }
     }
 }

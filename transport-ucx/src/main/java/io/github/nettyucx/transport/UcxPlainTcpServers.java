@@ -59,6 +59,11 @@ final class UcxPlainTcpServers {
         }
     }
 
+    /** How long a server is remembered as plain TCP. */
+    static long rememberMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(REMEMBER_NANOS);
+    }
+
     /** Forgets every address (tests). */
     static void clear() {
         synchronized (PLAIN) {

@@ -161,27 +161,23 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
         }
 
         /**
-         * The channel of an accepted socket, or null when the server has as many handshakes in progress as it allows
-         * (in all, or from that address): the socket is closed at once, before anything is allocated for it.
+         * The channel of an accepted socket. Every socket is admitted (plain TCP clients included): where the server
+         * has as many handshakes pending as it allows, the oldest of the source holding the most is shed instead
+         * ({@link UcxHandshakeLimits}).
          */
         private UcxSocketChannel newChild(int child) throws IOException {
-            Runnable handshakeSlot;
-            InetSocketAddress remote;
+            UcxHandshakeLimits.Slot handshakeSlot;
             try {
-                remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(child));
-                handshakeSlot = remote == null ? null : config.handshakeLimits.tryAcquire(remote.getAddress());
+                InetSocketAddress remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(child));
+                handshakeSlot = config.handshakeLimits.admit(remote == null ? null : remote.getAddress());
             } catch (Throwable t) {
                 UcxNative.socketClose(child);
                 throw t;
             }
-            if (handshakeSlot == null) {
-                UcxNative.socketClose(child);
-                UcxConnectionSetup.refused(localAddress(), remote,
-                        "the server has as many handshakes pending as it allows");
-                return null;
-            }
             try {
-                return new UcxSocketChannel(UcxServerSocketChannel.this, child, handshakeSlot);
+                UcxSocketChannel accepted = new UcxSocketChannel(UcxServerSocketChannel.this, child, handshakeSlot);
+                handshakeSlot.onShed(accepted::shedHandshake);
+                return accepted;
             } catch (Throwable t) {
                 // OutOfMemoryError included: the socket must not outlive a channel that never existed.
                 handshakeSlot.run();

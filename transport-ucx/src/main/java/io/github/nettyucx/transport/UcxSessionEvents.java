@@ -252,13 +252,13 @@ final class UcxSessionEvents {
         }
     }
 
-    /** The peer is gone or unreachable: fail the connect (or start over as plain TCP), or report {@code cause}. */
+    /**
+     * The peer is gone or unreachable: fail the connect, or report {@code cause}. Never a fallback to plain TCP: a
+     * netty-ucx server that sheds or times out a handshake closes before its intro too (docs/protocol.md).
+     */
     void peerVanished(IOException cause) {
         UcxConnector connector = channel.connector;
-        if (connector.mayFallBack()) {
-            channel.clientConnect.fallBackToPlain(cause.getMessage());
-            return;
-        }
+        String hint = connector.vanishedHint();
         connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
         UcxLoopSeat registration = channel.registration();
         if (channel.session.peerLost() && channel.link.peerSharesMemoryQueue() && registration != null) {
@@ -266,7 +266,7 @@ final class UcxSessionEvents {
         }
         if (channel.attempt.isPending()) {
             ConnectException connectFailure = new ConnectException("connection to " + channel.attempt.target()
-                    + " failed: " + cause.getMessage());
+                    + " failed: " + cause.getMessage() + hint);
             connectFailure.initCause(cause);
             channel.clientConnect.failConnect(connectFailure);
         } else if (channel.isOpen()) {

@@ -25,6 +25,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A {@link SocketChannel} whose bytes travel through UCX (shared memory on one host, InfiniBand/RoCE
@@ -160,6 +161,22 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         if (session.isTcpConnected() && link.connection() == null) {
             interest(UcxIoOps.IN);
             connector.acceptedRegistered();
+        }
+    }
+
+    /**
+     * The server shed this accepted channel's handshake to admit another ({@link UcxHandshakeLimits}); any thread.
+     * Closed on its loop, or as soon as it is registered with one.
+     */
+    void shedHandshake() {
+        connector.shed();
+        if (isRegistered()) {
+            try {
+                eventLoop().execute(connector::closeIfShed);
+            } catch (RejectedExecutionException e) {
+                // Its loop is shutting down and closes it anyway; the newcomer that shed it must not fail for that.
+                logger.debug("{}: its loop refused the close of a shed handshake", this, e);
+            }
         }
     }
 

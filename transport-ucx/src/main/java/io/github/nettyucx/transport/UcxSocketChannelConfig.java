@@ -25,7 +25,13 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     static final int DEFAULT_RECV_WINDOW = 8;
     static final int DEFAULT_RECV_UNIT = 64 * 1024;
     static final int DEFAULT_SEND_SLOTS = 8;
-    static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 200;
+    /**
+     * More than Linux's first retransmission timeout (1 s): a netty-ucx client whose intro was lost once is still
+     * waited for, not taken for a plain TCP client; a server that speaks first waits that long for its banner.
+     */
+    static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 1500;
+    /** Seconds, not the connect timeout's 30: a stalled handshake holds one of the server's pending slots. */
+    static final int DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
     private final UcxOptionValues options = new UcxOptionValues(UcxSocketOptions.TABLE);
     private final UcxPlainSocket plainSocket = new UcxPlainSocket();
 
@@ -103,6 +109,10 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     int clientBytesWaitMillis() {
         return options.get(UcxSocketOptions.CLIENT_BYTES_WAIT_MILLIS);
+    }
+
+    int handshakeTimeoutMillis() {
+        return options.get(UcxSocketOptions.HANDSHAKE_TIMEOUT_MILLIS);
     }
 
     boolean isPlainTcpFallback() {

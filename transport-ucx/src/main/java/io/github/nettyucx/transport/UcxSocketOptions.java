@@ -11,6 +11,7 @@ import java.util.function.UnaryOperator;
 
 import static io.github.nettyucx.transport.UcxKernelOption.named;
 import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
+import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS;
 import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_RECV_UNIT;
 import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_RECV_WINDOW;
 import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_SEND_SLOTS;
@@ -52,6 +53,9 @@ final class UcxSocketOptions {
     static final UcxOption<Integer> CLIENT_BYTES_WAIT_MILLIS = TABLE.number(
             UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS, DEFAULT_CLIENT_BYTES_WAIT_MILLIS,
             millis -> ObjectUtil.checkPositiveOrZero(millis, "CLIENT_BYTES_WAIT_MILLIS"), null);
+    static final UcxOption<Integer> HANDSHAKE_TIMEOUT_MILLIS = TABLE.number(
+            UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS, DEFAULT_HANDSHAKE_TIMEOUT_MILLIS,
+            millis -> ObjectUtil.checkPositive(millis, "HANDSHAKE_TIMEOUT_MILLIS"), null);
     static final UcxOption<Boolean> PLAIN_TCP_FALLBACK = TABLE.flag(UcxChannelOption.PLAIN_TCP_FALLBACK,
             DEFAULT_PLAIN_TCP_FALLBACK);
     static final UcxOption<Boolean> RECEIVE_IN_PLACE = TABLE.flag(UcxChannelOption.RECEIVE_IN_PLACE, true);

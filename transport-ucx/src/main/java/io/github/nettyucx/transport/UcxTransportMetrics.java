@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The transport's counters since this JVM started, over every event loop and channel of the process: connections
  * set up (by data path) and those whose setup failed (by reason), how often the loops went to sleep and were woken,
- * how often writes had to wait for the peer, and the UCX messages dropped as strays. Each is counted where the
+ * how often writes had to wait for the peer, the UCX messages dropped as strays, the handshakes a server shed
+ * and the connections downgraded to plain TCP. Each is counted where the
  * transport does that work anyway (a system call, a handshake, a write that stops), never per message, and read
  * by summing; the values only grow. {@code netty-ucx-micrometer} publishes them as meters.
  */
@@ -18,6 +19,9 @@ public final class UcxTransportMetrics {
     private static final LongAdder LOOP_SLEEPS = new LongAdder();
     private static final LongAdder CREDIT_STALLS = new LongAdder();
     private static final LongAdder SEND_SLOT_STALLS = new LongAdder();
+    private static final LongAdder HANDSHAKES_SHED = new LongAdder();
+    private static final LongAdder PLAIN_TCP_FALLBACKS = new LongAdder();
+    private static final LongAdder SILENT_CLIENTS_PLAIN = new LongAdder();
 
     private UcxTransportMetrics() {
     }
@@ -56,7 +60,7 @@ public final class UcxTransportMetrics {
         PROTOCOL,
         /** The connect timeout, an accepted peer's time for its hello, or a UCX endpoint that never came up. */
         TIMEOUT,
-        /** A server turned the connection away: it had as many handshakes pending as it allows. */
+        /** A server shed the pending handshake to admit a newer connection: it had as many pending as it allows. */
         REFUSED,
         /** The TCP connect failed, or the peer or the network failed during the handshake. */
         IO,
@@ -114,6 +118,43 @@ public final class UcxTransportMetrics {
     /** {@link Ucx#endpointsCreated()}. */
     public static long endpointsCreated() {
         return Ucx.endpointsCreated();
+    }
+
+    /**
+     * Pending handshakes a server closed to admit a newer connection, having as many pending as it allows
+     * ({@link UcxChannelOption#MAX_PENDING_HANDSHAKES}): each is also counted as a {@link SetupFailure#REFUSED}.
+     */
+    public static long handshakesShed() {
+        return HANDSHAKES_SHED.sum();
+    }
+
+    /**
+     * Client connects that went plain TCP ({@link UcxChannelOption#PLAIN_TCP_FALLBACK}) because the server did not
+     * answer as a netty-ucx server: a downgrade, whether the server does not speak netty-ucx or something on the way
+     * hid its answer. Later connects to a server so remembered are not counted again.
+     */
+    public static long plainTcpFallbacks() {
+        return PLAIN_TCP_FALLBACKS.sum();
+    }
+
+    /**
+     * Accepted clients that sent nothing for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} and were served as
+     * plain TCP (a netty-ucx client whose intro came later than that would be among them).
+     */
+    public static long silentClientsServedAsPlain() {
+        return SILENT_CLIENTS_PLAIN.sum();
+    }
+
+    static void handshakeShed() {
+        HANDSHAKES_SHED.increment();
+    }
+
+    static void plainTcpFallback() {
+        PLAIN_TCP_FALLBACKS.increment();
+    }
+
+    static void silentClientServedAsPlain() {
+        SILENT_CLIENTS_PLAIN.increment();
     }
 
     static void connectionOpened(DataPath path) {

@@ -283,7 +283,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
     void aPartialMagicThenSilenceIsClosedByTheHandshakeTimeout() throws Exception {
         CompletableFuture<Boolean> activated = new CompletableFuture<>();
         Channel server = new ServerBootstrap().group(ucxGroup).channel(UcxServerSocketChannel.class)
-                .childOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, 500)
+                .childOption(UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS, 500)
                 .childHandler(new ChannelInboundHandlerAdapter() {
                     @Override
                     public void channelActive(ChannelHandlerContext ctx) {

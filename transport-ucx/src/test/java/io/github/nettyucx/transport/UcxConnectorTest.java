@@ -203,9 +203,13 @@ class UcxConnectorTest {
     @Test
     void anAcceptedPeerThatStopsHalfwayIsClosedAtTheDeadline() throws IOException {
         FakeHost server = new FakeHost(config(UcxTrust.anyPeer()), true, 20);
-        server.config.setConnectTimeoutMillis(5_000);
+        // The handshake's own deadline: a connect timeout of 0 (none) does not make it unbounded.
+        server.config.setConnectTimeoutMillis(0);
+        server.config.setOption(UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS, 5_000);
         server.connector.acceptedRegistered();
         server.connector.session().input(ByteBuffer.wrap(new byte[] {'N', 'U'}), 0);
+        server.runTasksDue(4_999);
+        assertFalse(server.closed, "closed before its deadline");
         server.runTasksDue(5_000);
         assertTrue(server.closed);
     }

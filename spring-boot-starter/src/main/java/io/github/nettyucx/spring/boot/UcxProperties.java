@@ -91,6 +91,13 @@ public class UcxProperties {
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration clientBytesWait;
 
+    /**
+     * For the server: how long an accepted connection has to finish its netty-ucx handshake before it is closed;
+     * positive. Without a unit, milliseconds.
+     */
+    @DurationUnit(ChronoUnit.MILLIS)
+    private Duration handshakeTimeout;
+
     /** For the server: how many accepted connections may be in their handshake at once. */
     private Integer maxPendingHandshakes;
 
@@ -175,6 +182,14 @@ public class UcxProperties {
 
     public void setPlainTcpFallback(boolean plainTcpFallback) {
         this.plainTcpFallback = plainTcpFallback;
+    }
+
+    public Duration getHandshakeTimeout() {
+        return handshakeTimeout;
+    }
+
+    public void setHandshakeTimeout(Duration handshakeTimeout) {
+        this.handshakeTimeout = handshakeTimeout;
     }
 
     public Duration getClientBytesWait() {

@@ -57,6 +57,14 @@ final class UcxSettings {
             put(childOptions, UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS,
                     millis("netty.ucx.client-bytes-wait", properties.getClientBytesWait()));
         }
+        if (properties.getHandshakeTimeout() != null) {
+            int timeout = millis("netty.ucx.handshake-timeout", properties.getHandshakeTimeout());
+            if (timeout <= 0) {
+                throw new IllegalArgumentException("netty.ucx.handshake-timeout=" + properties.getHandshakeTimeout()
+                        + " must be at least 1 ms: a stalled handshake must not hold its slot forever");
+            }
+            put(childOptions, UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS, timeout);
+        }
         put(serverOptions, UcxChannelOption.MAX_PENDING_HANDSHAKES, properties.getMaxPendingHandshakes());
         put(serverOptions, UcxChannelOption.MAX_PENDING_HANDSHAKES_PER_ADDRESS,
                 properties.getMaxPendingHandshakesPerAddress());

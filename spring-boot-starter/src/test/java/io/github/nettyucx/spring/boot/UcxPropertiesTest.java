@@ -42,7 +42,7 @@ class UcxPropertiesTest {
                 "netty.ucx.receive-unit=32KB", "netty.ucx.send-slots=6", "netty.ucx.receive-in-place=false",
                 "netty.ucx.trust=same-user,networks:10.0.0.0/8", "netty.ucx.plain-tcp-fallback=false",
                 "netty.ucx.client-bytes-wait=150ms", "netty.ucx.max-pending-handshakes=100",
-                "netty.ucx.max-pending-handshakes-per-address=50").run(context -> {
+                "netty.ucx.max-pending-handshakes-per-address=50", "netty.ucx.handshake-timeout=5s").run(context -> {
                     assertNull(context.getStartupFailure());
                     UcxProperties p = context.getBean(UcxProperties.class);
                     assertTrue(p.isEnabled());
@@ -58,6 +58,7 @@ class UcxPropertiesTest {
                     assertEquals(Duration.ofMillis(150), p.getClientBytesWait());
                     assertEquals(100, p.getMaxPendingHandshakes());
                     assertEquals(50, p.getMaxPendingHandshakesPerAddress());
+                    assertEquals(Duration.ofSeconds(5), p.getHandshakeTimeout());
                 });
     }
 
@@ -102,6 +103,7 @@ class UcxPropertiesTest {
         p.setClientBytesWait(Duration.ofMillis(150));
         p.setMaxPendingHandshakes(100);
         p.setMaxPendingHandshakesPerAddress(50);
+        p.setHandshakeTimeout(Duration.ofSeconds(5));
         UcxSettings settings = new UcxSettings(p);
 
         UcxIoHandlerConfig config = settings.ioHandlerConfig();
@@ -121,6 +123,7 @@ class UcxPropertiesTest {
         Map<ChannelOption<?>, Object> child = settings.childOptions();
         assertEquals(4, child.get(UcxChannelOption.UCX_RECV_WINDOW));
         assertEquals(150, child.get(UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS));
+        assertEquals(5000, child.get(UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS));
         assertNull(child.get(UcxChannelOption.PLAIN_TCP_FALLBACK), "a client's setting");
         assertNotNull(child.get(UcxChannelOption.TRUST));
 
@@ -135,6 +138,7 @@ class UcxPropertiesTest {
         assertRefused("netty.ucx.trust=friends", "netty.ucx.trust");
         assertRefused("netty.ucx.receive-unit=4GB", "netty.ucx.receive-unit");
         assertRefused("netty.ucx.client-bytes-wait=-1ms", "netty.ucx.client-bytes-wait");
+        assertRefused("netty.ucx.handshake-timeout=0", "netty.ucx.handshake-timeout");
     }
 
     /** The starter's context with {@code property} does not start, and the reason names the property. */

@@ -206,7 +206,10 @@ public final class UcxSocketTestPermutation extends SocketTestPermutation {
         factories.add(new BootstrapFactory<ServerBootstrap>() {
             @Override
             public ServerBootstrap newInstance() {
-                return new ServerBootstrap().group(bossGroup, workerGroup).channel(UcxServerSocketChannel.class);
+                // On loopback no first segment is lost: the short wait of before keeps the suite's tests where the
+                // server speaks first to a NIO client from waiting 1.5 s on each connection.
+                return new ServerBootstrap().group(bossGroup, workerGroup).channel(UcxServerSocketChannel.class)
+                        .childOption(UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS, 200);
             }
 
             @Override
