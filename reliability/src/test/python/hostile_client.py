@@ -49,7 +49,8 @@ KEY_IDS_BYTES = 2 * KEY_ID_BYTES
 PROOF_BYTES = KEY_ID_BYTES + 32
 ADDRESS_MAC_BYTES = 32
 SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES
-HELLO_BYTES = 44
+HELLO_BYTES = 76
+OWNER_KEY_BYTES = 32
 FLAG_ACCEPTS = 1
 FLAG_SHARED_MEMORY = 2
 FLAG_TRUSTS = 16
@@ -125,8 +126,9 @@ def closed_by_server(sock, seconds):
 
 
 def address_message(mode):
-    """An address message as --address says; its MAC is zeros, which no secret's check accepts."""
-    zero_mac = bytes(ADDRESS_MAC_BYTES)
+    """An address message as --address says; its MACs are zeros, which no key's check accepts."""
+    # The address MAC, then the ownership MAC: zeros, which no key's check accepts.
+    zero_mac = bytes(2 * ADDRESS_MAC_BYTES)
     if mode == "forged":
         body = bytes([0x0F]) + os.urandom(199)
         return struct.pack(">I", len(body)) + body + zero_mac
@@ -176,6 +178,8 @@ def handshake(args):
         host_proof = bytes(HOST_PROOF_BYTES) if options.get("--host-proof") == "none" else \
             mac(boot_id(), b"netty-ucx 8 client host", client_nonce, server_nonce)[:HOST_PROOF_BYTES]
         hello += host_proof + struct.pack(">I", 0)  # message key: this client receives no messages
+        # An owner key: any 32 random bytes are an X25519 public key; this client holds no private key for it.
+        hello += os.urandom(OWNER_KEY_BYTES)
         time.sleep(int(options.get("--hello-delay-ms", "0")) / 1000.0)
         if options.get("--close-early") == "y":
             # Corked, the bytes leave only with the FIN of close(): the server reads them from a closed socket.

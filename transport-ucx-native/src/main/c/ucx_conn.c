@@ -719,10 +719,17 @@ static uint64_t endpoints_created;
 /* UCP endpoints of connections open now, over all workers. */
 static int64_t endpoints_open;
 
-static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArray peer_address, jint peer_id,
-                              jlong peer_tag_secret, jint peer_message_key, jboolean peer_error_handling) {
+static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArray peer_address, jbyteArray peer_owner,
+                              jint peer_id, jlong peer_tag_secret, jint peer_message_key,
+                              jboolean peer_error_handling) {
     (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
+    if ((*env)->GetArrayLength(env, peer_owner) != NUCX_OWNER_BYTES) {
+        nucx_throw_io(env, "ucp_ep_create", "the peer's owner key is not 32 bytes");
+        return;
+    }
+    unsigned char owner[NUCX_OWNER_BYTES];
+    (*env)->GetByteArrayRegion(env, peer_owner, 0, NUCX_OWNER_BYTES, (jbyte *) owner);
     jsize length = (*env)->GetArrayLength(env, peer_address);
     jbyte *address = malloc((size_t) length);
     if (address == NULL) {
@@ -732,10 +739,10 @@ static void java_conn_connect(JNIEnv *env, jclass cls, jlong conn_ptr, jbyteArra
     (*env)->GetByteArrayRegion(env, peer_address, 0, length, address);
     int err_mode = peer_error_handling ? UCP_ERR_HANDLING_MODE_PEER : UCP_ERR_HANDLING_MODE_NONE;
     __atomic_fetch_add(&endpoints_created, 1, __ATOMIC_RELAXED);
-    nucx_endpoint *e = nucx_endpoint_find(conn->worker, address, (size_t) length, err_mode);
+    nucx_endpoint *e = nucx_endpoint_find(conn->worker, address, (size_t) length, owner, err_mode);
     if (e == NULL) {
         ucs_status_t status;
-        e = nucx_endpoint_open(conn->worker, address, (size_t) length, err_mode, ep_error_callback, &status);
+        e = nucx_endpoint_open(conn->worker, address, (size_t) length, owner, err_mode, ep_error_callback, &status);
         if (e == NULL) {
             free(address);
             nucx_throw_ucs(env, "ucp_ep_create", status);
@@ -993,7 +1000,7 @@ static const JNINativeMethod methods[] = {
     {"directBuffer", "(JI)Ljava/nio/ByteBuffer;", (void *) java_direct_buffer},
     {"bufferAddress", "(Ljava/nio/ByteBuffer;)J", (void *) java_buffer_address},
     {"connCreate", "(JIIIII[J)V", (void *) java_conn_create},
-    {"connConnect", "(J[BIJIZ)V", (void *) java_conn_connect},
+    {"connConnect", "(J[B[BIJIZ)V", (void *) java_conn_connect},
     {"connSend", "(JIIII)I", (void *) java_conn_send},
     {"connSendIov", "(JIIII)I", (void *) java_conn_send_iov},
     {"connSendCredits", "(JI)I", (void *) java_conn_send_credits},

@@ -6,8 +6,10 @@
  * transports map the peer's receive FIFO once per endpoint) and a wire-up when it is created, while
  * what tells the connections of two workers apart is already in the tags (ucx_native.h). So the
  * connections of a worker to one peer worker share its endpoint: the worker's table finds the
- * endpoint by the peer's address (and error handling mode), the connection core (ucx_conn.c) joins
- * connections to it and closes it with its last one.
+ * endpoint by the peer's address, its owner key and the error handling mode, the connection core
+ * (ucx_conn.c) joins connections to it and closes it with its last one. The owner key is one the
+ * peer proved it holds in the handshake: a peer that names another process's worker address under
+ * a key of its own gets an endpoint of its own, never the one of that worker's real connections.
  *
  * The table is a hash of the address bytes with chaining; only connection setup looks into it.
  */
@@ -18,13 +20,16 @@
 
 #define NUCX_ENDPOINT_FIRST_BUCKETS 16u
 
-static uint64_t hash_of(const void *address, size_t length, int err_mode) {
-    const unsigned char *bytes = address;
-    uint64_t hash = 0xCBF29CE484222325ull ^ (uint64_t) err_mode;
+static uint64_t hash_bytes(uint64_t hash, const unsigned char *bytes, size_t length) {
     for (size_t i = 0; i < length; i++) {
         hash = (hash ^ bytes[i]) * 0x100000001B3ull;
     }
     return hash;
+}
+
+static uint64_t hash_of(const void *address, size_t length, const unsigned char *owner, int err_mode) {
+    uint64_t hash = hash_bytes(0xCBF29CE484222325ull ^ (uint64_t) err_mode, address, length);
+    return hash_bytes(hash, owner, NUCX_OWNER_BYTES);
 }
 
 static nucx_endpoint **bucket_of(nucx_worker *w, uint64_t hash) {
@@ -53,21 +58,23 @@ static int grow(nucx_worker *w) {
     return 0;
 }
 
-nucx_endpoint *nucx_endpoint_find(nucx_worker *w, const void *address, size_t length, int err_mode) {
+nucx_endpoint *nucx_endpoint_find(nucx_worker *w, const void *address, size_t length,
+                                  const unsigned char *owner, int err_mode) {
     if (w->ep_listed == 0) {
         return NULL;
     }
-    uint64_t hash = hash_of(address, length, err_mode);
+    uint64_t hash = hash_of(address, length, owner, err_mode);
     for (nucx_endpoint *e = *bucket_of(w, hash); e != NULL; e = e->next_listed) {
         if (e->hash == hash && e->err_mode == err_mode && e->address_length == length &&
-            memcmp(e->address, address, length) == 0) {
+            memcmp(e->owner, owner, NUCX_OWNER_BYTES) == 0 && memcmp(e->address, address, length) == 0) {
             return e;
         }
     }
     return NULL;
 }
 
-nucx_endpoint *nucx_endpoint_open(nucx_worker *w, const void *address, size_t length, int err_mode,
+nucx_endpoint *nucx_endpoint_open(nucx_worker *w, const void *address, size_t length,
+                                  const unsigned char *owner, int err_mode,
                                   ucp_err_handler_cb_t on_error, ucs_status_t *status) {
     if (2 * (w->ep_listed + 1) > w->ep_buckets && grow(w) != 0) {
         *status = UCS_ERR_NO_MEMORY;
@@ -80,9 +87,10 @@ nucx_endpoint *nucx_endpoint_open(nucx_worker *w, const void *address, size_t le
     }
     e->worker = w;
     memcpy(e->address, address, length);
+    memcpy(e->owner, owner, NUCX_OWNER_BYTES);
     e->address_length = length;
     e->err_mode = err_mode;
-    e->hash = hash_of(address, length, err_mode);
+    e->hash = hash_of(address, length, owner, err_mode);
     ucp_ep_params_t params = {
         .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
         .address = (const ucp_address_t *) e->address,

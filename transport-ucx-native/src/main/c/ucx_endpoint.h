@@ -13,6 +13,9 @@
 
 typedef struct nucx_endpoint nucx_endpoint;
 
+/* The peer worker's owner key (X25519, docs/protocol.md): connections share an endpoint only when equal. */
+#define NUCX_OWNER_BYTES 32
+
 struct nucx_endpoint {
     nucx_worker *worker;
     ucp_ep_h ep;
@@ -27,18 +30,24 @@ struct nucx_endpoint {
     int listed;               /* in its worker's table: new connections to its peer may take it */
     uint64_t hash;
     nucx_endpoint *next_listed; /* the next endpoint of its table bucket */
+    unsigned char owner[NUCX_OWNER_BYTES]; /* the key the peer proved it holds for that worker */
     size_t address_length;
     unsigned char address[];  /* the peer worker's address, as the peer sent it */
 };
 
-/* The endpoint to the worker at this address, with this error handling mode, if the table lists one. */
-NUCX_HIDDEN nucx_endpoint *nucx_endpoint_find(nucx_worker *w, const void *address, size_t length, int err_mode);
+/*
+ * The endpoint to the worker at this address, of this owner, with this error handling mode, if the
+ * table lists one.
+ */
+NUCX_HIDDEN nucx_endpoint *nucx_endpoint_find(nucx_worker *w, const void *address, size_t length,
+                                              const unsigned char *owner, int err_mode);
 
 /*
  * Creates an endpoint to the worker at this address and lists it; with UCP_ERR_HANDLING_MODE_PEER,
  * UCX calls on_error with the endpoint. Returns NULL with *status set when it could not.
  */
-NUCX_HIDDEN nucx_endpoint *nucx_endpoint_open(nucx_worker *w, const void *address, size_t length, int err_mode,
+NUCX_HIDDEN nucx_endpoint *nucx_endpoint_open(nucx_worker *w, const void *address, size_t length,
+                                              const unsigned char *owner, int err_mode,
                                               ucp_err_handler_cb_t on_error, ucs_status_t *status);
 
 /* New connections no longer take it (it failed, or its last connection closes it). */

@@ -116,7 +116,7 @@ class HostileSideChannelTest extends AbstractProbedServerTest {
             byte[] own = handshake.upToOurAddress().workerAddress;
             assertNotEquals(own[0] & 0x0F, address[0] & 0x0F,
                     "the garbage address has this UCX's address format version: ucp_ep_create would unpack it");
-            handshake.write(UcxHandshake.encodeAddress(address));
+            handshake.write(handshake.addressMessage(address));
             assertTrue(closedByServer(socket, 10), "connection with a garbage worker address was not closed");
         }
         assertServerUnharmed("a garbage worker address");

@@ -121,6 +121,17 @@ final class ProbedEchoServer implements AutoCloseable {
         return Long.parseLong(child.awaitValue(ReliabilityPeer.ENDPOINTS));
     }
 
+    /** UCP endpoints of the server process's connections open now ({@link Ucx#endpointsOpen()}). */
+    long openEndpoints() throws IOException, InterruptedException {
+        child.send("OPEN_ENDPOINTS");
+        return Long.parseLong(child.awaitValue(ReliabilityPeer.OPEN_ENDPOINTS));
+    }
+
+    /** The healthy connection of this JVM: its worker has an endpoint in the server. */
+    Channel healthy() {
+        return healthy;
+    }
+
     /** Handshakes in progress on the server channel. */
     int pendingHandshakes() throws IOException, InterruptedException {
         child.send("PENDING");

@@ -20,10 +20,17 @@ import java.security.SecureRandom;
 final class RawHandshake {
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** The owner key of every raw client's hellos: a real one, which the server's X25519 accepts. */
+    private static final UcxWorkerKey OWNER_KEY = new UcxWorkerKey();
+
     private final Socket socket;
-    private final byte[] nonce = newNonce();
+    /** Our side of the challenges, and the MACs keyed with them. */
+    private final UcxTrustExchange exchange = new UcxTrustExchange(UcxTrust.sameUser(), false);
+    private final byte[] nonce = exchange.ownNonce();
     /** The server's challenge, once its intro arrived. */
     private byte[] serverNonce;
+    /** The owner key of the server's hello, once it arrived. */
+    private byte[] serverOwnerKey;
 
     RawHandshake(Socket socket) {
         this.socket = socket;
@@ -51,7 +58,7 @@ final class RawHandshake {
      */
     static ByteBuffer clientHello(int flags, int window, int unit) {
         return UcxHandshake.encodeHello(flags, 1, 0, 0, window, unit, new byte[UcxHandshake.HOST_PROOF_BYTES],
-                new byte[UcxHandshake.PROOF_BYTES]);
+                OWNER_KEY.publicKey(), new byte[UcxHandshake.PROOF_BYTES]);
     }
 
     /** A valid client hello of a client that trusts the server. */
@@ -65,14 +72,19 @@ final class RawHandshake {
         byte[] bytes = readExactly(UcxHandshake.SERVER_INTRO_BYTES);
         UcxHandshake.Intro intro = UcxHandshake.decodeIntro(ByteBuffer.wrap(bytes), true, nonce);
         serverNonce = intro == null ? null : intro.nonce;
+        if (serverNonce != null) {
+            exchange.peerNonce(serverNonce);
+        }
         return intro;
     }
 
     /** Sends {@code hello} (a client's) and reads the server's hello. */
     UcxHandshake.Hello hello(ByteBuffer hello) throws IOException {
         write(hello);
-        return UcxHandshake.decodeHello(ByteBuffer.wrap(readExactly(UcxHandshake.HELLO_BYTES)), false,
-                serverNonce == null ? null : UcxTrustExchange.hostProof(true, nonce, serverNonce));
+        UcxHandshake.Hello server = UcxHandshake.decodeHello(ByteBuffer.wrap(readExactly(UcxHandshake.HELLO_BYTES)),
+                false, serverNonce == null ? null : UcxTrustExchange.hostProof(true, nonce, serverNonce));
+        serverOwnerKey = server == null ? null : server.ownerKey;
+        return server;
     }
 
     /** The server's address message: its worker address, and the MAC after it (zeros: no secret here). */
@@ -82,7 +94,8 @@ final class RawHandshake {
             throw new IOException("bad address length from the server: " + length);
         }
         byte[] address = readExactly(length);
-        return new UcxHandshake.WorkerAddress(address, readExactly(UcxHandshake.ADDRESS_MAC_BYTES));
+        return new UcxHandshake.WorkerAddress(address, readExactly(UcxHandshake.ADDRESS_MAC_BYTES),
+                readExactly(UcxHandshake.OWNERSHIP_MAC_BYTES));
     }
 
     /**
@@ -93,7 +106,8 @@ final class RawHandshake {
         intro();
         // A client of this host: its hello proves it (the same-user rule asks for that).
         ByteBuffer ours = UcxHandshake.encodeHello(trustingFlags(), 1, 0, 0, 8, 65536,
-                UcxTrustExchange.hostProof(false, nonce, serverNonce), new byte[UcxHandshake.PROOF_BYTES]);
+                UcxTrustExchange.hostProof(false, nonce, serverNonce), OWNER_KEY.publicKey(),
+                new byte[UcxHandshake.PROOF_BYTES]);
         int flags = ours.getShort(UcxHandshake.PROOF_BYTES) & 0xFFFF;
         UcxHandshake.Hello hello = hello(ours);
         UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(flags, hello.flags, hello.sameHost());
@@ -102,6 +116,15 @@ final class RawHandshake {
                     + ")");
         }
         return hello.withAddress(readAddress());
+    }
+
+    /**
+     * Our address message for {@code workerAddress} (any bytes), with no shared key's MAC and a valid proof that we
+     * hold our owner key: what a trusted peer sends, so that the server goes on to read the address itself.
+     */
+    ByteBuffer addressMessage(byte[] workerAddress) throws IOException {
+        return UcxHandshake.encodeAddress(workerAddress, new byte[UcxHandshake.ADDRESS_MAC_BYTES],
+                exchange.ownershipMac(OWNER_KEY.secretWith(serverOwnerKey), workerAddress));
     }
 
     void write(ByteBuffer bytes) throws IOException {

@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  * target connection id a test asks for.
  */
 final class RawUcxPeer implements AutoCloseable {
+    /** The owner key this peer's hellos name and whose ownership it proves. */
+    private final UcxWorkerKey ownerKey = new UcxWorkerKey();
     static final int RECV_SLOTS = 8;
     static final int RECV_UNIT = 64 * 1024;
     static final int SEND_SLOTS = 4;
@@ -164,12 +166,25 @@ final class RawUcxPeer implements AutoCloseable {
      * and creating the endpoint to the server only when {@code connectEndpoint} says so.
      */
     RawUcxPeer handshake(AddressRewriter rewriter, boolean connectEndpoint) throws IOException {
-        byte[] nonce = RawHandshake.newNonce();
+        return handshake(rewriter, connectEndpoint, ownerKey.publicKey());
+    }
+
+    /**
+     * {@link #handshake(AddressRewriter, boolean)}, naming {@code claimedOwnerKey} as its worker's owner key in its
+     * hello (another worker's, say), though it proves ownership with its own key: a claim the server must refuse
+     * unless the two are the same.
+     */
+    RawUcxPeer handshake(AddressRewriter rewriter, boolean connectEndpoint, byte[] claimedOwnerKey)
+            throws IOException {
+        UcxTrustExchange exchange = new UcxTrustExchange(UcxTrust.sameUser(), false);
+        byte[] nonce = exchange.ownNonce();
         writeSide(UcxHandshake.encodeClientIntro(nonce));
         UcxHandshake.Intro intro = read(buffer -> UcxHandshake.decodeIntro(buffer, true, nonce));
+        exchange.peerNonce(intro.nonce);
         int flags = RawHandshake.trustingFlags();
         writeSide(UcxHandshake.encodeHello(flags, main.id, main.tagSecret, main.messageKey, RECV_SLOTS, RECV_UNIT,
-                UcxTrustExchange.hostProof(false, nonce, intro.nonce), new byte[UcxHandshake.PROOF_BYTES]));
+                UcxTrustExchange.hostProof(false, nonce, intro.nonce), claimedOwnerKey,
+                new byte[UcxHandshake.PROOF_BYTES]));
         UcxHandshake.Hello hello = read(buffer -> UcxHandshake.decodeHello(buffer, false,
                 UcxTrustExchange.hostProof(true, nonce, intro.nonce)));
         UcxDataPathPolicy.Choice choice = UcxDataPathPolicy.choose(flags, hello.flags, hello.sameHost());
@@ -178,12 +193,14 @@ final class RawUcxPeer implements AutoCloseable {
                     + "), not UCX: does it trust this process?");
         }
         serverHello = hello.withAddress(read(UcxHandshake::decodeAddress));
-        writeSide(UcxHandshake.encodeAddress(rewriter.rewrite(UcxNative.workerAddress(worker))));
+        byte[] address = rewriter.rewrite(UcxNative.workerAddress(worker));
+        writeSide(UcxHandshake.encodeAddress(address, new byte[UcxHandshake.ADDRESS_MAC_BYTES],
+                exchange.ownershipMac(ownerKey.secretWith(serverHello.ownerKey), address)));
         if (!connectEndpoint) {
             return this;
         }
-        UcxNative.connConnect(main.conn, serverHello.workerAddress, serverHello.connectionId, serverHello.tagSecret,
-                serverHello.messageKey, true);
+        UcxNative.connConnect(main.conn, serverHello.workerAddress, serverHello.ownerKey, serverHello.connectionId,
+                serverHello.tagSecret, serverHello.messageKey, true);
         progress(20);
         return this;
     }
@@ -210,7 +227,8 @@ final class RawUcxPeer implements AutoCloseable {
     /** Another endpoint to the same server worker, sending with the tag and header key given. */
     Conn aimAt(int targetId, long tagSecret, int messageKey) throws IOException {
         Conn conn = new Conn(++extraConnections);
-        UcxNative.connConnect(conn.conn, serverHello.workerAddress, targetId, tagSecret, messageKey, true);
+        UcxNative.connConnect(conn.conn, serverHello.workerAddress, serverHello.ownerKey, targetId, tagSecret,
+                messageKey, true);
         progress(20);
         return conn;
     }

@@ -56,7 +56,8 @@ import java.util.concurrent.TimeUnit;
  *   registered-echo-server HOST     see {@link RegisteredMemoryPeer} (also its ALLOC and MEMORY commands)
  * stdin commands: RSS (prints RSS bytes), CONNECTIONS (prints CONNECTIONS n, native connections),
  * RECORDS (prints RECORDS n, the kv-server's record count), STRAYS (prints STRAYS n, {@link Ucx#strayMessagesDropped}),
- * ENDPOINTS (prints ENDPOINTS n, {@link Ucx#endpointsCreated}), PENDING (prints PENDING n, the server channel's
+ * ENDPOINTS (prints ENDPOINTS n, {@link Ucx#endpointsCreated}), OPEN_ENDPOINTS (prints OPEN_ENDPOINTS n,
+ * {@link Ucx#endpointsOpen}), PENDING (prints PENDING n, the server channel's
  * handshakes in progress), IDS (prints IDS and, for each active accepted connection, remotePort=id:tagSecret:key,
  * what its peer's messages are tagged with and carry in their header, in hex; id 0 on the TCP data path: a test hook
  * for attacks on a victim's real tag), STALL ms (holds the server's event loop that long; prints STALLED when it
@@ -82,6 +83,7 @@ public final class ReliabilityPeer {
     static final String RECORDS = "RECORDS ";
     static final String STRAYS = "STRAYS ";
     static final String ENDPOINTS = "ENDPOINTS ";
+    static final String OPEN_ENDPOINTS = "OPEN_ENDPOINTS ";
     static final String STALLED = "STALLED";
     static final String PENDING = "PENDING ";
     static final String IDS = "IDS";
@@ -288,6 +290,9 @@ public final class ReliabilityPeer {
                             break;
                         case "ENDPOINTS":
                             print(ENDPOINTS + Ucx.endpointsCreated());
+                            break;
+                        case "OPEN_ENDPOINTS":
+                            print(OPEN_ENDPOINTS + Ucx.endpointsOpen());
                             break;
                         case "PENDING":
                             print(PENDING + pendingHandshakes());

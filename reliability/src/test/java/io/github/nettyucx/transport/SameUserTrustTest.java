@@ -102,6 +102,7 @@ class SameUserTrustTest {
         List<String> asNobody = asNobody();
         String address = "replay:" + HexFormat.of().formatHex(UntrustedPeerTest.realWorkerAddress());
         long endpointsBefore = server.endpoints();
+        int activeBefore = activeLines();
         for (int i = 0; i < 3; i++) {
             try (HostileScript client = HostileScript.startAs(asNobody, server.address(), "handshake",
                     "--address", address, "--close-early", "y", "--hello-delay-ms", "300")) {
@@ -116,7 +117,16 @@ class SameUserTrustTest {
         server.assertStillServing();
         assertEquals(endpointsBefore, server.endpoints(), "ucp_ep_create was called for a client that closed before "
                 + "the server read its hello: a socket no process holds was taken for this user's");
+        // Untrusted, each is served on the TCP data path (active, then closed by its end); a client taken for this
+        // user would have been refused at its address instead (its ownership MAC is zeros).
+        assertEquals(activeBefore + 3, activeLines(), "not served as untrusted clients:\n" + server.child().output());
         assertServerUnharmed("clients of another user that closed right after their hello");
+    }
+
+    /** The server's ACTIVE lines so far: one per connection that became active. */
+    private static int activeLines() {
+        return (int) server.child().output().lines().filter(line -> line.startsWith(ReliabilityPeer.ACTIVE + " "))
+                .count();
     }
 
     private static void assertServerUnharmed(String after) throws Exception {

@@ -148,8 +148,8 @@ final class UcxConnection implements UcxConnector.Endpoint {
 
     /** Creates the UCX endpoint to the peer's worker: messages travel as tagged messages from now on. */
     void connectEndpoint(UcxHandshake.Hello peer) throws IOException {
-        UcxNative.connConnect(conn, peer.workerAddress, peer.connectionId, peer.tagSecret, peer.messageKey,
-                peer.peerErrorHandling());
+        UcxNative.connConnect(conn, peer.workerAddress, peer.ownerKey, peer.connectionId, peer.tagSecret,
+                peer.messageKey, peer.peerErrorHandling());
         connected = true;
         worker.sweepWhenIdle(index, receives);
     }

@@ -78,6 +78,9 @@ final class UcxConnector implements UcxSession.Listener {
         /** This loop's worker address. */
         byte[] workerAddress() throws IOException;
 
+        /** This loop's worker's owner key ({@link UcxWorkerKey}). */
+        UcxWorkerKey ownerKey();
+
         /** Connects the data path both hellos chose. */
         void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException;
 
@@ -138,6 +141,8 @@ final class UcxConnector implements UcxSession.Listener {
     /** The flags of the peer's hello, once it came ({@link #peerHelloSeen}): whether it trusts this side. */
     private int peerFlags;
     private boolean peerHelloSeen;
+    /** The owner key the peer's hello named: our ownership proof is keyed with it and ours. */
+    private byte[] peerOwnerKey;
     /** Gives back the server's count of handshakes in progress ({@link UcxHandshakeLimits}); null when not held. */
     private Runnable handshakeSlot;
     /** This connect goes plain TCP: the server is known not to speak netty-ucx. */
@@ -407,7 +412,8 @@ final class UcxConnector implements UcxSession.Listener {
 
     private ByteBuffer ourHello(byte[] proof) {
         ByteBuffer hello = UcxHandshake.encodeHello(ourFlags, endpoint.id(), endpoint.tagSecret(),
-                endpoint.messageKey(), endpoint.recvWindow(), endpoint.recvUnit(), trust.hostProof(), proof);
+                endpoint.messageKey(), endpoint.recvWindow(), endpoint.recvUnit(), trust.hostProof(),
+                host.ownerKey().publicKey(), proof);
         ourHelloBody = UcxHandshake.helloBody(hello);
         return hello;
     }
@@ -431,6 +437,7 @@ final class UcxConnector implements UcxSession.Listener {
             ourFlags = UcxDataPathPolicy.localFlags() | (trusted ? UcxDataPathPolicy.FLAG_TRUSTS : 0);
         }
         peerFlags = hello.flags;
+        peerOwnerKey = hello.ownerKey;
         peerHelloSeen = true;
         if (!accepted) {
             trust.checkSameUserOnSameHost(hello);
@@ -486,7 +493,7 @@ final class UcxConnector implements UcxSession.Listener {
 
     private ByteBuffer helloWithoutConnection() {
         return UcxHandshake.encodeHello(ourFlags, NO_CONNECTION_ID, 0, 0, config.recvWindow(), config.recvUnit(),
-                trust.hostProof(), null);
+                trust.hostProof(), host.ownerKey().publicKey(), null);
     }
 
     private String untrustedWithoutTcpDataPath() {
@@ -498,10 +505,14 @@ final class UcxConnector implements UcxSession.Listener {
                 + "or -Dio.github.nettyucx.trust on both sides (docs/security.md)";
     }
 
-    /** Our worker address, with its MAC: a server's follows its hello, a client's the server's address. */
+    /**
+     * Our worker address, with its MAC and the proof that we hold our owner key: a server's follows its hello, a
+     * client's the server's address.
+     */
     private void sendOurAddress() throws IOException {
         byte[] address = host.workerAddress();
-        host.send(UcxHandshake.encodeAddress(address, trust.addressMac(ourHelloBody, address)));
+        host.send(UcxHandshake.encodeAddress(address, trust.addressMac(ourHelloBody, address),
+                trust.ownershipMac(host.ownerKey().secretWith(peerOwnerKey), address)));
     }
 
     /**
@@ -511,6 +522,7 @@ final class UcxConnector implements UcxSession.Listener {
     @Override
     public void addressReceived(UcxHandshake.Hello hello) throws IOException {
         trust.checkAddress(hello);
+        trust.checkOwnership(host.ownerKey().secretWith(hello.ownerKey), hello);
         byte[] ownAddress = host.workerAddress();
         UcxHandshake.checkWorkerAddress(hello.workerAddress, ownAddress);
         if (hello.connectionId == endpoint.id() && Arrays.equals(hello.workerAddress, ownAddress)) {

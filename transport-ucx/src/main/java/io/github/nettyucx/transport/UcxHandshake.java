@@ -56,7 +56,10 @@ final class UcxHandshake {
     /** A client's intro. */
     static final int INTRO_BYTES = 8 + NONCE_BYTES + KEY_IDS_BYTES;
     static final int SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES;
-    static final int HELLO_BYTES = 44;
+    static final int HELLO_BYTES = 76;
+    static final int OWNER_KEY_BYTES = UcxWorkerKey.KEY_BYTES;
+    /** The MAC after an address's that proves the sender holds the owner key its hello named. */
+    static final int OWNERSHIP_MAC_BYTES = MAC_BYTES;
     static final int CLIENT_HELLO_BYTES = PROOF_BYTES + HELLO_BYTES;
     static final int ADDRESS_HEADER_BYTES = 4;
     /** The MAC that ends an address message: all zeros from a side without a shared secret. */
@@ -102,14 +105,19 @@ final class UcxHandshake {
         }
     }
 
-    /** A worker address as an address message carries it, with the MAC over the sender's hello and it. */
+    /**
+     * A worker address as an address message carries it, with the MAC over the sender's hello and it, and the MAC
+     * that proves the sender holds its owner key.
+     */
     static final class WorkerAddress {
         final byte[] bytes;
         final byte[] mac;
+        final byte[] ownershipMac;
 
-        WorkerAddress(byte[] bytes, byte[] mac) {
+        WorkerAddress(byte[] bytes, byte[] mac, byte[] ownershipMac) {
             this.bytes = bytes;
             this.mac = mac;
+            this.ownershipMac = ownershipMac;
         }
     }
 
@@ -123,6 +131,8 @@ final class UcxHandshake {
         final int messageKey;
         final int recvWindow;
         final int recvUnit;
+        /** The public owner key of the sender's worker ({@link UcxWorkerKey}). */
+        final byte[] ownerKey;
         /** The sender's proof that it runs on our host, as it arrived. */
         final byte[] hostProof;
         /** Whether {@link #hostProof} checked out: the peer is a process of this host. */
@@ -135,9 +145,11 @@ final class UcxHandshake {
         final byte[] workerAddress;
         /** The MAC that came with the worker address. */
         final byte[] addressMac;
+        /** The MAC that proves the sender holds {@link #ownerKey}. */
+        final byte[] ownershipMac;
 
         Hello(int flags, int connectionId, long tagSecret, int messageKey, int recvWindow, int recvUnit,
-              byte[] hostProof, boolean sameHost, byte[] proof, byte[] body, WorkerAddress address) {
+              byte[] hostProof, boolean sameHost, byte[] ownerKey, byte[] proof, byte[] body, WorkerAddress address) {
             this.flags = flags;
             this.connectionId = connectionId;
             this.tagSecret = tagSecret;
@@ -146,21 +158,23 @@ final class UcxHandshake {
             this.recvUnit = recvUnit;
             this.hostProof = hostProof;
             this.sameHost = sameHost;
+            this.ownerKey = ownerKey;
             this.proof = proof;
             this.body = body;
             this.workerAddress = address == null ? null : address.bytes;
             this.addressMac = address == null ? null : address.mac;
+            this.ownershipMac = address == null ? null : address.ownershipMac;
         }
 
         /** This hello without what only connection setup reads: the worker address, the proof, the bytes, the MAC. */
         Hello settled() {
             return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, hostProof, sameHost,
-                    null, null, null);
+                    ownerKey, null, null, null);
         }
 
         Hello withAddress(WorkerAddress address) {
             return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, hostProof, sameHost,
-                    proof, body, address);
+                    ownerKey, proof, body, address);
         }
 
         boolean sameHost() {
@@ -198,28 +212,33 @@ final class UcxHandshake {
 
     /**
      * A hello; {@code proof} goes first in a client's, and is null in a server's; {@code hostProof} is
-     * {@link UcxTrustExchange#hostProof()}.
+     * {@link UcxTrustExchange#hostProof()}, {@code ownerKey} the worker's {@link UcxWorkerKey#publicKey()}.
      */
     static ByteBuffer encodeHello(int flags, int connectionId, long tagSecret, int messageKey, int recvWindow,
-                                  int recvUnit, byte[] hostProof, byte[] proof) {
+                                  int recvUnit, byte[] hostProof, byte[] ownerKey, byte[] proof) {
         ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES + (proof == null ? 0 : PROOF_BYTES));
         if (proof != null) {
             hello.put(proof);
         }
         hello.putShort((short) flags).putShort((short) 0).putInt(connectionId).putLong(tagSecret).putInt(recvWindow)
-                .putInt(recvUnit).put(hostProof, 0, HOST_PROOF_BYTES).putInt(messageKey).flip();
+                .putInt(recvUnit).put(hostProof, 0, HOST_PROOF_BYTES).putInt(messageKey)
+                .put(ownerKey, 0, OWNER_KEY_BYTES).flip();
         return hello;
     }
 
-    /** An address message with an all-zero MAC: from a side without a shared secret. */
+    /** An address message with all-zero MACs, which no check accepts: for tests of what a receiver refuses. */
     static ByteBuffer encodeAddress(byte[] workerAddress) {
-        return encodeAddress(workerAddress, new byte[ADDRESS_MAC_BYTES]);
+        return encodeAddress(workerAddress, new byte[ADDRESS_MAC_BYTES], new byte[OWNERSHIP_MAC_BYTES]);
     }
 
-    /** An address message: the worker address and the MAC over the sender's hello and it. */
-    static ByteBuffer encodeAddress(byte[] workerAddress, byte[] mac) {
-        ByteBuffer address = ByteBuffer.allocate(ADDRESS_HEADER_BYTES + workerAddress.length + ADDRESS_MAC_BYTES);
-        address.putInt(workerAddress.length).put(workerAddress).put(mac).flip();
+    /**
+     * An address message: the worker address, the MAC over the sender's hello and it (zeros from a side without a
+     * shared key), and the MAC that proves the sender holds its owner key ({@link UcxTrustExchange#ownershipMac}).
+     */
+    static ByteBuffer encodeAddress(byte[] workerAddress, byte[] mac, byte[] ownershipMac) {
+        ByteBuffer address = ByteBuffer.allocate(ADDRESS_HEADER_BYTES + workerAddress.length + ADDRESS_MAC_BYTES
+                + OWNERSHIP_MAC_BYTES);
+        address.putInt(workerAddress.length).put(workerAddress).put(mac).put(ownershipMac).flip();
         return address;
     }
 
@@ -338,6 +357,8 @@ final class UcxHandshake {
         byte[] hostProof = new byte[HOST_PROOF_BYTES];
         in.get(hostProof);
         int messageKey = in.getInt();
+        byte[] ownerKey = new byte[OWNER_KEY_BYTES];
+        in.get(ownerKey);
         if (connectionId == 0) {
             throw new ProtocolException("bad connection id in handshake: 0");
         }
@@ -350,8 +371,8 @@ final class UcxHandshake {
                     + " (" + MIN_RECV_UNIT + ".." + MAX_RECV_UNIT + ")");
         }
         boolean sameHost = expectedHostProof != null && MessageDigest.isEqual(hostProof, expectedHostProof);
-        return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, hostProof, sameHost, proof,
-                body, null);
+        return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, hostProof, sameHost,
+                ownerKey, proof, body, null);
     }
 
     /**
@@ -368,15 +389,17 @@ final class UcxHandshake {
         if (length <= 0 || length > MAX_WORKER_ADDRESS) {
             throw new ProtocolException("bad worker address length in handshake: " + length);
         }
-        if (in.remaining() < ADDRESS_HEADER_BYTES + length + ADDRESS_MAC_BYTES) {
+        if (in.remaining() < ADDRESS_HEADER_BYTES + length + ADDRESS_MAC_BYTES + OWNERSHIP_MAC_BYTES) {
             return null;
         }
         byte[] address = new byte[length];
         in.get(start + ADDRESS_HEADER_BYTES, address);
         byte[] mac = new byte[ADDRESS_MAC_BYTES];
         in.get(start + ADDRESS_HEADER_BYTES + length, mac);
-        in.position(start + ADDRESS_HEADER_BYTES + length + ADDRESS_MAC_BYTES);
-        return new WorkerAddress(address, mac);
+        byte[] ownershipMac = new byte[OWNERSHIP_MAC_BYTES];
+        in.get(start + ADDRESS_HEADER_BYTES + length + ADDRESS_MAC_BYTES, ownershipMac);
+        in.position(start + ADDRESS_HEADER_BYTES + length + ADDRESS_MAC_BYTES + OWNERSHIP_MAC_BYTES);
+        return new WorkerAddress(address, mac, ownershipMac);
     }
 
     /** A record saying that {@code messagesSent} messages precede it, ready to be written. */
@@ -406,7 +429,7 @@ final class UcxHandshake {
 
     /** Room for an address message: a worker address with its header and its MAC. */
     static int addressCapacity() {
-        return ADDRESS_HEADER_BYTES + MAX_WORKER_ADDRESS + ADDRESS_MAC_BYTES;
+        return ADDRESS_HEADER_BYTES + MAX_WORKER_ADDRESS + ADDRESS_MAC_BYTES + OWNERSHIP_MAC_BYTES;
     }
 
     /** The key of the host proofs: this host's boot id. */

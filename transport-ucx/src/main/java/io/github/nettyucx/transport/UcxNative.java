@@ -167,7 +167,7 @@ final class UcxNative {
     static native void connCreate(long worker, int index, int recvSlots, int recvSlotBytes, int sendSlots,
                                   int sendSlotBytes, long[] out) throws IOException;
 
-    static native void connConnect(long conn, byte[] peerAddress, int peerId, long peerTagSecret,
+    static native void connConnect(long conn, byte[] peerAddress, byte[] peerOwnerKey, int peerId, long peerTagSecret,
                                    int peerMessageKey, boolean peerErrorHandling) throws IOException;
 
     static native int connSend(long conn, int slot, int length, int seq, int credits);

@@ -68,6 +68,11 @@ final class UcxSocketConnectorHost implements UcxConnector.Host {
     }
 
     @Override
+    public UcxWorkerKey ownerKey() {
+        return channel.registration().worker().ownerKey();
+    }
+
+    @Override
     public void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
         channel.connectDataPath(choice, hello);
     }

@@ -43,6 +43,8 @@ final class UcxTrustExchange {
     private static final byte[] SERVER_HOST_LABEL = "netty-ucx 8 server host".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CLIENT_HOST_LABEL = "netty-ucx 8 client host".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HOST_KEY = UcxHandshake.hostKey();
+    private static final byte[] SERVER_OWNER_LABEL = "netty-ucx 8 server owner".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLIENT_OWNER_LABEL = "netty-ucx 8 client owner".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NO_KEY_ID = new byte[UcxKeys.KEY_ID_BYTES];
     private static final int OWN_UID = ownUid();
 
@@ -199,6 +201,26 @@ final class UcxTrustExchange {
                 mac(key, server ? CLIENT_ADDRESS_LABEL : SERVER_ADDRESS_LABEL, peer.body, peer.workerAddress))) {
             throw new ProtocolException("the peer's hello or worker address was altered on the way: its MAC does not "
                     + "match the shared secret's");
+        }
+    }
+
+    /**
+     * The MAC that proves this side holds the owner key its hello named ({@link UcxWorkerKey}), over both challenges
+     * and our address: keyed with the X25519 secret of our key and the peer's ({@code ownerSecret}).
+     */
+    byte[] ownershipMac(byte[] ownerSecret, byte[] ownAddress) {
+        return mac(ownerSecret, server ? SERVER_OWNER_LABEL : CLIENT_OWNER_LABEL, ownAddress);
+    }
+
+    /**
+     * Checks that the peer holds the owner key its hello named, for the address it sent: only then may its
+     * connection share an endpoint with others of that key and address (docs/protocol.md#endpoints).
+     */
+    void checkOwnership(byte[] ownerSecret, UcxHandshake.Hello peer) throws ProtocolException {
+        if (!MessageDigest.isEqual(peer.ownershipMac,
+                mac(ownerSecret, server ? CLIENT_OWNER_LABEL : SERVER_OWNER_LABEL, peer.workerAddress))) {
+            throw new ProtocolException("the peer did not prove that it holds the owner key of the worker address it "
+                    + "sent (docs/security.md)");
         }
     }
 

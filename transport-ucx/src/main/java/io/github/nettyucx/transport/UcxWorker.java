@@ -51,6 +51,7 @@ final class UcxWorker {
     private final IntObjectMap<List<ByteBuf>> heldUntilFreed = new IntObjectHashMap<>();
     private final int[] freedIds = new int[64];
     private byte[] workerAddress;
+    private UcxWorkerKey ownerKey;
     private long lastSocketPollNanos = System.nanoTime();
     /** Receive windows that park when idle ({@link UcxReceiveWindow}), by connection index, and how many. */
     private UcxReceiveWindow[] parkable = new UcxReceiveWindow[16];
@@ -77,6 +78,14 @@ final class UcxWorker {
 
     int eventFd() {
         return eventFd;
+    }
+
+    /** The owner key its connections' hellos name (made on first use: an X25519 key pair). */
+    UcxWorkerKey ownerKey() {
+        if (ownerKey == null) {
+            ownerKey = new UcxWorkerKey();
+        }
+        return ownerKey;
     }
 
     byte[] workerAddress() throws IOException {

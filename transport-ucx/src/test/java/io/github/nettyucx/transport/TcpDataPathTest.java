@@ -538,6 +538,8 @@ class TcpDataPathTest {
      * path.
      */
     private static final class RawPeer implements AutoCloseable {
+        /** The owner key of the raw peers' hellos (no address follows them here). */
+        private static final UcxWorkerKey OWNER_KEY = new UcxWorkerKey();
         static final int FLAGS = FLAG_ACCEPTS | FLAG_INSISTS | FLAG_TRUSTS;
         static final byte[] NO_PROOF = new byte[UcxHandshake.PROOF_BYTES];
 
@@ -582,7 +584,7 @@ class TcpDataPathTest {
          */
         ByteBuffer hello(int flags, byte[] proof) {
             return UcxHandshake.encodeHello(flags, 7, 0, 0, 4, UcxSocketChannelConfig.DEFAULT_RECV_UNIT,
-                    trust.hostProof(), proof);
+                    trust.hostProof(), OWNER_KEY.publicKey(), proof);
         }
 
         void sendHello(int flags, byte[] proof) throws IOException {

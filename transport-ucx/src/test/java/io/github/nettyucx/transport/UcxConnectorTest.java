@@ -318,6 +318,7 @@ class UcxConnectorTest {
         boolean plain;
         boolean closed;
         IOException aborted;
+        final UcxWorkerKey ownerKey = new UcxWorkerKey();
 
         FakeHost(UcxSocketChannelConfig config, boolean accepted, int id) {
             this.config = config;
@@ -349,6 +350,11 @@ class UcxConnectorTest {
                     tasks.get(i).run();
                 }
             }
+        }
+
+        @Override
+        public UcxWorkerKey ownerKey() {
+            return ownerKey;
         }
 
         @Override

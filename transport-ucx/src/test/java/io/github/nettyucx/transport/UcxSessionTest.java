@@ -41,6 +41,7 @@ class UcxSessionTest {
     private static final byte[] PROOF = filled(UcxHandshake.PROOF_BYTES, 0x77);
     /** The host proof the test's listener expects: a hello that carries it is from this host. */
     private static final byte[] HOST_PROOF = filled(16, 0x5A);
+    private static final byte[] OWNER_KEY = filled(32, 0x4B);
     private static final int ID = 42;
     private static final long TAG_SECRET = 0xABCDEF123456L;
     private static final int MESSAGE_KEY = 0x5EC2E7;
@@ -156,7 +157,7 @@ class UcxSessionTest {
 
     /** The hello the session of {@code side} receives: a client's carries its proof first. */
     private static ByteBuffer peerHello(Side side, int flags, int id, int window, int unit) {
-        return UcxHandshake.encodeHello(flags, id, TAG_SECRET, MESSAGE_KEY, window, unit, HOST_PROOF,
+        return UcxHandshake.encodeHello(flags, id, TAG_SECRET, MESSAGE_KEY, window, unit, HOST_PROOF, OWNER_KEY,
                 side == Side.ACCEPTED ? PROOF : null);
     }
 
@@ -298,8 +299,11 @@ class UcxSessionTest {
 
         byte[] clientHost = filled(16, 0x61);
         byte[] serverHost = filled(16, 0x62);
-        ByteBuffer clientHello = UcxHandshake.encodeHello(0x1F, 7, 0x123456789ABCL, 0x77, 9, 4096, clientHost, PROOF);
-        assertEquals(84, clientHello.remaining());
+        byte[] clientOwner = filled(32, 0x71);
+        byte[] serverOwner = filled(32, 0x72);
+        ByteBuffer clientHello = UcxHandshake.encodeHello(0x1F, 7, 0x123456789ABCL, 0x77, 9, 4096, clientHost,
+                clientOwner, PROOF);
+        assertEquals(116, clientHello.remaining());
         assertArrayEquals(PROOF, Arrays.copyOfRange(clientHello.array(), 0, 40), "the proof first");
         assertEquals(0x1F, clientHello.getShort(40));
         assertEquals(0, clientHello.getShort(42));
@@ -307,11 +311,13 @@ class UcxSessionTest {
         assertEquals(0x123456789ABCL, clientHello.getLong(48));
         assertEquals(9, clientHello.getInt(56));
         assertEquals(4096, clientHello.getInt(60));
-        assertEquals(0x77, clientHello.getInt(80), "the message key last");
+        assertEquals(0x77, clientHello.getInt(80), "the message key");
+        assertArrayEquals(clientOwner, Arrays.copyOfRange(clientHello.array(), 84, 116), "the owner key last");
 
         assertArrayEquals(clientHost, Arrays.copyOfRange(clientHello.array(), 64, 80), "the host proof");
-        ByteBuffer serverHello = UcxHandshake.encodeHello(0x10, 7, 0x42L, 0x78, 9, 4096, serverHost, null);
-        assertEquals(44, serverHello.remaining());
+        ByteBuffer serverHello = UcxHandshake.encodeHello(0x10, 7, 0x42L, 0x78, 9, 4096, serverHost, serverOwner,
+                null);
+        assertEquals(76, serverHello.remaining());
         assertEquals(0x10, serverHello.getShort(0));
         assertEquals(7, serverHello.getInt(4));
         assertEquals(0x42L, serverHello.getLong(8));
@@ -319,20 +325,25 @@ class UcxSessionTest {
         assertEquals(4096, serverHello.getInt(20));
         assertEquals(0x78, serverHello.getInt(40));
         assertArrayEquals(serverHost, Arrays.copyOfRange(serverHello.array(), 24, 40), "the host proof");
+        assertArrayEquals(serverOwner, Arrays.copyOfRange(serverHello.array(), 44, 76), "the owner key");
         UcxHandshake.Hello decoded = UcxHandshake.decodeHello(clientHello, true);
         assertEquals(0x123456789ABCL, decoded.tagSecret, "decoded tag secret");
         assertEquals(0x77, decoded.messageKey, "decoded message key");
+        assertArrayEquals(clientOwner, decoded.ownerKey, "decoded owner key");
 
         byte[] mac = new byte[32];
         Arrays.fill(mac, (byte) 0x5A);
-        ByteBuffer address = UcxHandshake.encodeAddress(WORKER_ADDRESS, mac);
-        assertEquals(4 + WORKER_ADDRESS.length + 32, address.remaining());
+        byte[] ownership = filled(32, 0x6B);
+        ByteBuffer address = UcxHandshake.encodeAddress(WORKER_ADDRESS, mac, ownership);
+        assertEquals(4 + WORKER_ADDRESS.length + 64, address.remaining());
         assertEquals(WORKER_ADDRESS.length, address.getInt(0));
         assertArrayEquals(WORKER_ADDRESS, Arrays.copyOfRange(address.array(), 4, 4 + WORKER_ADDRESS.length));
         assertArrayEquals(mac, Arrays.copyOfRange(address.array(), 4 + WORKER_ADDRESS.length,
-                4 + WORKER_ADDRESS.length + 32), "the MAC last");
-        assertArrayEquals(Arrays.copyOfRange(serverHello.array(), 0, 44), UcxHandshake.helloBody(serverHello));
-        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 40, 84), UcxHandshake.helloBody(clientHello),
+                4 + WORKER_ADDRESS.length + 32), "the MAC");
+        assertArrayEquals(ownership, Arrays.copyOfRange(address.array(), 4 + WORKER_ADDRESS.length + 32,
+                4 + WORKER_ADDRESS.length + 64), "the ownership MAC last");
+        assertArrayEquals(Arrays.copyOfRange(serverHello.array(), 0, 76), UcxHandshake.helloBody(serverHello));
+        assertArrayEquals(Arrays.copyOfRange(clientHello.array(), 40, 116), UcxHandshake.helloBody(clientHello),
                 "a client's hello body is what follows its proof");
     }
 

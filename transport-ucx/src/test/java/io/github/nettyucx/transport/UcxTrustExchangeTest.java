@@ -102,8 +102,8 @@ class UcxTrustExchangeTest {
     }
 
     private static UcxHandshake.Hello hello(byte[] body, byte[] address, byte[] mac, boolean sameHost) {
-        return new UcxHandshake.Hello(0, 1, 0, 0, 8, 65536, new byte[16], sameHost, null, body,
-                new UcxHandshake.WorkerAddress(address, mac));
+        return new UcxHandshake.Hello(0, 1, 0, 0, 8, 65536, new byte[16], sameHost, new byte[32], null, body,
+                new UcxHandshake.WorkerAddress(address, mac, new byte[32]));
     }
 
     // ---- addresses ----
