@@ -30,15 +30,12 @@ import java.lang.reflect.Field;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -96,49 +93,6 @@ class PlainTcpDowngradeTest extends AbstractLeakCheckedTest {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 20_000).handler(handler).connect(target);
     }
 
-    /** A server of plain sockets on a thread of its own: {@code serve} runs for each connection. */
-    private static final class RawServer implements AutoCloseable {
-        final ServerSocket socket = new ServerSocket(0, 50, LOOPBACK);
-        final AtomicInteger connections = new AtomicInteger();
-        final CompletableFuture<String> firstBytes = new CompletableFuture<>();
-
-        RawServer(Consumer<Socket> serve) throws IOException {
-            Thread thread = new Thread(() -> {
-                while (!socket.isClosed()) {
-                    try {
-                        Socket accepted = socket.accept();
-                        connections.incrementAndGet();
-                        Thread handler = new Thread(() -> serve.accept(accepted), "raw-server-connection");
-                        handler.setDaemon(true);
-                        handler.start();
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            }, "raw-server");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        InetSocketAddress address() {
-            return (InetSocketAddress) socket.getLocalSocketAddress();
-        }
-
-        /** Reads 4 bytes, then closes without a word: what a server that dislikes the bytes may do. */
-        void readMagicThenClose(Socket s) {
-            try (Socket accepted = s) {
-                firstBytes.complete(new String(accepted.getInputStream().readNBytes(4), StandardCharsets.US_ASCII));
-            } catch (IOException e) {
-                firstBytes.completeExceptionally(e);
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-        }
-    }
-
     /** Reads what it is sent and never answers: a server that waits for a request netty-ucx never sends. */
     private static void silent(Socket s) {
         try (Socket socket = s) {
@@ -168,8 +122,8 @@ class PlainTcpDowngradeTest extends AbstractLeakCheckedTest {
     @Timeout(30)
     void aServerThatClosesBeforeItsIntroFailsTheConnectAndIsNotTakenForPlain() throws Exception {
         long fallbacks = UcxTransportMetrics.plainTcpFallbacks();
-        RawServer[] holder = new RawServer[1];
-        try (RawServer server = new RawServer(s -> holder[0].readMagicThenClose(s))) {
+        RawTcpServer[] holder = new RawTcpServer[1];
+        try (RawTcpServer server = new RawTcpServer(s -> holder[0].readFirstBytesThenClose(s))) {
             holder[0] = server;
             Throwable cause = failure(connectWithFallback(server.address(), new ChannelInboundHandlerAdapter()));
             assertTrue(cause.getMessage().contains("closed before its netty-ucx intro"), cause.getMessage());
@@ -183,8 +137,8 @@ class PlainTcpDowngradeTest extends AbstractLeakCheckedTest {
     @Timeout(30)
     void withTheTcpDataPathOffAServerThatClosesBeforeItsIntroFailsTheConnect() throws Exception {
         tcpDataPath(false);
-        RawServer[] holder = new RawServer[1];
-        try (RawServer server = new RawServer(s -> holder[0].readMagicThenClose(s))) {
+        RawTcpServer[] holder = new RawTcpServer[1];
+        try (RawTcpServer server = new RawTcpServer(s -> holder[0].readFirstBytesThenClose(s))) {
             holder[0] = server;
             Throwable cause = failure(connectWithFallback(server.address(), new ChannelInboundHandlerAdapter()));
             assertTrue(cause.getMessage().contains("tcpDataPath=never"), cause.getMessage());
@@ -197,9 +151,9 @@ class PlainTcpDowngradeTest extends AbstractLeakCheckedTest {
     @Timeout(30)
     void aSilentServerIsReachedAsPlainTcpLoggedAndCounted() throws Exception {
         long fallbacks = UcxTransportMetrics.plainTcpFallbacks();
-        RawServer[] holder = new RawServer[1];
+        RawTcpServer[] holder = new RawTcpServer[1];
         // Silent to the netty-ucx intro (the first connection), an echo server to the plain TCP one.
-        try (RawServer server = new RawServer(s -> {
+        try (RawTcpServer server = new RawTcpServer(s -> {
             if (holder[0].connections.get() == 1) {
                 silent(s);
             } else {
@@ -234,7 +188,7 @@ class PlainTcpDowngradeTest extends AbstractLeakCheckedTest {
     void withTheTcpDataPathOffASilentServerFailsTheConnect() throws Exception {
         tcpDataPath(false);
         long fallbacks = UcxTransportMetrics.plainTcpFallbacks();
-        try (RawServer server = new RawServer(PlainTcpDowngradeTest::silent)) {
+        try (RawTcpServer server = new RawTcpServer(PlainTcpDowngradeTest::silent)) {
             Throwable cause = failure(connectWithFallback(server.address(), new ChannelInboundHandlerAdapter()));
             assertTrue(cause.getMessage().contains("no netty-ucx intro within"), cause.getMessage());
             assertTrue(cause.getMessage().contains("tcpDataPath=never"), cause.getMessage());
@@ -247,8 +201,8 @@ class PlainTcpDowngradeTest extends AbstractLeakCheckedTest {
     @Test
     @Timeout(30)
     void withTheTcpDataPathOffARememberedPlainServerIsProbedAgain() throws Exception {
-        RawServer[] holder = new RawServer[1];
-        try (RawServer server = new RawServer(s -> holder[0].readMagicThenClose(s))) {
+        RawTcpServer[] holder = new RawTcpServer[1];
+        try (RawTcpServer server = new RawTcpServer(s -> holder[0].readFirstBytesThenClose(s))) {
             holder[0] = server;
             UcxPlainTcpServers.remember(server.address());
             tcpDataPath(false);
@@ -308,7 +262,7 @@ class PlainTcpDowngradeTest extends AbstractLeakCheckedTest {
             }
         });
         InetSocketAddress upstream = (InetSocketAddress) server.localAddress();
-        try (RawServer proxy = new RawServer(s -> delayingProxy(s, upstream, 1100))) {
+        try (RawTcpServer proxy = new RawTcpServer(s -> delayingProxy(s, upstream, 1100))) {
             CompletableFuture<String> echoed = new CompletableFuture<>();
             Channel client = connectWithFallback(proxy.address(), new ChannelInboundHandlerAdapter() {
                 @Override

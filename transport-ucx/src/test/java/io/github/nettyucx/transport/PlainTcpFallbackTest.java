@@ -32,14 +32,12 @@ import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.SocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -158,41 +156,6 @@ class PlainTcpFallbackTest extends AbstractLeakCheckedTest {
         }
     }
 
-    /** A plain server on a thread of its own: {@code serve} runs for each connection it accepts. */
-    private static final class RawServer implements AutoCloseable {
-        final ServerSocket socket = new ServerSocket(0, 50, LOOPBACK);
-        final AtomicInteger connections = new AtomicInteger();
-        private final Thread thread;
-
-        RawServer(Consumer<Socket> serve) throws Exception {
-            thread = new Thread(() -> {
-                while (!socket.isClosed()) {
-                    try {
-                        Socket accepted = socket.accept();
-                        connections.incrementAndGet();
-                        Thread handler = new Thread(() -> serve.accept(accepted), "raw-server-connection");
-                        handler.setDaemon(true);
-                        handler.start();
-                    } catch (Exception e) {
-                        return;
-                    }
-                }
-            }, "raw-server");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        InetSocketAddress address() {
-            return (InetSocketAddress) socket.getLocalSocketAddress();
-        }
-
-        @Override
-        public void close() throws Exception {
-            socket.close();
-            thread.join(5000);
-        }
-    }
-
     /** Writes a banner at once, then answers each line with its length. */
     private static void bannerThenLengths(Socket s) {
         try (Socket socket = s) {
@@ -232,7 +195,7 @@ class PlainTcpFallbackTest extends AbstractLeakCheckedTest {
     @Test
     @Timeout(30)
     void aServerThatSpeaksFirstIsPlainAndItsBannerComesFirst() throws Exception {
-        try (RawServer server = new RawServer(PlainTcpFallbackTest::bannerThenLengths)) {
+        try (RawTcpServer server = new RawTcpServer(PlainTcpFallbackTest::bannerThenLengths)) {
             Text text = new Text("220 ready\r\nlen 4\n".length());
             Channel client = connect(server.address(), true, text).sync().channel();
             try {
@@ -248,7 +211,7 @@ class PlainTcpFallbackTest extends AbstractLeakCheckedTest {
     @Test
     @Timeout(30)
     void aServerThatSaysNothingIsPlainAfterTheHelloWait() throws Exception {
-        try (RawServer server = new RawServer(PlainTcpFallbackTest::silentUntilALine)) {
+        try (RawTcpServer server = new RawTcpServer(PlainTcpFallbackTest::silentUntilALine)) {
             Text text = new Text("len 4\n".length());
             Channel client = connect(server.address(), true, text).sync().channel();
             try {
