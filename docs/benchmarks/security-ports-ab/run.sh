@@ -6,31 +6,43 @@
 #   docs/benchmarks/security-ports-ab/run.sh BEFORE_TREE AFTER_TREE OUT_DIR [ROUNDS [BENCHMARK [SIZES]]]
 #
 # Each tree is a checkout with its JMH module built (mvn -Dmaven.test.skip=true -pl benchmarks/jmh -am package).
-# Odd rounds run before then after, even rounds the reverse. UCX_TLS is unset for the forks, so each build runs
-# with its own default transports (before: UCX's default, all; after: the native library's ^tcp,sysv).
-# BENCHMARK defaults to DataPathBenchmark (both pingPong and stream), SIZES to 16,65536; a narrower series is e.g.
-# run.sh B A OUT 8 DataPathBenchmark.pingPong 16.
+# UCX_TLS is unset for the forks, so each build runs with its own default transports (before: UCX's default, all,
+# which picks sysv for shared memory; after: the native library's ^tcp,sysv, which leaves posix).
+# BENCHMARK defaults to DataPathBenchmark (pingPong and stream), SIZES to 16,65536.
+#
+# CONFIGS (environment, default "before after") names the runs of a round; each round rotates the list by one, so
+# with two the odd rounds run before then after and the even rounds the reverse. Besides the two builds as they come:
+#   before-posix  the before tree with UCX_TLS=^tcp,sysv exported (the after build's transports, the before code);
+#   after-sysv    the after tree with UCX_TLS=^tcp exported (sysv back, as before, with the after code).
+# e.g. CONFIGS="before after before-posix after-sysv" run.sh B A OUT 8 DataPathBenchmark.stream 65536
 set -euo pipefail
 before=$1 after=$2 out=$3 rounds=${4:-8} bench=${5:-DataPathBenchmark} sizes=${6:-16,65536}
+read -r -a configs <<< "${CONFIGS:-before after}"
 mkdir -p "$out"
 unset UCX_TLS
 
-run() { # name tree round
-    local name=$1 tree=$2 round=$3
+run() { # config round
+    local config=$1 round=$2 tree tls=
+    case $config in
+        before) tree=$before ;;
+        after) tree=$after ;;
+        before-posix) tree=$before tls='^tcp,sysv' ;;
+        after-sysv) tree=$after tls='^tcp' ;;
+        *) echo "unknown configuration $config" >&2; exit 2 ;;
+    esac
     local module=$tree/benchmarks/jmh
     local cp="$module/target/classes:$(cat "$module/target/runtime-classpath.txt")"
-    echo "== $(date +%T) round $round: $name ($(git -C "$tree" rev-parse --short HEAD)) load $(cut -d' ' -f1-3 /proc/loadavg)"
-    env -u UCX_TLS java -cp "$cp" org.openjdk.jmh.Main "$bench" -p transport=ucx -p size="$sizes" -f 1 \
-        -rf csv -rff "$out/$name-$round.csv" 2>&1 \
+    echo "== $(date +%T) round $round: $config ($(git -C "$tree" rev-parse --short HEAD), UCX_TLS=${tls:-unset})" \
+        "load $(cut -d' ' -f1-3 /proc/loadavg)"
+    env -u UCX_TLS ${tls:+UCX_TLS=$tls} java -cp "$cp" org.openjdk.jmh.Main "$bench" -p transport=ucx \
+        -p size="$sizes" -f 1 -rf csv -rff "$out/$config-tag-$round.csv" 2>&1 \
         | grep -E '^(Benchmark|DataPath)' || true
 }
 
+n=${#configs[@]}
 for round in $(seq 1 "$rounds"); do
-    if (( round % 2 )); then order="before after"; else order="after before"; fi
-    for which in $order; do
-        tree=$before
-        [[ $which == after ]] && tree=$after
-        run "$which-tag" "$tree" "$round"
+    for i in $(seq 0 $((n - 1))); do
+        run "${configs[$(( (i + round - 1) % n ))]}" "$round"
     done
 done
 echo "== $(date +%T) done"
