@@ -109,6 +109,10 @@ public final class Ucx {
         if (badSetting != null) {
             return new IllegalStateException(badSetting);
         }
+        String noOwnerKeys = UcxWorkerKey.unavailabilityCause();
+        if (noOwnerKeys != null) {
+            return new IllegalStateException(noOwnerKeys);
+        }
         for (String exposure : UcxSettingsCheck.exposures(System.getenv(), UcxDataPathPolicy.ucxTcpWanted())) {
             logger.warn(exposure);
         }

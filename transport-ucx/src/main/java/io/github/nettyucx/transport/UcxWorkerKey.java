@@ -41,6 +41,22 @@ final class UcxWorkerKey {
         }
     };
 
+    /**
+     * Why this runtime cannot make owner keys, or null when it can: X25519 is in the jdk.crypto.ec module before
+     * JDK 22 (java.base since), which a trimmed runtime image may leave out. Checked when the transport loads.
+     */
+    static String unavailabilityCause() {
+        try {
+            KeyPairGenerator.getInstance("X25519");
+            KeyAgreement.getInstance("X25519");
+            return null;
+        } catch (GeneralSecurityException e) {
+            return "X25519, which the handshake's owner keys use, is missing from this Java runtime (" + e.getMessage()
+                    + "): on JDK 17 to 21 add the jdk.crypto.ec module to the runtime image (jlink --add-modules "
+                    + "jdk.crypto.ec)";
+        }
+    }
+
     UcxWorkerKey() {
         try {
             pair = KeyPairGenerator.getInstance("X25519").generateKeyPair();
