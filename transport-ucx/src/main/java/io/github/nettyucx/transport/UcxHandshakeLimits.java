@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -129,10 +128,16 @@ final class UcxHandshakeLimits {
 
     /** Takes the oldest slot of {@code source} out of the counts; the caller sheds it. Holds the lock. */
     private Slot removeOldest(Source source) {
-        Iterator<Slot> oldest = source.slots.iterator();
-        Slot slot = oldest.next();
+        Slot slot = source.slots.iterator().next();
+        forget(slot);
+        return slot;
+    }
+
+    /** Takes {@code slot} out of its source and the counts, and the source out of the tables once empty. */
+    private void forget(Slot slot) {
+        Source source = slot.source;
         byLoad.remove(source);
-        oldest.remove();
+        source.slots.remove(slot);
         slot.released = true;
         pending--;
         if (source.slots.isEmpty()) {
@@ -140,7 +145,6 @@ final class UcxHandshakeLimits {
         } else {
             byLoad.add(source);
         }
-        return slot;
     }
 
     private void shedding(Slot victim, String newcomer, boolean ownSource) {
@@ -154,18 +158,8 @@ final class UcxHandshakeLimits {
     }
 
     private synchronized void release(Slot slot) {
-        if (slot.released) {
-            return;
-        }
-        slot.released = true;
-        Source source = slot.source;
-        byLoad.remove(source);
-        source.slots.remove(slot);
-        pending--;
-        if (source.slots.isEmpty()) {
-            sources.remove(source.key);
-        } else {
-            byLoad.add(source);
+        if (!slot.released) {
+            forget(slot);
         }
     }
 
