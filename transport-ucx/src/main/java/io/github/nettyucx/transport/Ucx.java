@@ -61,12 +61,12 @@ public final class Ucx {
     }
 
     /**
-     * How many times, since this JVM started, an event loop that waits adaptively (the default) found that beside
-     * busy threads of other processes sleeping at once, as epoll's loop waits, got clearly more done than spinning,
-     * and began a period of sleeping at once (docs/settings.md#busy-neighbours).
+     * How many times, since this JVM started, an event loop that waits adaptively (the default) found the host's
+     * CPUs taken by other runnable threads and began a period of sleeping at once, as epoll's loop waits
+     * (docs/settings.md#waiting).
      */
     public static long eventLoopContentionHolds() {
-        return UcxLoopWait.CONTENTION_HOLDS.sum();
+        return UcxIoHandler.CPUS_TAKEN_PERIODS.sum();
     }
 
     /**

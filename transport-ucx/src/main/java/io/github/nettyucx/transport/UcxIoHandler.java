@@ -11,6 +11,7 @@ import io.netty.channel.IoOps;
 import io.netty.channel.IoRegistration;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 import io.netty.util.internal.ObjectUtil;
 import io.netty.util.internal.logging.InternalLogger;
@@ -20,21 +21,24 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The {@link IoHandler} of a UCX event loop: one UCP worker per loop thread. {@link #run} makes UCX
  * progress, hands completions to channels, and when idle spins and/or arms the worker and sleeps
  * in epoll (over the worker's event fd, an eventfd for {@link #wakeup()}, a timerfd for scheduled
- * tasks and the connections' side-channel sockets), as {@link UcxLoopWait} says. It sees channels only as
- * {@link UcxIoHandle}s.
+ * tasks and the connections' side-channel sockets), as {@link UcxIdlePolicy} decides ({@link #awaitWork} is where
+ * the loop waits). It sees channels only as {@link UcxIoHandle}s.
  * After a same-host peer vanished, {@link UcxSharedMemoryProbe} checks that the worker's shared-memory
  * receive queue still delivers, and has a worker whose queue is stuck replaced.
  *
  * <p>Its loop may change threads: in an auto-scaling group ({@code AutoScalingEventExecutorChooserFactory})
  * Netty suspends an idle loop, which has no registrations, and resumes it on a new thread when a task
- * arrives. Everything the handler owns goes along (see {@link UcxWorker}); {@link UcxSuspensionGuard} keeps
- * the loop from suspending while closed connections still need its worker, and each run reports the time
+ * arrives. Everything the handler owns goes along (see {@link UcxWorker}); a scheduled check
+ * ({@link #keepRunningWhileWorkerBusy()}) keeps the loop from suspending while closed connections still need its
+ * worker, and each run reports the time
  * it spent on I/O, not waiting, through {@link IoHandlerContext#reportActiveIoTime}, which is what the group
  * scales on.
  */
@@ -42,6 +46,16 @@ public final class UcxIoHandler implements IoHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
     /** While busy, side-channel sockets are polled at least this often. */
     private static final long BUSY_SOCKET_POLL_NANOS = 50_000;
+    /** Values of {@link #nextWakeupNanos}: the loop is awake, or sleeps with no deadline. */
+    private static final long AWAKE = -1L;
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    /**
+     * How often a loop kept running for its worker looks again whether the worker is done. Closing connections
+     * are reaped by the worker's own progress, so this only bounds how long the loop stays up after the last one.
+     */
+    private static final long WORKER_BUSY_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Periods in which a loop of this process slept at once because other threads took the CPUs. */
+    static final LongAdder CPUS_TAKEN_PERIODS = new LongAdder();
     private final ThreadAwareExecutor executor;
     private final IntObjectMap<Registration> registrationsByFd = new IntObjectHashMap<>(64);
     private final List<Registration> registrations = new ArrayList<>();
@@ -51,9 +65,26 @@ public final class UcxIoHandler implements IoHandler {
     /** The same, of this handler only (tests look at one loop while others of the process run). */
     private final LongAdder wakeupWrites = new LongAdder();
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
-    private final UcxSuspensionGuard suspensionGuard;
-    /** How the loop waits when a run finds no work: the wait strategy's spins and sleeps. */
-    private final UcxLoopWait waiting;
+    private final UcxIoHandlerConfig config;
+    /** Decides how the loop waits when a run finds no work. */
+    private final UcxIdlePolicy idlePolicy;
+    /**
+     * The deadline of the loop's sleep while it sleeps, or is about to, else {@link #AWAKE}: {@link #wakeup()} writes
+     * the eventfd only while it is set, and clears it, so that the next task writes nothing.
+     */
+    private final AtomicLong nextWakeupNanos = new AtomicLong(AWAKE);
+    /**
+     * Where the I/O work of the current run began: the start of the run, the end of the last empty spin round, or
+     * the end of the wait. What follows is reported as active I/O time.
+     */
+    private long ioStartNanos;
+    /** Events the loop's runs have handled so far: what the start-up is counted in. */
+    private long work;
+    /** Whether the loop's thread asked for a short scheduler slice. */
+    private boolean shortSlice;
+    private long cpusTakenPeriodsCounted;
+    /** Whether the check that keeps the loop running for its worker is scheduled. */
+    private boolean workerBusyCheckScheduled;
     /**
      * Registrations whose socket carries a plain TCP connection: while there are any, the loop looks at its
      * sockets in every run and every spin round, as it makes UCX progress (a UCX connection's bytes arrive through
@@ -72,8 +103,9 @@ public final class UcxIoHandler implements IoHandler {
      */
     private UcxIoHandler(ThreadAwareExecutor executor, UcxIoHandlerConfig config) {
         this.executor = executor;
-        suspensionGuard = new UcxSuspensionGuard(executor, this::workerStillBusy);
-        waiting = new UcxLoopWait(this, config);
+        this.config = config;
+        idlePolicy = new UcxIdlePolicy(config, UcxNative::hostRunnableThreads, UcxNative.hostOnlineCpus(),
+                System.nanoTime());
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
         } catch (IOException e) {
@@ -120,7 +152,8 @@ public final class UcxIoHandler implements IoHandler {
     public void initialize() {
         // Also called each time a suspended loop resumes on a new thread: the worker, created with the handler,
         // and its descriptors simply carry on there; the new thread asks for the loop's time slice.
-        waiting.threadChanged();
+        shortSlice = false;
+        requestSlice(idlePolicy.wantsShortSlice());
     }
 
     UcxWorker worker() {
@@ -129,15 +162,6 @@ public final class UcxIoHandler implements IoHandler {
 
     UcxSharedMemoryProbe sharedMemoryProbe() {
         return sharedMemoryProbe;
-    }
-
-    UcxSuspensionGuard suspensionGuard() {
-        return suspensionGuard;
-    }
-
-    /** Whether a plain TCP connection's socket is in the epoll set: the loop then looks at the sockets often. */
-    boolean hasPlainSockets() {
-        return plainSockets > 0;
     }
 
     /**
@@ -153,32 +177,177 @@ public final class UcxIoHandler implements IoHandler {
         return spinningPlainSockets > 0 || worker.boundConnections() > 0;
     }
 
-    /** Whether the worker has work left that no registration stands for (see {@link UcxSuspensionGuard}). */
+    /** Whether the worker has work left that no registration stands for. */
     private boolean workerStillBusy() {
         return worker != null && (worker.hasClosingConnections() || sharedMemoryProbe.inFlight());
+    }
+
+    /**
+     * Keeps the loop from being suspended while its worker still has work that no channel stands for: connections
+     * whose channels closed but which still flush their last messages (ucx_linger.c), or a shared-memory probe.
+     * An auto-scaling group suspends a loop with no registrations, tasks or scheduled tasks, and nothing would
+     * progress its worker; Netty gives an {@code IoHandler} no say in that, but a scheduled task keeps the loop up.
+     * Called where the loop may lose its last registration, and by the scheduled check itself.
+     */
+    private void keepRunningWhileWorkerBusy() {
+        if (workerBusyCheckScheduled || !(executor instanceof EventExecutor) || !workerStillBusy()) {
+            return;
+        }
+        EventExecutor loop = (EventExecutor) executor;
+        if (loop.isShuttingDown()) {
+            return;
+        }
+        workerBusyCheckScheduled = true;
+        loop.schedule(() -> {
+            workerBusyCheckScheduled = false;
+            keepRunningWhileWorkerBusy();
+        }, WORKER_BUSY_RECHECK_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether the loop is kept running for its worker; for tests. */
+    boolean workerBusyCheckScheduled() {
+        return workerBusyCheckScheduled;
     }
 
     @Override
     public int run(IoHandlerContext context) {
         try {
             sharedMemoryProbe.check();
-            waiting.runStarts(System.nanoTime());
+            ioStartNanos = System.nanoTime();
             long socketsPolledBefore = worker.socketsPolledAt();
             int handled = processCompletions();
             if (handled == 0 && context.canBlock()) {
-                handled = waiting.awaitWork(context);
+                handled = awaitWork(context);
             }
             long now = System.nanoTime();
             handled += pollSocketsIfDue(socketsPolledBefore, now);
             worker.sweepIdleWindows(now);
-            waiting.workDone(handled);
+            work += handled;
             if (handled > 0 && context.shouldReportActiveIoTime()) {
-                context.reportActiveIoTime(now - waiting.ioStartNanos());
+                context.reportActiveIoTime(now - ioStartNanos);
             }
             return handled;
         } catch (IOException e) {
             logger.warn("Unexpected failure of the UCX event loop; it continues", e);
             return 0;
+        }
+    }
+
+    /**
+     * Where the loop waits: it spins and/or sleeps as {@link UcxIdlePolicy} decides, and tells it how a spin that
+     * found nothing ended. Returns what it handled once work came.
+     */
+    private int awaitWork(IoHandlerContext context) throws IOException {
+        long idleStart = ioStartNanos;
+        long spinNanos = idlePolicy.idleStarts(idleStart, work, hasSpinningPeers(), onlyPlainPeers());
+        requestSlice(idlePolicy.wantsShortSlice());
+        long periods = idlePolicy.cpusTakenPeriods();
+        if (periods != cpusTakenPeriodsCounted) {
+            CPUS_TAKEN_PERIODS.add(periods - cpusTakenPeriodsCounted);
+            cpusTakenPeriodsCounted = periods;
+        }
+        if (spinNanos == UcxIdlePolicy.FOREVER) {
+            // Busy polling: one look at the worker and the sockets per run, and the run comes back at once.
+            return Math.max(0, worker.waitAndDispatch(0, this));
+        }
+        if (spinNanos > 0) {
+            int handled = spin(context, spinNanos, idlePolicy.yieldAfterNanos(), idlePolicy.yieldRoundsMask());
+            if (handled != 0) {
+                return handled;
+            }
+        }
+        int handled = sleep(context);
+        idlePolicy.slept(System.nanoTime() - idleStart);
+        return handled;
+    }
+
+    /**
+     * Polls the worker until work arrives or {@code spinNanos} are over. From {@code yieldAfterNanos} into the spin
+     * ({@link UcxIdlePolicy#FOREVER}: never), the thread yields its core every
+     * {@code roundsMask + 1} empty rounds: where more threads are busy than there are cores, a spinner that never
+     * yields holds the core that the thread it waits for needs. Each empty round moves {@link #ioStartNanos}: the
+     * round that finds work is the only active one.
+     */
+    private int spin(IoHandlerContext context, long spinNanos, long yieldAfterNanos, int roundsMask)
+            throws IOException {
+        long start = ioStartNanos;
+        long spinUntil = start + spinNanos;
+        long yieldFrom = start + Math.min(yieldAfterNanos, spinNanos);
+        int rounds = 0;
+        long now;
+        do {
+            int handled = processCompletions();
+            if (plainSockets > 0) {
+                handled += Math.max(0, worker.waitAndDispatch(0, this));
+            }
+            if (handled > 0) {
+                return handled;
+            }
+            if (!context.canBlock()) {
+                return 0;
+            }
+            now = System.nanoTime();
+            ioStartNanos = now;
+            if (now - yieldFrom >= 0 && yieldAfterNanos != UcxIdlePolicy.FOREVER && (++rounds & roundsMask) == 0) {
+                Thread.yield();
+                // A yield may last a time slice, spent waiting.
+                ioStartNanos = System.nanoTime();
+            }
+        } while (now - spinUntil < 0);
+        return Math.max(0, worker.waitAndDispatch(0, this));
+    }
+
+    /**
+     * Sleeps in the worker's epoll wait until work, a task or the next deadline. Publishes the deadline before
+     * re-checking {@link IoHandlerContext#canBlock()}: a task added after that check sees it in {@link #wakeup()} and
+     * writes the eventfd.
+     */
+    private int sleep(IoHandlerContext context) throws IOException {
+        if (!context.canBlock()) {
+            // Work came while the loop spun: it does not sleep, so it publishes no deadline either, which would
+            // have tasks from other threads write the eventfd in the meantime for nothing.
+            return processCompletions();
+        }
+        long deadline = context.deadlineNanos();
+        nextWakeupNanos.set(deadline == -1 ? NO_DEADLINE : deadline);
+        int events = 0;
+        try {
+            if (context.canBlock()) {
+                long timeout = deadline == -1 ? -1 : Math.max(1, context.delayNanos(System.nanoTime()));
+                if (sharedMemoryProbe.inFlight() && (timeout < 0 || timeout > UcxSharedMemoryProbe.CHECK_NANOS)) {
+                    timeout = UcxSharedMemoryProbe.CHECK_NANOS;
+                }
+                long sweepIn = worker.nanosToSweep(System.nanoTime());
+                if (sweepIn >= 0 && (timeout < 0 || timeout > sweepIn)) {
+                    // Idle connections park at the worker's next sweep, which an idle loop must not sleep through.
+                    timeout = Math.max(1, sweepIn);
+                }
+                UcxTransportMetrics.loopSlept();
+                events = worker.waitAndDispatch(timeout, this);
+                ioStartNanos = worker.socketsPolledAt();
+            }
+        } finally {
+            nextWakeupNanos.set(AWAKE);
+        }
+        return Math.max(0, events) + processCompletions();
+    }
+
+    /**
+     * Asks the kernel's scheduler for a short time slice while the loop sleeps at once in every wait, and gives it
+     * back when it spins again (docs/settings.md#waiting): a loop woken with a shorter slice than the running
+     * thread's preempts it at once (Linux 6.12+), and a spinning loop with a short one would be picked again at
+     * every yield. A request is three system calls, made only on a change.
+     */
+    private void requestSlice(boolean wanted) {
+        boolean ask = wanted && config.shortSliceNanos() > 0;
+        if (ask == shortSlice) {
+            return;
+        }
+        shortSlice = ask;
+        long granted = UcxNative.threadRequestSlice(ask ? config.shortSliceNanos() : 0);
+        if (granted < 0 && logger.isDebugEnabled()) {
+            logger.debug("{}: could not ask for a time slice (errno {}); the loop runs with what it had",
+                    Thread.currentThread().getName(), -granted);
         }
     }
 
@@ -274,7 +443,7 @@ public final class UcxIoHandler implements IoHandler {
             worker = null;
         }
         // The thread may belong to an executor of the application's that runs other work after the loop.
-        waiting.threadLeaves();
+        requestSlice(false);
     }
 
     @Override
@@ -290,17 +459,17 @@ public final class UcxIoHandler implements IoHandler {
         if (executor.isExecutorThread(Thread.currentThread())) {
             return;
         }
-        waiting.taskFromOtherThread();
-        if (waiting.wakeupNeeded()) {
+        idlePolicy.taskFromOtherThread();
+        if (nextWakeupNanos.getAndSet(AWAKE) != AWAKE) {
             UcxNative.eventFdWrite(worker.eventFd());
             WAKEUP_WRITES.increment();
             wakeupWrites.increment();
         }
     }
 
-    /** Holds of this loop's {@link CoreContention} so far; on the loop's thread. */
-    long contentionHolds() {
-        return waiting.contentionHolds();
+    /** The loop's idle policy; for tests, on the loop's thread. */
+    UcxIdlePolicy idlePolicy() {
+        return idlePolicy;
     }
 
     /** Eventfd writes of {@link #wakeup()} to this handler's loop so far. */
@@ -477,7 +646,7 @@ public final class UcxIoHandler implements IoHandler {
                 handle.unregistered();
             }
             // Before Netty counts this registration gone: it may have been the last one.
-            suspensionGuard.check();
+            keepRunningWhileWorkerBusy();
         }
 
         void closeHandle() {

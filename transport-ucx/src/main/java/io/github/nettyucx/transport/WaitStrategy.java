@@ -14,9 +14,8 @@ public enum WaitStrategy {
     /** Polls for a fixed, configured time, then arms and sleeps: low latency under load, ~0% CPU when idle. */
     SPIN_THEN_SLEEP,
     /**
-     * Like {@link #SPIN_THEN_SLEEP}, with a spin time each loop learns, up to the configured one: it grows
-     * while idle periods end soon after the spin gave up, and shrinks to sleeping at once while they outlast
-     * it several times over (see {@code AdaptiveSpin}). The default.
+     * Spins through a loop's start-up, then for a time each loop learns, up to the configured one, and sleeps at
+     * once while other threads take the host's CPUs (see {@code UcxIdlePolicy}). The default.
      */
     ADAPTIVE
 }

@@ -224,7 +224,7 @@ class LoopSuspensionTest extends AbstractLeakCheckedTest {
                 client.writeAndFlush(data);
                 client.close().sync();
                 // Netty deregisters a channel after its close: from then on only the guard holds the loop.
-                assertTrue(Await.until(() -> env.onLoop(() -> handler.suspensionGuard().isScheduled()), 10,
+                assertTrue(Await.until(() -> env.onLoop(() -> handler.workerBusyCheckScheduled()), 10,
                         TimeUnit.SECONDS), "nothing keeps the loop from being suspended");
                 assertTrue(env.onLoop(() -> handler.worker().hasClosingConnections()),
                         "the connection no longer lingers, though its peer has not read its end");

@@ -48,7 +48,7 @@ public final class FirstSecondBenchmark {
         int size = 16;
 
         @Option(names = "--variants", split = ",", paramLabel = "LIST", description = "ucx (the default waiting), "
-                + "UCX with other settings (io.github.nettyucx.benchmarks.core.UcxVariant: ucx-nostartup, ucx-noyield, "
+                + "UCX with other settings (io.github.nettyucx.benchmarks.core.UcxVariant: ucx-nostartup, ucx-sleep, "
                 + "ucx-noslice, ...), epoll, nio (default: ${DEFAULT-VALUE})")
         List<String> variants = new ArrayList<>(List.of("ucx", "ucx-nostartup", "epoll"));
 

@@ -18,13 +18,13 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A loop asks the kernel for a short time slice while it sleeps in every wait ({@link UcxLoopSlice}) and gives it
- * back when it spins; a loop that spins or polls keeps the kernel's. The kernel's answer depends on its version:
- * Linux 6.12 and later keep a slice per thread, and report it in {@code /proc/thread-self/sched}; older kernels
- * ignore the request and report 0.
+ * A loop asks the kernel for a short time slice while it sleeps in every wait
+ * ({@link UcxIdlePolicy#wantsShortSlice()}, carried out by {@link UcxIoHandler}); one that spins keeps the kernel's.
+ * The kernel's answer depends on its version: Linux 6.12 and later keep a slice per thread, and report it in
+ * {@code /proc/thread-self/sched}; older kernels ignore the request and report 0.
  */
-class UcxLoopSliceTest {
-    private static final long SHORTEST_NANOS = TimeUnit.MICROSECONDS.toNanos(UcxLoopSlice.DEFAULT_MICROS);
+class LoopTimeSliceTest {
+    private static final long SHORTEST_NANOS = new UcxIoHandlerConfig().shortSliceNanos();
 
     @Test
     @Timeout(30)
@@ -44,25 +44,6 @@ class UcxLoopSliceTest {
         } else {
             assertEquals(0, granted[0], "an older kernel reports no slice of its own");
         }
-    }
-
-    @Test
-    @Timeout(30)
-    void aLoopAsksForTheShortSliceWhileItSleepsAtOnceAndGivesItBackWhenItSpins() throws Exception {
-        TestTransport.requireUcx();
-        CompletableFuture<long[]> slices = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            long ordinary = slice();
-            UcxLoopSlice loopSlice = new UcxLoopSlice();
-            loopSlice.sleepsAtOnce(true);
-            long sleeping = slice();
-            loopSlice.sleepsAtOnce(false);
-            slices.complete(new long[] {ordinary, sleeping, slice()});
-        });
-        thread.start();
-        long[] s = slices.get(10, TimeUnit.SECONDS);
-        assertEquals(slicesPerThread() ? SHORTEST_NANOS : s[0], s[1], "while sleeping at once");
-        assertEquals(s[0], s[2], "spinning again");
     }
 
     @Test
@@ -91,7 +72,7 @@ class UcxLoopSliceTest {
         EventLoopGroup group = new UcxEventLoopGroup(1,
                 new UcxIoHandlerConfig().waitStrategy(strategy, 50, TimeUnit.MICROSECONDS));
         try {
-            return group.next().submit(UcxLoopSliceTest::slice).get(10, TimeUnit.SECONDS);
+            return group.next().submit(LoopTimeSliceTest::slice).get(10, TimeUnit.SECONDS);
         } finally {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
         }
