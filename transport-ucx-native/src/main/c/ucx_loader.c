@@ -33,8 +33,8 @@
 #include "ucx_thread.h"
 #include "ucx_worker.h"
 
-#define NUCX_NATIVE_CLASS "io/github/nettyucx/transport/UcxNative"
-#define NUCX_CONSTANTS_CLASS "io/github/nettyucx/transport/UcxNativeConstants"
+#define NUCX_NATIVE_CLASS "io/github/nettyucx/jni/UcxNative"
+#define NUCX_CONSTANTS_CLASS "io/github/nettyucx/jni/UcxNativeConstants"
 
 /*
  * libucs installs handlers for these signals when it is loaded (before any UCX_* setting of ours

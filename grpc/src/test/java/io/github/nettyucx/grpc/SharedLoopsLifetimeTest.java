@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.grpc;
 
+import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.grpc.interop.Empty;
 import io.github.nettyucx.grpc.interop.InteropServiceGrpc;
 import io.grpc.Grpc;
@@ -14,7 +15,6 @@ import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * runs on new groups. This is what an application server that redeploys a web application needs.
  *
  * <p>The release delay is shortened to {@value #RELEASE_DELAY_MILLIS} ms for the test. The native connections
- * are counted by the transport's {@code UcxNative.connectionsAllocated()}, which is package-private (the
- * transport's own leak checks use it), so it is read by reflection: the test runs on the class path.
+ * are counted by the native layer's {@link UcxNative#connectionsAllocated()}, as the transport's own leak checks
+ * count them.
  */
 class SharedLoopsLifetimeTest {
     private static final int ROUNDS = 100;
@@ -113,14 +113,7 @@ class SharedLoopsLifetimeTest {
     }
 
     private static long nativeConnections() {
-        try {
-            Method count = Class.forName("io.github.nettyucx.transport.UcxNative")
-                    .getDeclaredMethod("connectionsAllocated");
-            count.setAccessible(true);
-            return (Long) count.invoke(null);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError("cannot read UcxNative.connectionsAllocated(): " + e, e);
-        }
+        return UcxNative.connectionsAllocated();
     }
 
     private static void await(BooleanSupplier done, Supplier<String> failure)

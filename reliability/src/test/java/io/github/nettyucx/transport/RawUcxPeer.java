@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.PlatformDependent;
 
 import java.io.IOException;

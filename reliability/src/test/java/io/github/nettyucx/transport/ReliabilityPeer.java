@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;
 import io.github.nettyucx.support.NettyTransport;

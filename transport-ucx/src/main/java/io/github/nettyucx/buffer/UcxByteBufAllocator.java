@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.buffer;
 
-import io.github.nettyucx.transport.Ucx;
+import io.github.nettyucx.jni.UcxContext;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
@@ -55,7 +55,7 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
      * The allocator of the process, configured by the {@code io.github.nettyucx.allocator.*} system
      * properties and never closed (like the UCP context, it lives as long as the JVM). Creating it
      * loads the UCX native library: where UCX is unavailable, initializing this class fails with
-     * the {@link UnsatisfiedLinkError} of {@link Ucx#ensureAvailability()} as its cause.
+     * the {@link UnsatisfiedLinkError} of {@link UcxContext#ensureCreated()} as its cause.
      */
     public static final UcxByteBufAllocator DEFAULT = new UcxByteBufAllocator(UcxAllocatorConfig.fromSystemProperties());
 
@@ -77,7 +77,7 @@ public final class UcxByteBufAllocator extends AbstractByteBufAllocator implemen
 
     UcxByteBufAllocator(UcxAllocatorConfig config) {
         super(true);
-        Ucx.ensureAvailability();
+        UcxContext.ensureCreated();
         this.config = config;
         regions = new UcxRegions(config);
         pools = new UcxBlockPool[UcxSizeClasses.COUNT];

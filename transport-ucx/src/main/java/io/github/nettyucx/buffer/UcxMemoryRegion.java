@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.buffer;
 
-import io.github.nettyucx.buffer.UcxMemoryRegistration.NativeMemory;
+import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -11,7 +11,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * One mapping made by {@code ucx_memory.c} (through {@link UcxMemoryRegistration.NativeMemory}): page-aligned
+ * One mapping made by {@code ucx_memory.c} (through {@link UcxNative#memoryMap}): page-aligned
  * anonymous memory registered with {@code ucp_mem_map}. The region owns the mapping and the registration;
  * {@link #unmap()} is the one place both are freed, and runs at most once.
  *
@@ -34,19 +34,19 @@ final class UcxMemoryRegion {
         this.length = length;
         this.memh = memh;
         this.registrationStatus = registrationStatus;
-        view = UcxMemoryRegistration.nativeMemory().directBuffer(address, (int) Math.min(length, Integer.MAX_VALUE));
+        view = UcxNative.directBuffer(address, (int) Math.min(length, Integer.MAX_VALUE));
     }
 
     /** Maps and registers {@code length} bytes (a multiple of the page size). */
     static UcxMemoryRegion map(long length) throws IOException {
-        NativeMemory calls = UcxMemoryRegistration.nativeMemory();
-        long[] out = new long[3];
-        calls.map(length, out);
+        long[] out = new long[UcxNative.MAP_WORDS];
+        UcxNative.memoryMap(length, out);
+        long address = out[UcxNative.MAP_ADDRESS];
+        long memh = out[UcxNative.MAP_MEMH];
         try {
-            return new UcxMemoryRegion(out[NativeMemory.ADDRESS], length, out[NativeMemory.HANDLE],
-                    (int) out[NativeMemory.STATUS]);
+            return new UcxMemoryRegion(address, length, memh, (int) out[UcxNative.MAP_STATUS]);
         } catch (Throwable t) {
-            calls.unmap(out[NativeMemory.ADDRESS], length, out[NativeMemory.HANDLE]);
+            UcxNative.memoryUnmap(address, length, memh);
             throw t;
         }
     }
@@ -70,7 +70,7 @@ final class UcxMemoryRegion {
 
     /** Why registration failed, as UCX says it; only meaningful when {@link #isRegistered()} is false. */
     String registrationFailure() {
-        return UcxMemoryRegistration.nativeMemory().statusString(registrationStatus);
+        return UcxNative.statusString(registrationStatus);
     }
 
     boolean contains(long start, long bytes) {
@@ -96,12 +96,11 @@ final class UcxMemoryRegion {
             return;
         }
         unmapped = true;
-        NativeMemory calls = UcxMemoryRegistration.nativeMemory();
-        int result = calls.unmap(address, length, memh);
+        int result = UcxNative.memoryUnmap(address, length, memh);
         if (result != 0) {
             // The mapping is gone in any case; a failed deregistration only leaks UCX bookkeeping.
             logger.warn("unmapping a {}-byte memory region at 0x{} reported {}", length,
-                    Long.toHexString(address), result < 0 ? calls.statusString(result) : "errno " + result);
+                    Long.toHexString(address), result < 0 ? UcxNative.statusString(result) : "errno " + result);
         }
     }
 

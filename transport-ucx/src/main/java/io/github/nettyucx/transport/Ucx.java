@@ -3,24 +3,17 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.buffer.UcxMemoryRegistration;
-import io.netty.util.internal.PlatformDependent;
+import io.github.nettyucx.jni.UcxContext;
+import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
-import java.io.File;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * Tells whether the UCX transport can be used in this JVM, and why not.
  */
 public final class Ucx {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(Ucx.class);
-    private static final String INSTALL_HINT =
-            "install UCX with: sudo apt-get install -y libucx-dev ucx-utils (Debian/Ubuntu)";
     private static final Throwable UNAVAILABILITY_CAUSE = load();
 
     private Ucx() {
@@ -96,121 +89,15 @@ public final class Ucx {
     }
 
     private static Throwable load() {
-        if (!"linux".equals(PlatformDependent.normalizedOs())) {
-            return new UnsupportedOperationException("the UCX transport runs on Linux only");
-        }
-        try {
-            // Loads the library, registers the natives and reads the constants it shares with Java.
-            UcxNative.ensureLoaded();
-        } catch (Throwable t) {
-            return explainLoadFailure(UcxNativeLibrary.name(), t);
-        }
-        String badSetting = UcxSettingsCheck.problem(System.getenv());
-        if (badSetting != null) {
-            return new IllegalStateException(badSetting);
+        Throwable cause = UcxContext.unavailabilityCause();
+        if (cause != null) {
+            return cause;
         }
         String noOwnerKeys = UcxWorkerKey.unavailabilityCause();
         if (noOwnerKeys != null) {
             return new IllegalStateException(noOwnerKeys);
         }
-        for (String exposure : UcxSettingsCheck.exposures(System.getenv(), UcxDataPathPolicy.ucxTcpWanted())) {
-            logger.warn(exposure);
-        }
-        // Before the context exists, so that what UCX says while creating it reaches the application's log.
-        UcxNativeLog.install();
-        try {
-            UcxNative.contextInit(UcxDataPathPolicy.ucxTcpWanted());
-        } catch (Throwable t) {
-            return new IllegalStateException("UCX is installed but ucp_init failed (" + t.getMessage()
-                    + "); check UCX_* environment variables and the output of `ucx_info -d`", t);
-        }
-        UcxMemoryRegistration.install(new UcxNativeMemory());
         logger.debug("UCX transport available, libucp {}", UcxNative.ucxVersion());
         return null;
-    }
-
-    private static Throwable explainLoadFailure(String name, Throwable t) {
-        if (t instanceof ExceptionInInitializerError && t.getCause() != null) {
-            t = t.getCause();
-        }
-        Throwable mismatch = mismatch(t, 0);
-        if (mismatch != null) {
-            return new UnsatisfiedLinkError("the native library " + name + " does not match the classes of "
-                    + "netty-ucx-transport (are both jars of the same version?): " + mismatch).initCause(t);
-        }
-        String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
-        boolean ucxMissing = message.contains("libucp") || message.contains("libucs") || message.contains("libuct");
-        if (ucxMissing || !libucpFound()) {
-            return new UnsatisfiedLinkError("libucp (UCX) is not installed: " + INSTALL_HINT
-                    + " (loading " + name + " failed: " + t.getMessage() + ")").initCause(t);
-        }
-        return new UnsatisfiedLinkError("could not load the native library " + name
-                + " (is the netty-ucx-transport-native jar with classifier linux-"
-                + PlatformDependent.normalizedArch() + " on the class path?): " + t.getMessage()).initCause(t);
-    }
-
-    /**
-     * The error saying that the library loaded but a native method of these classes is missing from it, or
-     * one of its from the classes (RegisterNatives fails with NoSuchMethodError): the jars come from
-     * different builds. Null when there is none. Netty's loader keeps the errors of its earlier attempts as
-     * suppressed ones, so those are looked at too.
-     */
-    private static Throwable mismatch(Throwable t, int depth) {
-        if (t == null || depth > 8) {
-            return null;
-        }
-        if (t instanceof NoSuchMethodError || t instanceof UnsatisfiedLinkError
-                && String.valueOf(t.getMessage()).contains(UcxNative.class.getName())) {
-            return t;
-        }
-        for (Throwable suppressed : t.getSuppressed()) {
-            Throwable found = mismatch(suppressed, depth + 1);
-            if (found != null) {
-                return found;
-            }
-        }
-        return mismatch(t.getCause(), depth + 1);
-    }
-
-    /**
-     * Whether libucp.so.0 is in a directory the dynamic loader searches: LD_LIBRARY_PATH, this architecture's
-     * multiarch directory (Debian, Ubuntu), then the usual others. Only chooses which explanation to give.
-     */
-    private static boolean libucpFound() {
-        List<String> dirs = new ArrayList<>();
-        String paths = System.getenv("LD_LIBRARY_PATH");
-        if (paths != null) {
-            dirs.addAll(Arrays.asList(paths.split(":")));
-        }
-        String multiarch = multiarchTriplet();
-        if (multiarch != null) {
-            dirs.add("/usr/lib/" + multiarch);
-            dirs.add("/lib/" + multiarch);
-        }
-        dirs.addAll(Arrays.asList("/usr/lib64", "/usr/lib", "/usr/local/lib", "/lib64", "/lib"));
-        for (String dir : dirs) {
-            if (!dir.isEmpty() && new File(dir, "libucp.so.0").exists()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The GNU multiarch triplet of this JVM's architecture (x86_64-linux-gnu...), or null when unknown. */
-    private static String multiarchTriplet() {
-        switch (PlatformDependent.normalizedArch()) {
-            case "x86_64":
-                return "x86_64-linux-gnu";
-            case "aarch_64":
-                return "aarch64-linux-gnu";
-            case "ppcle_64":
-                return "powerpc64le-linux-gnu";
-            case "s390_64":
-                return "s390x-linux-gnu";
-            case "riscv64":
-                return "riscv64-linux-gnu";
-            default:
-                return null;
-        }
     }
 }

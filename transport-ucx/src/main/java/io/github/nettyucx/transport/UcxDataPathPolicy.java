@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxContext;
+import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -68,7 +70,7 @@ final class UcxDataPathPolicy {
      * data path is off, so that UCX's tcp transport is the only way to reach a peer without RDMA.
      */
     static boolean ucxTcpWanted() {
-        return "never".equals(MODE);
+        return UcxContext.ucxTcpOpen();
     }
 
     /** What this side's hello says. */

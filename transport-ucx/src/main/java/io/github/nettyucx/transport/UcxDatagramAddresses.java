@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

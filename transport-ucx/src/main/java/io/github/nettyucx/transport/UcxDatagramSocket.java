@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.AddressedEnvelope;

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;

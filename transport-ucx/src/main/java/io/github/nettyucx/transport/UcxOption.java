@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxKernelOption;
 import io.netty.channel.ChannelOption;
 
 import java.util.function.Supplier;

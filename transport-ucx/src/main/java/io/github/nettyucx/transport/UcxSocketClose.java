@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxFd;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 

@@ -9,7 +9,7 @@ import io.netty.util.internal.SystemPropertyUtil;
 
 import java.util.function.UnaryOperator;
 
-import static io.github.nettyucx.transport.UcxKernelOption.named;
+import static io.github.nettyucx.jni.UcxKernelOption.named;
 import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
 import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS;
 import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_RECV_UNIT;

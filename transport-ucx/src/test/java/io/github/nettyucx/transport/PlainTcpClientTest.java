@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.buffer.UcxByteBufAllocator;
 import io.github.nettyucx.buffer.UcxByteBufAllocatorMetric;
 import io.github.nettyucx.buffer.UcxMemoryRegistration;

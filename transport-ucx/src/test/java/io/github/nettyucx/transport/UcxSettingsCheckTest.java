@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxSettingsCheck;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxKernelOption;
 import io.netty.channel.ChannelOption;
 import org.junit.jupiter.api.Test;
 

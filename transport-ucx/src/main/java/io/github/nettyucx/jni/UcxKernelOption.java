@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.jni;
 
 import java.io.IOException;
 
@@ -10,7 +10,7 @@ import java.io.IOException;
  * library's table ({@code NUCX_SOCKET_OPTIONS} in ucx_constants.c) the first time it is used. An IP-level option
  * has a second name for IPv6 sockets ({@code IP_TOS} and {@code IPV6_TCLASS}); the others have one for both.
  */
-final class UcxKernelOption {
+public final class UcxKernelOption {
     private final String ipv4Name;
     private final String ipv6Name;
     /** Level and number, packed as {@link UcxNativeConstants#socketOption} returns them; 0 until looked up. */
@@ -23,26 +23,26 @@ final class UcxKernelOption {
     }
 
     /** An option with one name for both address families ({@code SOL_SOCKET} and {@code IPPROTO_TCP} ones). */
-    static UcxKernelOption named(String name) {
+    public static UcxKernelOption named(String name) {
         return new UcxKernelOption(name, name);
     }
 
     /** An IP-level option: {@code ipv4Name} on IPv4 sockets, {@code ipv6Name} on IPv6 ones. */
-    static UcxKernelOption named(String ipv4Name, String ipv6Name) {
+    public static UcxKernelOption named(String ipv4Name, String ipv6Name) {
         return new UcxKernelOption(ipv4Name, ipv6Name);
     }
 
     /** Whether IPv4 and IPv6 sockets name this option differently. */
-    boolean perFamily() {
+    public boolean perFamily() {
         return !ipv4Name.equals(ipv6Name);
     }
 
-    void set(int fd, boolean onIpv6, int value) throws IOException {
+    public void set(int fd, boolean onIpv6, int value) throws IOException {
         long packed = resolve(onIpv6);
         UcxNative.socketSetOption(fd, (int) (packed >>> 32), (int) packed, value);
     }
 
-    int get(int fd, boolean onIpv6) throws IOException {
+    public int get(int fd, boolean onIpv6) throws IOException {
         long packed = resolve(onIpv6);
         return UcxNative.socketGetOption(fd, (int) (packed >>> 32), (int) packed);
     }

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.jni;
 
 import java.io.IOException;
 
@@ -12,24 +12,24 @@ import java.io.IOException;
  * data path, the plain socket's options) only reads and writes through it and never closes it. Written on the event
  * loop; any thread may read it.
  */
-final class UcxFd {
+public final class UcxFd {
     private volatile int fd;
 
-    UcxFd(int fd) {
+    public UcxFd(int fd) {
         this.fd = fd;
     }
 
     /** The socket's number, or -1 when the channel has none (not yet, or no more). */
-    int get() {
+    public int get() {
         return fd;
     }
 
-    boolean isOpen() {
+    public boolean isOpen() {
         return fd >= 0;
     }
 
     /** Takes {@code socket} (a new one: the channel had none). */
-    void own(int socket) {
+    public void own(int socket) {
         if (fd >= 0) {
             throw new IllegalStateException("the channel already has socket " + fd);
         }
@@ -40,19 +40,19 @@ final class UcxFd {
      * Moves the socket to a new owner, for a close that must finish with the channel already socketless (so that
      * nothing re-arms the loop's interest in it meanwhile).
      */
-    UcxFd moveOut() {
+    public UcxFd moveOut() {
         return new UcxFd(handOff());
     }
 
     /** Gives the socket up to the native connection's close, which frees it; -1 when there is none. */
-    int handOff() {
+    public int handOff() {
         int socket = fd;
         fd = -1;
         return socket;
     }
 
     /** Closes the socket; nothing when there is none. Take it out of the loop's epoll set first. */
-    void close() throws IOException {
+    public void close() throws IOException {
         int socket = handOff();
         if (socket >= 0) {
             UcxNative.socketClose(socket);
@@ -60,7 +60,7 @@ final class UcxFd {
     }
 
     /** {@link #close()} where nothing more can be done about a failure (the loop is gone, or a retry follows). */
-    void closeQuietly() {
+    public void closeQuietly() {
         try {
             close();
         } catch (IOException ignored) {

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.jni;
 
 import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
@@ -16,9 +16,9 @@ import java.nio.charset.StandardCharsets;
  * {@code -Dio.github.nettyucx.ucxLogToNetty=false} UCX prints to stderr as it does by default. The static methods
  * are called by ucx_log.c, on whichever thread UCX logs from.
  */
-final class UcxNativeLog {
+public final class UcxNativeLog {
     /** The logger's name: UCX's lines are not any class's of ours. */
-    static final String LOGGER_NAME = "io.github.nettyucx.ucx";
+    public static final String LOGGER_NAME = "io.github.nettyucx.ucx";
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(LOGGER_NAME);
     private static final boolean ENABLED = SystemPropertyUtil.getBoolean("io.github.nettyucx.ucxLogToNetty", true);
 
@@ -29,7 +29,7 @@ final class UcxNativeLog {
      * Routes UCX's lines here until the JVM shuts down: from then on they go to stderr again, since libucs logs from
      * its destructors while the JVM exits, when no Java code may run.
      */
-    static void install() {
+    public static void install() {
         if (!ENABLED) {
             return;
         }
@@ -42,27 +42,27 @@ final class UcxNativeLog {
         }
     }
 
-    static void error(byte[] line) {
+    public static void error(byte[] line) {
         logger.error(text(line));
     }
 
-    static void warn(byte[] line) {
+    public static void warn(byte[] line) {
         logger.warn(text(line));
     }
 
-    static void info(byte[] line) {
+    public static void info(byte[] line) {
         if (logger.isInfoEnabled()) {
             logger.info(text(line));
         }
     }
 
-    static void debug(byte[] line) {
+    public static void debug(byte[] line) {
         if (logger.isDebugEnabled()) {
             logger.debug(text(line));
         }
     }
 
-    static void trace(byte[] line) {
+    public static void trace(byte[] line) {
         if (logger.isTraceEnabled()) {
             logger.trace(text(line));
         }

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.jni;
 
 import io.netty.buffer.ByteBuf;
 
@@ -14,17 +14,17 @@ import java.nio.ByteOrder;
  * list, I/O vectors, send slots) is seen through direct {@link ByteBuffer}s, and bytes move between buffers with
  * the JDK's absolute bulk copies, which allocate nothing.
  */
-final class UcxBytes {
+public final class UcxBytes {
     private UcxBytes() {
     }
 
     /** A view of {@code bytes} of native memory at {@code address} holding words in the machine's order. */
-    static ByteBuffer words(long address, int bytes) {
+    public static ByteBuffer words(long address, int bytes) {
         return UcxNative.directBuffer(address, bytes).order(ByteOrder.nativeOrder());
     }
 
     /** The address of a direct buffer's memory (of its index 0, whatever its position). */
-    static long address(ByteBuffer direct) {
+    public static long address(ByteBuffer direct) {
         return UcxNative.bufferAddress(direct);
     }
 
@@ -33,7 +33,7 @@ final class UcxBytes {
      * buffer over one block of memory is read through its own view ({@link ByteBuf#internalNioBuffer}, as Netty's
      * transports read the buffers they write), so nothing is allocated.
      */
-    static void copy(ByteBuf src, int srcIndex, ByteBuffer dst, int to, int n) {
+    public static void copy(ByteBuf src, int srcIndex, ByteBuffer dst, int to, int n) {
         if (src.hasArray()) {
             dst.put(to, src.array(), src.arrayOffset() + srcIndex, n);
         } else if (src.nioBufferCount() == 1) {
@@ -45,7 +45,7 @@ final class UcxBytes {
     }
 
     /** Copies {@code n} bytes at {@code from} of {@code src} to {@code dst} at {@code dstIndex}, moving no index. */
-    static void copy(ByteBuffer src, int from, ByteBuf dst, int dstIndex, int n) {
+    public static void copy(ByteBuffer src, int from, ByteBuf dst, int dstIndex, int n) {
         if (dst.hasArray()) {
             src.get(from, dst.array(), dst.arrayOffset() + dstIndex, n);
         } else if (dst.nioBufferCount() == 1) {

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.jni;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,15 +26,15 @@ import java.util.regex.Pattern;
  * transport, whose listening ports lead anyone who reaches the host into UCX's wire-up, and System V segments,
  * which UCX creates open to the user's group. They are kept, with a warning.
  */
-final class UcxSettingsCheck {
-    static final long MAX_SHARED_MEMORY_SEGMENT = 65_535;
+public final class UcxSettingsCheck {
+    public static final long MAX_SHARED_MEMORY_SEGMENT = 65_535;
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]?)b?", Pattern.CASE_INSENSITIVE);
 
     private UcxSettingsCheck() {
     }
 
     /** Why the UCX settings in {@code env} cannot be used, or null when they can. */
-    static String problem(Map<String, String> env) {
+    public static String problem(Map<String, String> env) {
         for (String transport : new String[] {"SYSV", "POSIX"}) {
             String name = "UCX_" + transport + "_SEG_SIZE";
             String value = env.get(name);
@@ -56,7 +56,7 @@ final class UcxSettingsCheck {
      * Warnings for UCX settings in {@code env} that open what the transport keeps closed; {@code ucxTcpWanted}: the
      * TCP data path is off, so UCX's tcp transport is on by design (a warning still says what it exposes).
      */
-    static List<String> exposures(Map<String, String> env, boolean ucxTcpWanted) {
+    public static List<String> exposures(Map<String, String> env, boolean ucxTcpWanted) {
         List<String> warnings = new ArrayList<>();
         String tls = env.get("UCX_TLS");
         if (tls == null ? ucxTcpWanted : enables(tls, "tcp")) {
@@ -80,7 +80,7 @@ final class UcxSettingsCheck {
      * that covers it ({@code all}, {@code sm} and {@code shm} and {@code mm} for sysv), or an exclusion
      * ({@code ^...}) leaves it out.
      */
-    static boolean enables(String tls, String transport) {
+    public static boolean enables(String tls, String transport) {
         String value = tls.trim().toLowerCase(Locale.ROOT);
         boolean exclusion = value.startsWith("^");
         Set<String> names = new HashSet<>(Arrays.asList((exclusion ? value.substring(1) : value).split("\\s*,\\s*")));
@@ -93,7 +93,7 @@ final class UcxSettingsCheck {
     }
 
     /** A UCX memory size ({@code 8256}, {@code 64k}, {@code 1MB}) in bytes, or -1 if it is not one. */
-    static long bytes(String value) {
+    public static long bytes(String value) {
         Matcher m = SIZE.matcher(value.trim());
         if (!m.matches()) {
             return -1;
