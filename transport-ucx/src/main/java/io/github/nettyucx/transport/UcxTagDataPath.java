@@ -3,6 +3,10 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNative;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.FileRegion;
 import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
@@ -13,9 +17,10 @@ import java.io.IOException;
  * {@code ucx_tag_path.c}), and the side-channel records on the side channel's socket. Flow control is by
  * credits: the peer may have as many messages in flight as it has receive slots, and each slot we consume
  * and repost is a credit, returned in the header of our next message or, once half a window has piled up,
- * in a control message.
+ * in a control message. The send loop: one message per free slot, while flow control allows; buffers and
+ * {@link FileRegion}s alike go through {@link UcxConnection#sendNext}, in the order written.
  */
-final class UcxTagDataPath extends AbstractUcxDataPath {
+final class UcxTagDataPath implements UcxLink {
     /**
      * Readable bytes from which a buffer with a memory address is sent from its own memory (an entry of
      * the message's I/O vector, held until UCX is done with it) rather than copied into the send slot:
@@ -26,6 +31,12 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
     static final int ZERO_COPY_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.zeroCopySendBytes", 128));
 
+    private final UcxConnection connection;
+    private final UcxInput input;
+    /** Bytes one message carries at most. */
+    private final int sendCapacity;
+    /** Calls {@link #write} again from the event loop soon: a FileRegion had no bytes to give. */
+    private final Runnable retryWrite;
     private final UcxSideChannel side;
     private final int peerWindow;
     private final int creditThreshold;
@@ -33,7 +44,10 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
 
     private UcxTagDataPath(UcxHandshake.Hello peer, UcxConnection connection, UcxInput input, UcxSideChannel side,
                            Runnable retryWrite) {
-        super(connection, input, connection.sendCapacity(peer), ZERO_COPY_MIN_BYTES, retryWrite);
+        this.connection = connection;
+        this.input = input;
+        this.sendCapacity = connection.sendCapacity(peer);
+        this.retryWrite = retryWrite;
         this.side = side;
         this.peerWindow = peer.recvWindow;
         this.creditThreshold = Math.max(1, connection.recvWindow() / 2);
@@ -48,7 +62,66 @@ final class UcxTagDataPath extends AbstractUcxDataPath {
     }
 
     @Override
-    int peerCredits() {
+    public UcxConnection connection() {
+        return connection;
+    }
+
+    @Override
+    public UcxInput input() {
+        return input;
+    }
+
+    @Override
+    public boolean write(ChannelOutboundBuffer in) throws Exception {
+        while (!in.isEmpty()) {
+            if (removeIfEmpty(in)) {
+                continue;
+            }
+            if (!canSend()) {
+                countStall();
+                return false;
+            }
+            if (!connection.sendNext(in, sendCapacity, ZERO_COPY_MIN_BYTES)) {
+                // A FileRegion gave no bytes now (a DefaultFileRegion never does: at the end of its file it
+                // throws). Like a socket that takes nothing, try again later, without holding the loop.
+                retryWrite.run();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * An empty buffer, or a region with no bytes, needs no message: it completes at once, as a socket write of
+     * nothing does, also while the peer holds every credit. Otherwise a last empty write (an HTTP response's
+     * empty last content) waits for credits from a peer that has read all it wanted, and fails when it closes.
+     */
+    private static boolean removeIfEmpty(ChannelOutboundBuffer in) {
+        Object msg = in.current();
+        boolean empty = msg instanceof ByteBuf ? !((ByteBuf) msg).isReadable()
+                : ((FileRegion) msg).transferred() >= ((FileRegion) msg).count();
+        return empty && in.remove();
+    }
+
+    @Override
+    public boolean canSend() throws IOException {
+        return connection.isConnected() && peerCredits() > 0 && connection.sendSlotFree();
+    }
+
+    /** Counts why the flush stops, when it stops for the peer or the slots (a closed connection is neither). */
+    private void countStall() {
+        if (!connection.isConnected()) {
+            return;
+        }
+        if (peerCredits() <= 0) {
+            UcxTransportMetrics.creditStall();
+        } else {
+            UcxTransportMetrics.sendSlotStall();
+        }
+    }
+
+    /** Messages the peer can take now. */
+    private int peerCredits() {
         return peerWindow + connection.creditsReceived() - connection.messagesSent();
     }
 
