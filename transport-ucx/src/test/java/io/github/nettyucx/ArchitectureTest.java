@@ -54,8 +54,8 @@ class ArchitectureTest {
     private static final Set<String> KNOWN_CYCLE = Set.of("UcxClientConnect",
             "UcxClosedPeerWrites", "UcxConnection", "UcxConnectionInput", "UcxConnector", "UcxHandshakeLink", "UcxLink",
             "UcxPlainDataPath", "UcxPlainSocket", "UcxServerSocketChannel", "UcxServerSocketChannelConfig",
-            "UcxSessionEvents", "UcxSocketChannel", "UcxSocketChannelConfig", "UcxSocketClose",
-            "UcxSocketConnectorHost", "UcxSocketOptions", "UcxSocketReadLoop", "UcxTagDataPath");
+            "UcxSocketChannel", "UcxSocketChannelConfig", "UcxSocketClose", "UcxSocketConnectorHost",
+            "UcxSocketOptions", "UcxTagDataPath");
 
     private static JavaClasses classes;
 

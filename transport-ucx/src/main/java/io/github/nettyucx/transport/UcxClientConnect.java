@@ -100,7 +100,7 @@ final class UcxClientConnect {
         } finally {
             channel.side.consumed();
         }
-        channel.events.activate();
+        channel.activate();
     }
 
     /**

@@ -58,7 +58,7 @@ final class UcxClosedPeerWrites {
 
     /** The peer closed in order, and the messages it sent before are still to arrive or to be read. */
     private static boolean lastMessagesToBeRead(UcxSocketChannel channel) {
-        return channel.session.peerClosedInOrder() && channel.readLoop.peerHasMessagesToBeRead();
+        return channel.session.peerClosedInOrder() && channel.peerHasMessagesToBeRead();
     }
 
     /**

@@ -8,7 +8,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 
 /**
- * Where a stream channel's read loop ({@link UcxSocketReadLoop}) takes the peer's
+ * Where a stream channel's read loop ({@link UcxSocketChannel#readInput}) takes the peer's
  * bytes from: the messages of a {@link UcxConnection} (UCX or the TCP data path), or a plain TCP socket
  * ({@link UcxPlainDataPath}). Used on the event loop only.
  */

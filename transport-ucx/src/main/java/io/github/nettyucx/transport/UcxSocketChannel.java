@@ -5,15 +5,20 @@ package io.github.nettyucx.transport;
 
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelMetadata;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FileRegion;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoRegistration;
+import io.netty.channel.RecvByteBufAllocator;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
@@ -22,11 +27,14 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.ProtocolException;
 import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link SocketChannel} whose bytes travel through UCX (shared memory on one host, InfiniBand/RoCE
@@ -36,15 +44,18 @@ import java.util.concurrent.RejectedExecutionException;
  * plain TCP on that socket too.
  * <p>
  * Who does what: the channel holds one {@link UcxLink} for its phase (the handshake, then the data path), through
- * which bytes leave ({@link #doWrite}; {@link UcxClosedPeerWrites} once the peer closed); {@link UcxClientConnect}
- * connects a client's socket; {@link UcxConnector} sets the connection up; {@link UcxSessionEvents} takes the
- * socket's events and the side channel's input to the {@link UcxSession};
- * {@link UcxSocketReadLoop} hands arrived bytes up the pipeline; {@link UcxSocketClose} ends the connection. The
- * loop's events enter at {@link UcxSocketUnsafe#handle}.
+ * which bytes leave ({@link #doWrite}; {@link UcxClosedPeerWrites} once the peer closed); it takes the socket's
+ * events and the connection's completions ({@link #socketReady}, {@link #completionsReady}), hands what its
+ * {@link UcxSession} makes of the side channel's input on, and reads arrived bytes up the pipeline
+ * ({@link #readInput}). {@link UcxClientConnect} connects a client's socket; {@link UcxConnector} sets the
+ * connection up; {@link UcxSocketClose} ends it. The loop's events enter at {@link UcxSocketUnsafe#handle}.
  */
 public final class UcxSocketChannel extends AbstractUcxChannel implements SocketChannel {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSocketChannel.class);
+    private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
+    /** A flush takes in the side channel's input itself when the loop has not polled sockets for this long. */
+    private static final long STALE_SOCKET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final UcxSocketChannelConfig config = new UcxSocketChannelConfig(this);
     final UcxSideChannel side = new UcxSideChannel();
@@ -54,8 +65,6 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     final UcxConnectAttempt attempt;
     /** A client's TCP connect, and its start over as plain TCP. */
     final UcxClientConnect clientConnect = new UcxClientConnect(this);
-    final UcxSessionEvents events = new UcxSessionEvents(this);
-    final UcxSocketReadLoop readLoop = new UcxSocketReadLoop(this);
     /** What the close does to the connection and the socket. */
     private final UcxSocketClose closing = new UcxSocketClose(this);
     /** Replaced only when a client's connect starts over as plain TCP. */
@@ -67,6 +76,14 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     private volatile boolean outputShutdown;
     /** Flushed writes wait for credit, a send slot or the handshake; the connection's completions resume them. */
     boolean writePending;
+    /** Set while side-channel input is parsed: handlers called from there must not read it again. */
+    private boolean parsing;
+    /** A read was asked for ({@code read()} or auto-read) and no bytes went up since. */
+    private boolean readPending;
+    private boolean readScheduled;
+    /** The end of the peer's input went up the pipeline (or the channel closed): nothing more is read. */
+    private boolean inputClosedSeenErrorOnRead;
+    private final Runnable readTask = this::readInput;
     /** Bytes of writes taken and dropped since the peer closed ({@link UcxClosedPeerWrites}). */
     long droppedAfterPeerClose;
     private final Runnable retryWrite = () -> {
@@ -156,7 +173,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         if (link instanceof UcxPlainDataPath) {
             // Registered again (a UCX connection is bound to its loop's worker): the new loop watches the socket.
             ((UcxPlainDataPath) link).registered(registration());
-            readLoop.scheduleIfNeeded();
+            scheduleReadIfNeeded();
             return;
         }
         if (session.isTcpConnected() && link.connection() == null) {
@@ -193,7 +210,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         side.release();
         link = plain;
         plain.registered(registration());
-        readLoop.wantedChanged();
+        readWantedChanged();
         // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
         byte[] socketAddress = UcxNative.socketLocalAddress(fd.get());
         boolean ipv6 = socketAddress != null && socketAddress.length == SocketAddresses.IPV6_ENCODED_BYTES;
@@ -237,11 +254,6 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     int messagesReceived() {
         UcxConnection connection = link.connection();
         return connection == null ? 0 : connection.messagesReceived();
-    }
-
-    @Override
-    protected void doBeginRead() {
-        readLoop.begin();
     }
 
     @Override
@@ -375,7 +387,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         config.plainSocket().detach();
         active = false;
         open = false;
-        readLoop.inputClosedSeenErrorOnRead = true;
+        inputClosedSeenErrorOnRead = true;
         ChannelPromise promise = attempt.take();
         if (promise != null) {
             promise.tryFailure(new ClosedChannelException());
@@ -392,6 +404,474 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             connection.abandon();
         }
         side.release();
+    }
+
+    // Events: where the socket's readiness and the connection's completions arrive, and what the session makes of
+    // the side channel's input (the peer's hello, its records, the end of its stream, its loss).
+    /**
+     * A flush from a handler that has kept the loop from polling its sockets: takes in the side channel's input
+     * first, as the loop would have, so that a write after the peer's reset fails as a TCP send does once the
+     * kernel saw the reset (Netty's half-close conformance writes from a blocked loop). Not from a flush inside
+     * another flush of the channel (the unsafe sees to that): the writes under way would end without seeing what it
+     * found.
+     */
+    void catchUpBeforeFlush() {
+        UcxLink current = link;
+        if (!active || current.kind() == null || current.connection() == null || !fd.isOpen()
+                || session.isSideChannelEnded() || parsing
+                || registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
+            return;
+        }
+        sideChannelReadable();
+    }
+
+    /**
+     * The channel's socket is ready ({@code ops}: epoll's events): a client's connect finished, the side channel
+     * can take more or has input, or, on plain TCP, the data path's socket is ready.
+     */
+    void socketReady(int ops) {
+        UcxSocketUnsafe unsafe = unsafe();
+        if (link instanceof UcxPlainDataPath) {
+            // Writes that waited for room go on, bytes that arrived are read.
+            ((UcxPlainDataPath) link).socketReady(ops);
+            unsafe.resumeWriting();
+            if (isOpen() && readable()) {
+                readInput();
+            }
+            return;
+        }
+        if (!session.isTcpConnected()) {
+            if ((ops & (UcxNative.EPOLLOUT | UcxNative.EPOLLERR | UcxNative.EPOLLHUP)) != 0) {
+                clientConnect.finishConnect();
+            }
+            return;
+        }
+        if ((ops & UcxNative.EPOLLOUT) != 0 && fd.isOpen()) {
+            try {
+                flushSideChannel();
+            } catch (IOException e) {
+                peerVanished(e);
+                return;
+            }
+        }
+        if ((ops & (UcxNative.EPOLLIN | UcxNative.EPOLLERR | UcxNative.EPOLLHUP | UcxNative.EPOLLRDHUP)) != 0
+                && fd.isOpen()) {
+            sideChannelReadable();
+        }
+    }
+
+    /**
+     * Sends and receives of the connection completed: release what finished sends held, resume writes, read, return
+     * credits.
+     */
+    void completionsReady() {
+        UcxConnection connection = link.connection();
+        if (connection == null || !isOpen()) {
+            return;
+        }
+        connection.clearNotified();
+        connection.releaseCompletedSends();
+        int error = connection.endpointError();
+        if (error != 0) {
+            peerVanished(new IOException(link + " failed: " + UcxNative.statusString(error)));
+            return;
+        }
+        try {
+            connection.wakeIfHeld();
+        } catch (IOException e) {
+            peerVanished(e);
+            return;
+        }
+        UcxSocketUnsafe unsafe = unsafe();
+        unsafe.resumeWriting();
+        if (readable()) {
+            // Like epoll's handler: read at once, in the loop's own dispatch.
+            readInput();
+        }
+        unsafe.returnCreditsIfDue();
+    }
+
+    /** Side-channel input arrived on its socket. */
+    void sideChannelReadable() {
+        UcxRecordLink records = link.records();
+        boolean more;
+        try {
+            more = records.receiveRecords();
+        } catch (IOException e) {
+            peerVanished(e);
+            return;
+        }
+        ProtocolException protocolFailure = null;
+        IOException ioFailure = null;
+        boolean peerInputEnds = false;
+        parsing = true;
+        try {
+            // An accepted channel creates its connection only once the client's hello starts arriving.
+            peerInputEnds = session.input(side.inbound(), messagesReceived());
+        } catch (ProtocolException e) {
+            protocolFailure = e;
+        } catch (IOException e) {
+            ioFailure = e;
+        } finally {
+            side.consumed();
+            parsing = false;
+        }
+        if (protocolFailure != null) {
+            protocolError(protocolFailure);
+            return;
+        }
+        if (ioFailure != null) {
+            peerVanished(ioFailure);
+            return;
+        }
+        if (peerInputEnds) {
+            peerInputEnds();
+            if (!isOpen()) {
+                return;
+            }
+        }
+        if (session.isEstablished() && !active && isOpen()) {
+            // Outside the parser: handlers called from here may write, block, or read the side
+            activate();
+        }
+        // A socket that became plain TCP just now: its end is for that data path to find, after the bytes before it.
+        boolean handedOver = link.records() != records;
+        if (!more && isOpen() && !handedOver) {
+            sideChannelClosed();
+        }
+    }
+
+    /** A record announced the end of the peer's output (it shut down or closed). */
+    private void peerInputEnds() {
+        scheduleReadIfNeeded();
+        if (!session.peerClosedInOrder() || !writePending || !isOpen()) {
+            return;
+        }
+        // Our waiting writes need credits the peer will never return. Over TCP its kernel would answer
+        // them with a reset; without reading to the end we would never notice.
+        if (peerHasMessagesToBeRead()) {
+            // doWrite drops them, as TCP's kernel would take them; the peer's last messages stay readable.
+            unsafe().flushToClosedPeer();
+            return;
+        }
+        peerVanished(new IOException("Connection reset by peer: it closed while our writes waited for it to read"));
+    }
+
+    /**
+     * The accepted client sent nothing for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS}: plain TCP (a
+     * netty-ucx client sends its hello as soon as it is connected), so that a server that speaks first can.
+     */
+    void clientStayedSilent() {
+        if (!isOpen() || session.state() != UcxSession.State.AWAITING_CLIENT) {
+            return;
+        }
+        // Bytes this loop has not processed yet (it may have been busy) decide, not the time.
+        sideChannelReadable();
+        // A client that sent the start of the magic and stopped is left to the handshake timeout.
+        if (!isOpen() || session.state() != UcxSession.State.AWAITING_CLIENT
+                || side.hasUnparsedInput()) {
+            return;
+        }
+        // The data path takes the side channel's input as it takes it after a hello: in read mode.
+        side.inbound();
+        try {
+            session.clientSilent();
+        } catch (IOException e) {
+            peerVanished(e);
+            return;
+        } finally {
+            side.consumed();
+        }
+        activate();
+    }
+
+    /** The data path is up: complete the connect, or activate the accepted  */
+    void activate() {
+        connector.opened(link.kind(), local, remote);
+        ChannelPromise promise = attempt.take();
+        active = true;
+        boolean promiseSet = promise == null || promise.trySuccess();
+        pipeline().fireChannelActive();
+        if (!promiseSet) {
+            // The user cancelled the connect as it completed.
+            unsafe().close(unsafe().voidPromise());
+            return;
+        }
+        unsafe().resumeWriting();
+        scheduleReadIfNeeded();
+    }
+
+    /** End of the side channel: normal after a close record, otherwise the peer died or reset. */
+    void sideChannelClosed() {
+        IOException cause = session.sideChannelEnded();
+        interest(UcxIoOps.NONE);
+        if (cause != null) {
+            peerVanished(cause);
+        }
+    }
+
+    private void protocolError(ProtocolException e) {
+        if (connector.mayFallBack()) {
+            clientConnect.fallBackToPlain(e.getMessage());
+            return;
+        }
+        PEER_WARNINGS.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}", this, e.getMessage());
+        connector.failing(UcxTransportMetrics.SetupFailure.PROTOCOL, e.getMessage());
+        session.peerLost();
+        if (attempt.isPending()) {
+            clientConnect.failConnect(connector.handshakeFailed(e));
+        } else {
+            pipeline().fireExceptionCaught(e);
+            unsafe().close(unsafe().voidPromise());
+        }
+    }
+
+    /**
+     * The peer is gone or unreachable: fail the connect, or report {@code cause}. Never a fallback to plain TCP: a
+     * netty-ucx server that sheds or times out a handshake closes before its intro too (docs/protocol.md).
+     */
+    void peerVanished(IOException cause) {
+        String hint = connector.vanishedHint();
+        connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
+        UcxLoopSeat registration = registration();
+        if (session.peerLost() && link.peerSharesMemoryQueue() && registration != null) {
+            registration.sameHostPeerVanished();
+        }
+        if (attempt.isPending()) {
+            ConnectException connectFailure = new ConnectException("connection to " + attempt.target()
+                    + " failed: " + cause.getMessage() + hint);
+            connectFailure.initCause(cause);
+            clientConnect.failConnect(connectFailure);
+        } else if (isOpen()) {
+            pipeline().fireExceptionCaught(cause);
+            unsafe().close(unsafe().voidPromise());
+        }
+    }
+
+    // The read loop: hands what arrived through the link's input up the pipeline, then the end of the peer's
+    // input, as Netty's socket transports do.
+    /** A read is asked for: Netty's {@code read()} or auto-read. */
+    @Override
+    protected void doBeginRead() {
+        readPending = true;
+        readWantedChanged();
+        scheduleReadIfNeeded();
+    }
+
+    /**
+     * Schedules the read loop when bytes are wanted and there, or when the peer's end of stream is
+     * reached: like epoll's EPOLLRDHUP, that is delivered even without a readPending read.
+     */
+    void scheduleReadIfNeeded() {
+        if (!readScheduled && readable()) {
+            readScheduled = true;
+            eventLoop().execute(readTask);
+        }
+    }
+
+    boolean readable() {
+        return active && (readWanted() && link.input().hasReadable()
+                || atEndOfInput() && !inputClosedSeenErrorOnRead);
+    }
+
+    private boolean readWanted() {
+        return config().isAutoRead() || readPending;
+    }
+
+    /** Auto-read was switched off: a read requested before no longer counts. */
+    void clearReadPending() {
+        if (isRegistered() && !eventLoop().inEventLoop()) {
+            eventLoop().execute(this::clearReadPending);
+            return;
+        }
+        readPending = false;
+        readWantedChanged();
+        if (isOpen()) {
+            UcxClosedPeerWrites.failHeldWrites(this);
+        }
+    }
+
+    /** Tells the input whether the channel reads now (a plain socket is watched for input only then). */
+    void readWantedChanged() {
+        link.input().readsWanted(readWanted() && !inputShutdown);
+    }
+
+    private boolean shouldBreakRead() {
+        return inputShutdown && (inputClosedSeenErrorOnRead || !config().isAllowHalfClosure());
+    }
+
+    private boolean atEndOfInput() {
+        return link.input().atEnd();
+    }
+
+    /**
+     * True while messages the peer sent before its close are still to arrive or to be read, and this channel
+     * reads: a write to the closed peer is then dropped, keeping them readable. A channel that does not read
+     * would never reach the close and would stay open; it is reset instead, as over TCP.
+     */
+    boolean peerHasMessagesToBeRead() {
+        UcxConnection connection = link.connection();
+        return connection != null && !inputShutdown && readWanted()
+                && (connection.hasReadable() || session.peerMessagesInFlight(connection.messagesReceived()));
+    }
+
+    /**
+     * Delivers arrived bytes in sequence order, like epoll's read loop delivers socket reads. (Netty's
+     * Unsafe hands out its RecvByteBufAllocator.Handle, deprecated in favour of ExtendedHandle, which a
+     * user's allocator need not implement.)
+     */
+    @SuppressWarnings("deprecation")
+    void readInput() {
+        readScheduled = false;
+        if (!active) {
+            return;
+        }
+        if (shouldBreakRead()) {
+            discardInput();
+            return;
+        }
+        if (!readWanted() && !atEndOfInput()) {
+            return;
+        }
+        UcxSocketChannelConfig config = config();
+        ChannelPipeline pipeline = pipeline();
+        ByteBufAllocator allocator = config.getAllocator();
+        UcxSocketChannel.UcxSocketUnsafe unsafe = unsafe();
+        RecvByteBufAllocator.Handle allocHandle = unsafe.recvBufAllocHandle();
+        UcxInput input = link.input();
+        allocHandle.reset(config);
+        ByteBuf byteBuf = null;
+        boolean endOfInput = false;
+        boolean delivered = false;
+        try {
+            do {
+                if (atEndOfInput()) {
+                    endOfInput = true;
+                    readPending = false;
+                    break;
+                }
+                if (!input.hasReadable()) {
+                    break;
+                }
+                // The handle's guess bounds a read, as the user's RecvByteBufAllocator expects.
+                byteBuf = config.isReceiveInPlace() ? input.readInPlace(allocHandle.guess()) : null;
+                if (byteBuf != null) {
+                    allocHandle.attemptedBytesRead(byteBuf.readableBytes());
+                    allocHandle.lastBytesRead(byteBuf.readableBytes());
+                } else {
+                    byteBuf = allocHandle.allocate(allocator);
+                    allocHandle.attemptedBytesRead(byteBuf.writableBytes());
+                    allocHandle.lastBytesRead(input.read(byteBuf));
+                }
+                if (allocHandle.lastBytesRead() <= 0) {
+                    byteBuf.release();
+                    byteBuf = null;
+                    if (allocHandle.lastBytesRead() < 0) {
+                        endOfInput = true;
+                        readPending = false;
+                    }
+                    break;
+                }
+                allocHandle.incMessagesRead(1);
+                readPending = false;
+                delivered = true;
+                pipeline.fireChannelRead(byteBuf);
+                byteBuf = null;
+                if (shouldBreakRead() || !isOpen()) {
+                    break;
+                }
+            } while (allocHandle.continueReading());
+            allocHandle.readComplete();
+            if (delivered || endOfInput) {
+                // A round that found nothing (plain TCP guesses that a full read left more) is no round for the
+                // pipeline: a read() with AUTO_READ off stays readPending until bytes come.
+                pipeline.fireChannelReadComplete();
+            }
+            if (isOpen()) {
+                unsafe.returnCreditsIfDue();
+            }
+            IOException endFailure = endOfInput ? input.endFailure() : null;
+            if (endFailure != null) {
+                // As Netty's socket transports report a read that meets a reset: the error, then the close.
+                pipeline.fireExceptionCaught(endFailure);
+                unsafe.close(unsafe.voidPromise());
+            } else if (endOfInput) {
+                if (session.peerReset()) {
+                    peerResetAtEndOfInput();
+                } else {
+                    inputEnded(true);
+                }
+            }
+        } catch (Throwable t) {
+            handleReadException(pipeline, byteBuf, t, allocHandle);
+        } finally {
+            if (isOpen()) {
+                readWantedChanged();
+                scheduleReadIfNeeded();
+                UcxClosedPeerWrites.failHeldWrites(this);
+            }
+        }
+    }
+
+    private void discardInput() {
+        try {
+            link.input().discardReadable();
+        } catch (IOException e) {
+            pipeline().fireExceptionCaught(e);
+            unsafe().close(unsafe().voidPromise());
+            return;
+        }
+        unsafe().returnCreditsIfDue();
+    }
+
+    @SuppressWarnings("deprecation")
+    private void handleReadException(ChannelPipeline pipeline, ByteBuf byteBuf, Throwable cause,
+                                     RecvByteBufAllocator.Handle allocHandle) {
+        if (byteBuf != null) {
+            if (byteBuf.isReadable()) {
+                readPending = false;
+                pipeline.fireChannelRead(byteBuf);
+            } else {
+                byteBuf.release();
+            }
+        }
+        allocHandle.readComplete();
+        pipeline.fireChannelReadComplete();
+        pipeline.fireExceptionCaught(cause);
+        if (cause instanceof IOException || cause instanceof OutOfMemoryError) {
+            unsafe().close(unsafe().voidPromise());
+        }
+    }
+
+    /**
+     * The peer closed with {@code SO_LINGER} 0 and all it sent before has been read: as Netty's socket
+     * transports handle a read that meets a TCP reset, the channel reports it, then its input ends (closing
+     * the channel unless half-closure is allowed).
+     */
+    private void peerResetAtEndOfInput() {
+        inputClosedSeenErrorOnRead = true;
+        pipeline().fireExceptionCaught(
+                new IOException("Connection reset by peer (it closed with SO_LINGER 0)"));
+        if (isOpen()) {
+            inputEnded(false);
+        }
+    }
+
+    /** Peer's end of stream reached: half-close when allowed, else close, as Netty's socket transports do. */
+    private void inputEnded(boolean allDataRead) {
+        if (!inputShutdown) {
+            if (config().isAllowHalfClosure()) {
+                inputShutdown = true;
+                pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+            } else {
+                unsafe().close(unsafe().voidPromise());
+                return;
+            }
+        }
+        if (allDataRead && !inputClosedSeenErrorOnRead) {
+            inputClosedSeenErrorOnRead = true;
+            pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
+        }
     }
 
     @Override
@@ -414,9 +894,9 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         public void handle(IoRegistration registration, IoEvent event) {
             UcxIoEvent ucxEvent = (UcxIoEvent) event;
             if (ucxEvent.isCompletion()) {
-                events.completionsReady();
+                completionsReady();
             } else {
-                events.socketReady(ucxEvent.epollEvents());
+                socketReady(ucxEvent.epollEvents());
             }
         }
 
@@ -431,7 +911,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 return;
             }
             if (!flushing) {
-                events.catchUpBeforeFlush();
+                catchUpBeforeFlush();
             }
             flushNow();
         }
@@ -509,7 +989,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             }
             // Nothing of ours can be flushed, and the peer must not take our end for an orderly close.
             session.peerLost();
-            events.peerVanished(cause);
+            peerVanished(cause);
             return true;
         }
     }

@@ -295,6 +295,6 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     @Override
     protected void autoReadCleared() {
-        ((UcxSocketChannel) channel).readLoop.clearPending();
+        ((UcxSocketChannel) channel).clearReadPending();
     }
 }

@@ -100,7 +100,7 @@ final class UcxSocketConnectorHost implements UcxConnector.Host {
 
     @Override
     public void abort(IOException cause) {
-        channel.events.peerVanished(cause);
+        channel.peerVanished(cause);
     }
 
     @Override
@@ -115,7 +115,7 @@ final class UcxSocketConnectorHost implements UcxConnector.Host {
 
     @Override
     public void clientSilent() {
-        channel.events.clientStayedSilent();
+        channel.clientStayedSilent();
     }
 
     @Override
