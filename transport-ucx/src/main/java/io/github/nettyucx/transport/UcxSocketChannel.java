@@ -6,6 +6,7 @@ package io.github.nettyucx.transport;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelMetadata;
@@ -28,10 +29,15 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.ProtocolException;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.AlreadyBoundException;
+import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ConnectionPendingException;
 import java.nio.channels.NotYetConnectedException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -44,10 +50,10 @@ import java.util.concurrent.TimeUnit;
  * plain TCP on that socket too.
  * <p>
  * Who does what: the channel holds one {@link UcxLink} for its phase (the handshake, then the data path), through
- * which bytes leave ({@link #doWrite}; {@link UcxClosedPeerWrites} once the peer closed); it takes the socket's
+ * which bytes leave ({@link #doWrite}; {@link ClosedPeerWrites} once the peer closed); it takes the socket's
  * events and the connection's completions ({@link #socketReady}, {@link #completionsReady}), hands what its
  * {@link UcxSession} makes of the side channel's input on, and reads arrived bytes up the pipeline
- * ({@link #readInput}). {@link UcxClientConnect} connects a client's socket; {@link UcxConnector} sets the
+ * ({@link #readInput}). {@link ClientConnect} connects a client's socket; {@link UcxConnector} sets the
  * connection up; {@link UcxSocketClose} ends it. The loop's events enter at {@link UcxSocketUnsafe#handle}.
  */
 public final class UcxSocketChannel extends AbstractUcxChannel implements SocketChannel {
@@ -64,7 +70,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     /** A client's connect promise and deadline (the connector's). */
     final UcxConnectAttempt attempt;
     /** A client's TCP connect, and its start over as plain TCP. */
-    final UcxClientConnect clientConnect = new UcxClientConnect(this);
+    final ClientConnect clientConnect = new ClientConnect(this);
     /** What the close does to the connection and the socket. */
     private final UcxSocketClose closing = new UcxSocketClose(this);
     /** Replaced only when a client's connect starts over as plain TCP. */
@@ -84,7 +90,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     /** The end of the peer's input went up the pipeline (or the channel closed): nothing more is read. */
     private boolean inputClosedSeenErrorOnRead;
     private final Runnable readTask = this::readInput;
-    /** Bytes of writes taken and dropped since the peer closed ({@link UcxClosedPeerWrites}). */
+    /** Bytes of writes taken and dropped since the peer closed ({@link ClosedPeerWrites}). */
     long droppedAfterPeerClose;
     private final Runnable retryWrite = () -> {
         if (isOpen()) {
@@ -97,7 +103,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
         super(null, -1);
-        connector = new UcxConnector(new UcxSocketConnectorHost(this), config, false, null);
+        connector = new UcxConnector(new ConnectorHost(this), config, false, null);
         attempt = connector.attempt();
         session = connector.session();
         link = new UcxHandshakeLink(side);
@@ -110,7 +116,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      */
     UcxSocketChannel(UcxServerSocketChannel parent, int fd, Runnable handshakeSlot) {
         super(parent, fd);
-        connector = new UcxConnector(new UcxSocketConnectorHost(this), config, true, handshakeSlot);
+        connector = new UcxConnector(new ConnectorHost(this), config, true, handshakeSlot);
         attempt = connector.attempt();
         session = connector.session();
         link = new UcxHandshakeLink(side);
@@ -266,10 +272,10 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 + StringUtil.simpleClassName(FileRegion.class) + ')');
     }
 
-    /** Where bytes leave: through the link, unless the peer's close settles them ({@link UcxClosedPeerWrites}). */
+    /** Where bytes leave: through the link, unless the peer's close settles them ({@link ClosedPeerWrites}). */
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
-        if (UcxClosedPeerWrites.settle(this, in)) {
+        if (ClosedPeerWrites.settle(this, in)) {
             return;
         }
         UcxConnection connection = link.connection();
@@ -687,7 +693,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         readPending = false;
         readWantedChanged();
         if (isOpen()) {
-            UcxClosedPeerWrites.failHeldWrites(this);
+            ClosedPeerWrites.failHeldWrites(this);
         }
     }
 
@@ -808,7 +814,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             if (isOpen()) {
                 readWantedChanged();
                 scheduleReadIfNeeded();
-                UcxClosedPeerWrites.failHeldWrites(this);
+                ClosedPeerWrites.failHeldWrites(this);
             }
         }
     }
@@ -977,7 +983,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             clientConnect.connect(remoteAddress, localAddress, promise);
         }
 
-        /** Netty's note of the address to a connect's failure, for {@link UcxClientConnect}. */
+        /** Netty's note of the address to a connect's failure, for {@link ClientConnect}. */
         Throwable annotate(Throwable cause, SocketAddress remoteAddress) {
             return annotateConnectException(cause, remoteAddress);
         }
@@ -991,6 +997,360 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             session.peerLost();
             peerVanished(cause);
             return true;
+        }
+    }
+
+    /**
+     * A {@link UcxSocketChannel} as its {@link UcxConnector} sees it: the side channel, the native connection and the
+     * loop.
+     */
+    static final class ConnectorHost implements UcxConnector.Host {
+        private final UcxSocketChannel channel;
+
+        ConnectorHost(UcxSocketChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void send(ByteBuffer bytes) throws IOException {
+            channel.side.queue(bytes);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            channel.flushSideChannel();
+        }
+
+        @Override
+        public void expectAddress() {
+            channel.side.makeRoomForAddress();
+        }
+
+        @Override
+        public InetSocketAddress remoteAddress() {
+            return channel.remote;
+        }
+
+        @Override
+        public int peerUid() {
+            return channel.fd.isOpen() ? UcxNative.socketPeerUid(channel.fd.get()) : -1;
+        }
+
+        @Override
+        public void keepAlive() {
+            UcxNative.socketKeepAlive(channel.fd.get(), 10, 2, 3);
+        }
+
+        @Override
+        public UcxConnector.Endpoint newEndpoint() throws IOException {
+            UcxLoopSeat registration = channel.registration();
+            UcxSocketChannelConfig config = channel.config();
+            UcxConnection connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
+                    config.recvWindow(), config.recvUnit(), config.sendSlots());
+            channel.link = new UcxHandshakeLink(channel.side, connection, new UcxConnectionInput(connection,
+                    channel.session));
+            return connection;
+        }
+
+        @Override
+        public byte[] workerAddress() throws IOException {
+            return channel.registration().worker().workerAddress();
+        }
+
+        @Override
+        public UcxWorkerKey ownerKey() {
+            return channel.registration().worker().ownerKey();
+        }
+
+        @Override
+        public void connectDataPath(UcxDataPathPolicy.Choice choice, UcxHandshake.Hello hello) throws IOException {
+            channel.connectDataPath(choice, hello);
+        }
+
+        @Override
+        public void startPlain() throws IOException {
+            channel.startPlain(UcxTransportMetrics.DataPath.PLAIN_TCP);
+        }
+
+        @Override
+        public Future<?> schedule(Runnable task, long millis) {
+            return channel.eventLoop().schedule(task, millis, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return channel.isOpen();
+        }
+
+        @Override
+        public boolean isActive() {
+            return channel.active;
+        }
+
+        @Override
+        public void abort(IOException cause) {
+            channel.peerVanished(cause);
+        }
+
+        @Override
+        public void close() {
+            channel.unsafe().close(channel.unsafe().voidPromise());
+        }
+
+        @Override
+        public void fallBack(String why) {
+            channel.clientConnect.fallBackToPlain(why);
+        }
+
+        @Override
+        public void clientSilent() {
+            channel.clientStayedSilent();
+        }
+
+        @Override
+        public String toString() {
+            return channel.toString();
+        }
+    }
+
+    /**
+     * A client {@link UcxSocketChannel}'s TCP connect: binds its socket when asked, connects it, finishes a connect
+     * that was in progress and hands the connected socket to the channel's {@link UcxConnector}; when the server turns
+     * out not to speak netty-ucx, drops that connection and connects again, as plain TCP. The connect promise and its
+     * deadline are the {@link UcxConnectAttempt}'s. On the channel's event loop.
+     */
+    static final class ClientConnect {
+        private static final InternalLogger logger = InternalLoggerFactory.getInstance(ClientConnect.class);
+        private final UcxSocketChannel channel;
+        /** The local address asked for (connect's, or bind's before it): a connect that starts over binds it again. */
+        private InetSocketAddress localRequested;
+
+        ClientConnect(UcxSocketChannel channel) {
+            this.channel = channel;
+        }
+
+        /** Binds the side channel's socket before {@code connect()}, which then connects this socket. */
+        void bind(SocketAddress localAddress) throws IOException {
+            if (channel.fd.isOpen()) {
+                throw new AlreadyBoundException();
+            }
+            InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
+            localRequested = bindTo;
+            channel.fd.own(UcxNative.socketStream(bindTo.getAddress() instanceof Inet6Address));
+            UcxNative.socketBind(channel.fd.get(), SocketAddresses.ip(bindTo), bindTo.getPort());
+            channel.local = SocketAddresses.decode(UcxNative.socketLocalAddress(channel.fd.get()));
+        }
+
+        /** Starts the connect of an open channel; {@code promise} is fulfilled once the data path is up. */
+        void connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
+            UcxConnectAttempt attempt = channel.attempt;
+            if (attempt.isPending() || channel.link.connection() != null || channel.session.isTcpConnected()) {
+                // As on NIO: this promise fails, the connection (or the attempt) in progress goes on.
+                promise.tryFailure(channel.unsafe().annotate(attempt.isPending() ? new ConnectionPendingException()
+                        : new AlreadyConnectedException(), remoteAddress));
+                return;
+            }
+            try {
+                InetSocketAddress target = SocketAddresses.checkInet(remoteAddress);
+                channel.connector.connecting(promise, target, channel.eventLoop(),
+                        () -> channel.unsafe().close(channel.unsafe().voidPromise()));
+                startConnect(target, localAddress);
+            } catch (Throwable t) {
+                failConnect(channel.unsafe().annotate(t, remoteAddress));
+            }
+        }
+
+        private void startConnect(InetSocketAddress target, SocketAddress localAddress) throws IOException {
+            if (!channel.fd.isOpen()) {
+                channel.fd.own(UcxNative.socketStream(target.getAddress() instanceof Inet6Address));
+            } else if (localAddress != null) {
+                throw new AlreadyBoundException();
+            }
+            if (localAddress != null) {
+                InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
+                localRequested = bindTo;
+                UcxNative.socketBind(channel.fd.get(), SocketAddresses.ip(bindTo), bindTo.getPort());
+            }
+            if (UcxNative.socketConnect(channel.fd.get(), SocketAddresses.ip(target), target.getPort())) {
+                tcpConnected();
+            } else {
+                channel.interest(UcxIoOps.IN_OUT);
+            }
+        }
+
+        private void tcpConnected() throws IOException {
+            int fd = channel.fd.get();
+            channel.side.attach(fd);
+            channel.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+            InetSocketAddress actual = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
+            channel.remote = actual != null ? actual : channel.attempt.target();
+            if (!channel.connector.tcpConnected()) {
+                plainServer();
+            }
+        }
+
+        /** The server does not speak netty-ucx: the connection is plain TCP on this socket, nothing was sent. */
+        private void plainServer() throws IOException {
+            channel.side.inbound();
+            try {
+                channel.startPlain(UcxTransportMetrics.DataPath.PLAIN_TCP);
+            } finally {
+                channel.side.consumed();
+            }
+            channel.activate();
+        }
+
+        /**
+         * The server did not answer our hello as a netty-ucx server ({@code why}): remember it, drop this
+         * connection (what it sent in answer is not the application's) and connect again as plain TCP. Nothing
+         * of the application's was written: the pipeline is not active yet.
+         */
+        void fallBackToPlain(String why) {
+            InetSocketAddress target = channel.connector.startOverAsPlain(why);
+            channel.session = channel.connector.session();
+            UcxLoopSeat registration = channel.registration();
+            registration.removeFromEpoll();
+            UcxConnection connection = channel.link.connection();
+            if (connection != null) {
+                connection.close(channel.fd.handOff(), true);
+                registration.unbindConnection();
+            } else {
+                try {
+                    channel.fd.close();
+                } catch (IOException e) {
+                    logger.debug("closing the probe's socket failed", e);
+                }
+            }
+            channel.side.reset();
+            channel.link = new UcxHandshakeLink(channel.side);
+            try {
+                startConnect(target, localRequested);
+            } catch (Throwable t) {
+                failConnect(channel.unsafe().annotate(t, target));
+            }
+        }
+
+        /** The socket became writable (or failed) while its connect was in progress. */
+        void finishConnect() {
+            try {
+                if (UcxNative.socketFinishConnect(channel.fd.get())) {
+                    tcpConnected();
+                }
+            } catch (Throwable t) {
+                failConnect(channel.unsafe().annotate(t, channel.attempt.target()));
+            }
+        }
+
+        /** The connect failed: the promise fails with {@code cause}, and the channel closes. */
+        void failConnect(Throwable cause) {
+            channel.connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
+            ChannelPromise promise = channel.attempt.take();
+            if (promise != null) {
+                promise.tryFailure(cause);
+            }
+            channel.unsafe().close(channel.unsafe().voidPromise());
+        }
+    }
+
+    /**
+     * What becomes of a {@link UcxSocketChannel}'s write once its peer has closed, as Netty's socket transports see
+     * it over TCP: taken and dropped while the peer's last messages are still to be read, up to the channel's write
+     * buffer high water mark (as TCP's kernel takes writes up to its send buffer), held back beyond that until those
+     * messages are read; failed as a reset otherwise.
+     */
+    static final class ClosedPeerWrites {
+        private static final InternalLogger logger = InternalLoggerFactory.getInstance(ClosedPeerWrites.class);
+
+        private ClosedPeerWrites() {
+        }
+
+        /**
+         * Returns true when the peer's close settled the writes of {@code in} (taken and dropped, or held), throws when
+         * they fail, and returns false when they are to be sent.
+         */
+        static boolean settle(UcxSocketChannel channel, ChannelOutboundBuffer in) throws IOException {
+            UcxSession session = channel.session;
+            if (lastMessagesToBeRead(channel)) {
+                if (session.peerReset()) {
+                    throw new PeerResetBeforeReadException(channel.messagesReceived(), session.peerFinalSeq());
+                }
+                drop(channel, in);
+                // What was not dropped waits, the channel unwritable once it is a buffer's worth, until those
+                // messages are read (failHeldWrites), or the channel closes.
+                channel.writePending = !in.isEmpty();
+                return true;
+            }
+            if (session.peerWillNotRead()) {
+                throw new IOException("Connection reset by peer: the peer closed the connection");
+            }
+            return false;
+        }
+
+        /**
+         * Fails, as a reset, the writes {@link #settle} held back while the closed peer's last messages were to be
+         * read, once none are left to read (or the channel stopped reading). The read loop calls it after each round.
+         */
+        static void failHeldWrites(UcxSocketChannel channel) {
+            if (channel.writePending && channel.session.peerClosedInOrder() && !lastMessagesToBeRead(channel)) {
+                channel.unsafe().flushToClosedPeer();
+            }
+        }
+
+        /** The peer closed in order, and the messages it sent before are still to arrive or to be read. */
+        private static boolean lastMessagesToBeRead(UcxSocketChannel channel) {
+            return channel.session.peerClosedInOrder() && channel.peerHasMessagesToBeRead();
+        }
+
+        /**
+         * The peer closed in order and its last messages are still to be read. Over TCP the kernel takes such a
+         * write (the peer answers it with a reset later) and those messages stay readable; failing it instead
+         * makes HTTP/2 (gRPC's client) close the connection at once, and the answers it had not read yet were
+         * lost. So the write is taken and dropped, as the peer would never read it, and the channel reads on to
+         * the peer's end; writes after that fail as a reset. As the kernel takes a send buffer's worth, this takes
+         * the writes flushed so far up to the channel's write buffer high water mark since the peer's close, and
+         * leaves the rest: taking every write would let a handler that writes whenever the channel is writable (as
+         * each drop makes it) keep the loop for ever, and the peer's last messages would never be read.
+         */
+        private static void drop(UcxSocketChannel channel, ChannelOutboundBuffer in) {
+            long budget = channel.config().getWriteBufferHighWaterMark();
+            if (!in.isEmpty() && channel.droppedAfterPeerClose < budget && logger.isDebugEnabled()) {
+                logger.debug("{} drops up to {} bytes written after the peer closed; {} of its {} messages are read",
+                        channel, budget - channel.droppedAfterPeerClose,
+                        Integer.toUnsignedString(channel.messagesReceived()),
+                        Integer.toUnsignedString(channel.session.peerFinalSeq()));
+            }
+            // Only the writes flushed before: a handler told that the channel is writable again adds more meanwhile.
+            for (int n = in.size(); n > 0 && channel.droppedAfterPeerClose < budget; n--) {
+                channel.droppedAfterPeerClose += bytes(in.current());
+                in.remove(); // the write completes, as one the kernel took
+            }
+        }
+
+        private static long bytes(Object msg) {
+            if (msg instanceof ByteBuf) {
+                return ((ByteBuf) msg).readableBytes();
+            }
+            if (msg instanceof FileRegion) {
+                FileRegion region = (FileRegion) msg;
+                return region.count() - region.transferred();
+            }
+            return 0;
+        }
+
+        /**
+         * A write to a peer that closed with a reset ({@code SO_LINGER} 0) while its last messages are still
+         * unread. Deliberately not an {@link IOException}: Netty then shuts the output down (failing the writes)
+         * instead of closing the channel, so those messages can still be read, as Netty's socket transports do
+         * when a write meets a reset.
+         */
+        private static final class PeerResetBeforeReadException extends ChannelException {
+            private static final long serialVersionUID = 1L;
+
+            PeerResetBeforeReadException(int messagesReceived, int peerFinalSeq) {
+                super("Connection reset by peer (it closed with SO_LINGER 0); the output is shut down so that its last "
+                        + "messages can still be read (" + Integer.toUnsignedString(messagesReceived) + " of its "
+                        + Integer.toUnsignedString(peerFinalSeq) + " messages arrived)");
+            }
         }
     }
 }
