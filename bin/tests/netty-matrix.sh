@@ -23,6 +23,15 @@ cd "$root"
 # shellcheck source=bin/tests/matrix-env.sh
 source bin/tests/matrix-env.sh
 
+# The range the poms state (the root pom's, which the starter's warning reads, and the BOM's) is the one run here.
+for pom in pom.xml bom/pom.xml; do
+    grep -q "<netty.oldestSupported>$NETTY_OLDEST</netty.oldestSupported>" "$pom" \
+        && grep -q "<netty.newestTested>$NETTY_NEWEST</netty.newestTested>" "$pom" || {
+        echo "netty-matrix: $pom does not name $NETTY_OLDEST and $NETTY_NEWEST (bin/tests/matrix-env.sh)" >&2
+        exit 1
+    }
+done
+
 log=$(mktemp "${TMPDIR:-/tmp}/netty-matrix.XXXXXX")
 marker=$(mktemp "${TMPDIR:-/tmp}/netty-matrix.XXXXXX")
 trap 'rm -f "$log" "$marker"' EXIT
