@@ -7,7 +7,8 @@
 #     reactor-netty, micrometer, spring-boot-starter) and no unpublished one (support, kvstore, benchmarks, ...);
 #   - each jar has its -sources.jar and -javadoc.jar, and every file its .asc, which gpg verifies;
 #   - the native module has both classifiers, each holding the library of its architecture (read from the ELF header);
-#   - each pom carries what Central requires (name, description, url, licenses, developers, scm).
+#   - each pom carries what Central requires (name, description, url, licenses, developers, scm: the last four may
+#     come from the published parent).
 # Run by bin/test after `mvn verify`, so that little is rebuilt; about 60 s on two cores then. Extra arguments go to Maven.
 set -euo pipefail
 
@@ -54,8 +55,15 @@ for artifact in "${published[@]}"; do
     dir=$(find "$base/$artifact" -mindepth 1 -maxdepth 1 -type d | head -n 1)
     [[ -n $dir ]] || continue
     pom=$(find "$dir" -name '*.pom' | head -n 1)
+    # url, licenses, developers and scm may come from the parent, which is published too; name and description are
+    # each module's own.
     for tag in name description url licenses developers scm; do
-        grep -q "<$tag>" "$pom" || fail "$artifact: its pom has no <$tag>"
+        grep -Eq "<$tag[ >]" "$pom" && continue
+        if [[ $tag != name && $tag != description ]] && grep -q "<artifactId>netty-ucx-parent</artifactId>" "$pom" \
+            && grep -Eq "<$tag[ >]" "$(find "$base/netty-ucx-parent" -name '*.pom' | head -n 1)"; then
+            continue
+        fi
+        fail "$artifact: its pom has no <$tag>, nor its parent's"
     done
     for file in "$dir"/*.pom "$dir"/*.jar; do
         [[ -e $file ]] || continue
@@ -84,7 +92,7 @@ for pair in linux-x86_64:x86-64 linux-aarch_64:AArch64; do
     fi
     arch=${classifier#linux-}
     unzip -p "$jar" "META-INF/native/libnetty_ucx_native_$arch.so" >"$work/lib.so" 2>/dev/null || true
-    readelf -h "$work/lib.so" 2>/dev/null | grep -q "Machine:.*$machine" \
+    readelf -h "$work/lib.so" 2>/dev/null | grep -qi "Machine:.*$machine" \
         || fail "$(basename "$jar"): no $machine library at META-INF/native/libnetty_ucx_native_$arch.so"
 done
 
