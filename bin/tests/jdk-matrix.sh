@@ -8,7 +8,8 @@
 #     differs between JDKs rather than what differs between UCX or Netty releases:
 #     UcxKeysTest, UcxTrustExchangeTest, SharedSecretEchoTest (X25519 and HMAC: JDK 21 keeps X25519 in
 #     jdk.crypto.ec, 22 moved it to java.base), UcxConnectionSetupEventTest (the flight recorder event),
-#     StartupSpinTest and JitActivityTest (the JIT compiler's MXBean), CpuDemandTest (the OS MXBean),
+#     StartupSpinTest and JitActivityTest (the JIT compiler's MXBean), CpuDemandTest (the OS MXBean), or
+#     UcxIdlePolicyTest where those three became one (main, 9f25bee); a name that does not exist runs nothing,
 #     the buffer tests (UcxByteBuf*Test: direct buffers and their cleaners; Netty's ByteBuf conformance suite),
 #     UcxSocketEchoTest (the data path end to end);
 #   - consumer-test/ and consumer-test/module-path/ (the installed jars, class path and module path), with Maven
@@ -42,7 +43,7 @@ run() {
 
 echo "jdk-matrix: $("$java21" -version 2>&1 | head -n 1) at $JDK21_HOME"
 tests=UcxKeysTest,UcxTrustExchangeTest,SharedSecretEchoTest,UcxConnectionSetupEventTest,StartupSpinTest
-tests+=,JitActivityTest,CpuDemandTest,UcxByteBuf*Test,UcxSocketEchoTest
+tests+=,JitActivityTest,CpuDemandTest,UcxIdlePolicyTest,UcxByteBuf*Test,UcxSocketEchoTest
 run "the transport's tests" mvn -o -B -ntp -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true \
     -Dnettyucx.defaultTestsOnly=true -pl transport-ucx -am test -Djvm="$java21" \
     -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false "$@"
