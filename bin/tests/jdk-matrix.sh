@@ -10,7 +10,8 @@
 #     jdk.crypto.ec, 22 moved it to java.base), UcxConnectionSetupEventTest (the flight recorder event),
 #     StartupSpinTest and JitActivityTest (the JIT compiler's MXBean), CpuDemandTest (the OS MXBean), or
 #     UcxIdlePolicyTest where those three became one (main, 9f25bee); a name that does not exist runs nothing,
-#     the buffer tests (UcxByteBuf*Test: direct buffers and their cleaners; Netty's ByteBuf conformance suite),
+#     the buffer tests (UcxByteBufAllocatorTest and UcxByteBufConformanceTest: direct buffers and their cleaners,
+#     Netty's ByteBuf conformance suite; its little-endian twin adds no JDK-dependent case and 15 s),
 #     UcxSocketEchoTest (the data path end to end);
 #   - consumer-test/ and consumer-test/module-path/ (the installed jars, class path and module path), with Maven
 #     itself running on JDK 21 (JAVA_HOME) and javac forked from the default JDK, so that surefire's JVM and the
@@ -43,7 +44,8 @@ run() {
 
 echo "jdk-matrix: $("$java21" -version 2>&1 | head -n 1) at $JDK21_HOME"
 tests=UcxKeysTest,UcxTrustExchangeTest,SharedSecretEchoTest,UcxConnectionSetupEventTest,StartupSpinTest
-tests+=,JitActivityTest,CpuDemandTest,UcxIdlePolicyTest,UcxByteBuf*Test,UcxSocketEchoTest
+tests+=,JitActivityTest,CpuDemandTest,UcxIdlePolicyTest,UcxByteBufAllocatorTest,UcxByteBufConformanceTest
+tests+=,UcxSocketEchoTest
 run "the transport's tests" mvn -o -B -ntp -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true \
     -Dnettyucx.defaultTestsOnly=true -pl transport-ucx -am test -Djvm="$java21" \
     -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false "$@"
