@@ -37,15 +37,29 @@
 #define NUCX_CONSTANTS_CLASS "io/github/nettyucx/jni/UcxNativeConstants"
 
 /*
+ * Exported by libucs with these semantics from UCX 1.13 (and before) to 1.22 at least, but declared only in UCX's
+ * internal header: true when libucs installed its handler for the error signal and still holds it.
+ */
+int ucs_debug_is_error_signal(int signum);
+
+/*
  * libucs installs handlers for these signals when it is loaded (before any UCX_* setting of ours
  * could matter). The JVM relies on its own: SIGSEGV/SIGBUS for implicit null checks and
  * safepoints, SIGHUP to run shutdown hooks. Give them back.
+ *
+ * The error signals (UCX_ERROR_SIGNALS) are taken only while UCX_HANDLE_ERRORS asks for a backtrace, a freeze or
+ * a debugger: the default up to UCX 1.19, "none" from 1.20 on. Where libucs took none, ucs_debug_disable_signal
+ * would print "signal N was not set in ucs" for each, so those are asked first. SIGHUP (UCX_DEBUG_SIGNO, whose
+ * default it is on every release) is taken whatever UCX_HANDLE_ERRORS says.
  */
 static void restore_jvm_signal_handlers(void) {
-    static const int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGHUP};
-    for (int i = 0; i < NUCX_ARRAY_LEN(signals); i++) {
-        ucs_debug_disable_signal(signals[i]);
+    static const int error_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    for (int i = 0; i < NUCX_ARRAY_LEN(error_signals); i++) {
+        if (ucs_debug_is_error_signal(error_signals[i])) {
+            ucs_debug_disable_signal(error_signals[i]);
+        }
     }
+    ucs_debug_disable_signal(SIGHUP);
 }
 
 JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
