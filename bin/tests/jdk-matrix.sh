@@ -8,8 +8,8 @@
 #     differs between JDKs rather than what differs between UCX or Netty releases:
 #     UcxKeysTest, UcxTrustExchangeTest, SharedSecretEchoTest (X25519 and HMAC: JDK 21 keeps X25519 in
 #     jdk.crypto.ec, 22 moved it to java.base), UcxConnectionSetupEventTest (the flight recorder event),
-#     StartupSpinTest and JitActivityTest (the JIT compiler's MXBean), CpuDemandTest (the OS MXBean), or
-#     UcxIdlePolicyTest where those three became one (main, 9f25bee); a name that does not exist runs nothing,
+#     UcxIdlePolicyTest (the loop's waiting, which read the JIT's and the OS's MXBeans until it became one
+#     policy; cheap, kept as the check that it needs neither),
 #     the buffer tests (UcxByteBufAllocatorTest and UcxByteBufConformanceTest: direct buffers and their cleaners,
 #     Netty's ByteBuf conformance suite; its little-endian twin adds no JDK-dependent case and 15 s),
 #     UcxSocketEchoTest (the data path end to end);
@@ -43,8 +43,8 @@ run() {
 }
 
 echo "jdk-matrix: $("$java21" -version 2>&1 | head -n 1) at $JDK21_HOME"
-tests=UcxKeysTest,UcxTrustExchangeTest,SharedSecretEchoTest,UcxConnectionSetupEventTest,StartupSpinTest
-tests+=,JitActivityTest,CpuDemandTest,UcxIdlePolicyTest,UcxByteBufAllocatorTest,UcxByteBufConformanceTest
+tests=UcxKeysTest,UcxTrustExchangeTest,SharedSecretEchoTest,UcxConnectionSetupEventTest
+tests+=,UcxIdlePolicyTest,UcxByteBufAllocatorTest,UcxByteBufConformanceTest
 tests+=,UcxSocketEchoTest
 run "the transport's tests" mvn -o -B -ntp -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true \
     -Dnettyucx.defaultTestsOnly=true -pl transport-ucx -am test -Djvm="$java21" \
