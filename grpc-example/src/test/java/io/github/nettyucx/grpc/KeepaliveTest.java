@@ -11,6 +11,8 @@ import io.grpc.InternalChannelz;
 import io.grpc.InternalInstrumented;
 import io.grpc.InternalWithLogId;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.util.concurrent.TimeUnit;
 
@@ -21,7 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * HTTP/2 keepalive pings flow over the transport: a server that pings an idle connection after 10 s (gRPC's
  * shortest keepalive time) and drops it when a ping is not acknowledged within 1 s keeps a connection with a
- * call in flight open past that, and channelz counts the pings it sent. About 11 s per transport.
+ * call in flight open past that, and channelz counts the pings it sent. About 11 s per transport, most of it
+ * waiting for the first ping: the three transports run at once (each its own server, client and channelz entry),
+ * about 14 s in all instead of 35.
  */
 @ExtendWith(LeakCheck.class)
 class KeepaliveTest {
@@ -29,6 +33,7 @@ class KeepaliveTest {
     private static final long KEEPALIVE_SECONDS = 10;
 
     @OverTransports
+    @Execution(ExecutionMode.CONCURRENT)
     void pingsAreSentAndAcknowledgedWhileACallWaits(NettyTransport transport) throws Exception {
         HoldingEchoService service = new HoldingEchoService();
         try (GrpcHarness h = GrpcHarness.on(transport).service(service)

@@ -11,6 +11,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.AutoScalingEventExecutorChooserFactory;
@@ -52,6 +53,12 @@ class LoopSuspensionTest extends AbstractLeakCheckedTest {
     private static final long SEED = 11;
     /** Generous: the group suspends an idle loop within a few of its windows. */
     private static final long SUSPEND_SECONDS = 60;
+    /**
+     * The clients' connect timeout. A connect schedules the check that its UCX endpoint came up for the connect
+     * timeout (at least UcxConnector.MIN_ENDPOINT_SETUP_MILLIS, 10 s) and leaves it scheduled after success, and a
+     * loop with a scheduled task is not suspended: with the default 30 s each test waited 30 s for the suspension.
+     */
+    private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
 
     /**
      * A group whose loops may all be suspended, so that the loop a test watches is suspended whatever the
@@ -82,6 +89,7 @@ class LoopSuspensionTest extends AbstractLeakCheckedTest {
 
         Channel connect(ChannelHandler handler) throws InterruptedException {
             return new Bootstrap().group(loop).channel(UcxSocketChannel.class).handler(handler)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                     .connect(server.localAddress()).sync().channel();
         }
 
