@@ -134,6 +134,8 @@ final class UcxConnector implements UcxSession.Listener {
     private UcxTrustExchange trust;
     /** The native connection, once created. */
     private Endpoint endpoint;
+    /** The check that the endpoint came up ({@link #scheduleEndpointDeadline()}), until the channel closes. */
+    private Future<?> endpointDeadline;
     /** The flags of our hello (with {@link UcxDataPathPolicy#FLAG_TRUSTS} when we trust the peer). */
     private int ourFlags;
     /** Our hello as sent (without a client's proof), which the MAC of our worker address covers. */
@@ -552,7 +554,7 @@ final class UcxConnector implements UcxSession.Listener {
         }
         int timeoutMillis = Math.max(connectTimeout, MIN_ENDPOINT_SETUP_MILLIS);
         Endpoint endpointOf = endpoint;
-        host.schedule(() -> {
+        endpointDeadline = host.schedule(() -> {
             if (host.isOpen() && endpoint == endpointOf && endpointOf.isConnected() && !endpointOf.wiredUp()) {
                 PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", host,
                         timeoutMillis);
@@ -584,6 +586,12 @@ final class UcxConnector implements UcxSession.Listener {
      */
     void closed(SocketAddress local, SocketAddress remote) {
         handshakeDone();
+        // A scheduled task keeps an auto-scaling group from suspending the loop: the check goes with the channel.
+        Future<?> deadline = endpointDeadline;
+        if (deadline != null) {
+            endpointDeadline = null;
+            deadline.cancel(false);
+        }
         if (setup.isPending()) {
             setup.failed(attempt.timedOut() ? UcxTransportMetrics.SetupFailure.TIMEOUT
                     : UcxTransportMetrics.SetupFailure.CLOSED, accepted, local, remote, trustVerdict());

@@ -232,6 +232,20 @@ class UcxConnectorTest {
     }
 
     @Test
+    void theEndpointCheckGoesWithTheChannel() throws IOException {
+        Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
+        pair.client.config.setConnectTimeoutMillis(30_000);
+        pair.handshake();
+        assumeTrue(pair.client.choice == UcxDataPathPolicy.Choice.UCX, "UCX was not chosen: no endpoint to wait for");
+        long pending = pair.client.futures.stream().filter(f -> !f.isDone()).count();
+        assertTrue(pending > 0, "no endpoint check scheduled");
+        pair.client.connector.closed(null, null);
+        // A scheduled task would keep an auto-scaling group from suspending the loop for the connect timeout.
+        assertTrue(pair.client.futures.stream().filter(f -> !f.isDone()).count() < pending,
+                "the endpoint check stays scheduled after the close");
+    }
+
+    @Test
     void ourOwnIntroSentBackIsRefused() throws IOException {
         FakeHost client = new FakeHost(config(UcxTrust.anyPeer()), false, 10);
         client.connector.tcpConnected();
@@ -311,6 +325,7 @@ class UcxConnectorTest {
         final int id;
         final List<long[]> taskTimes = new ArrayList<>();
         final List<Runnable> tasks = new ArrayList<>();
+        final List<Future<?>> futures = new ArrayList<>();
         int sends;
         FakeEndpoint endpoint;
         UcxDataPathPolicy.Choice choice;
@@ -418,7 +433,9 @@ class UcxConnectorTest {
         public Future<?> schedule(Runnable task, long millis) {
             tasks.add(task);
             taskTimes.add(new long[] {millis, 0});
-            return null;
+            Future<?> future = ImmediateEventExecutor.INSTANCE.newPromise();
+            futures.add(future);
+            return future;
         }
 
         @Override
