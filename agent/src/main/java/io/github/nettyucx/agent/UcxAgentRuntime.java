@@ -91,9 +91,14 @@ final class UcxAgentRuntime {
     /** The first class on this thread's stack that is neither Netty's, the agent's nor the JDK's: who asked. */
     static String callerOutsideNetty() {
         return StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
-                .filter(c -> !c.startsWith("io.netty.") && !c.startsWith("io.github.nettyucx.")
+                .filter(c -> !c.startsWith("io.netty.") && !inPackage(c, UcxAgentRuntime.class.getPackageName())
+                        && !inPackage(c, "io.github.nettyucx.transport")
                         && !c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun."))
                 .findFirst().orElse("(Netty itself)"));
+    }
+
+    private static boolean inPackage(String className, String packageName) {
+        return className.startsWith(packageName) && className.lastIndexOf('.') == packageName.length();
     }
 
     /** Where the transport's classes come from: the agent's jar, or another on the class path that came first. */

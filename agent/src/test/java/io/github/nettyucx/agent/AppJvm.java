@@ -122,7 +122,7 @@ final class AppJvm {
                 throw new AssertionError("no Netty jars in " + jars);
             }
             // The test classes hold the applications; they refer to nothing of netty-ucx.
-            return Paths.get("target", "test-classes").toAbsolutePath() + File.pathSeparator + netty;
+            return System.getProperty("agent.appClasses") + File.pathSeparator + netty;
         }
     }
 
