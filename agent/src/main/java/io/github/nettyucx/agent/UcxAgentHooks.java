@@ -24,6 +24,8 @@ public final class UcxAgentHooks {
     private static volatile State state = State.UNDECIDED;
     private static volatile AgentSettings settings;
     private static volatile String declined;
+    /** Set while {@link #decide} runs (under the class's lock): a use of Netty meanwhile is the decision's own. */
+    private static boolean deciding;
 
     private UcxAgentHooks() {
     }
@@ -122,13 +124,22 @@ public final class UcxAgentHooks {
         if (state != State.UNDECIDED) {
             return state;
         }
-        String why = declineReason(nettyLoader);
-        if (why == null) {
-            List<String> failures;
-            synchronized (UcxAgentHooks.class) {
-                failures = new ArrayList<>(WEAVING_FAILURES);
+        if (deciding) {
+            // Netty used while the transport loads, on this thread: that use keeps Netty's own transport.
+            return State.DECLINED;
+        }
+        String why;
+        deciding = true;
+        try {
+            why = declineReason(nettyLoader);
+            if (why == null) {
+                why = UcxAgentRuntime.activate(settings, new ArrayList<>(WEAVING_FAILURES));
             }
-            why = UcxAgentRuntime.activate(settings, failures);
+        } catch (RuntimeException | LinkageError e) {
+            // A transport that cannot link against this Netty, for one: decided all the same, and said.
+            why = "the transport could not start on this Netty: " + e;
+        } finally {
+            deciding = false;
         }
         if (why != null) {
             AgentLog.warn(nettyLoader, "netty-ucx agent: the application keeps Netty's own transports: " + why);
