@@ -62,8 +62,7 @@ class SparkClusterTest {
         Path classes = Files.createDirectories(work.resolve("job"));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         int rc = javac.run(null, null, null, "-nowarn", "-d", classes.toString(), "-cp",
-                home.resolve("jars") + File.separator + "*", Paths.get("spark", "ShuffleJob.java").toAbsolutePath()
-                        .toString());
+                home.resolve("jars") + File.separator + "*", System.getProperty("agent.sparkJob"));
         assertEquals(0, rc, "javac of ShuffleJob");
         Path jar = work.resolve("shuffle-job.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
