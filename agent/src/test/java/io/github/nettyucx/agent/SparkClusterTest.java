@@ -60,9 +60,15 @@ class SparkClusterTest {
     /** ShuffleJob compiled against the distribution's jars, in a jar of its own. */
     private static Path compileJob(Path home, Path work) throws IOException {
         Path classes = Files.createDirectories(work.resolve("job"));
+        String classPath;
+        try (Stream<Path> jars = Files.list(home.resolve("jars"))) {
+            // The compiler API does not expand a class path's "*", as the javac command does.
+            classPath = jars.map(Path::toString).filter(j -> j.endsWith(".jar"))
+                    .collect(Collectors.joining(File.pathSeparator));
+        }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int rc = javac.run(null, null, null, "-nowarn", "-d", classes.toString(), "-cp",
-                home.resolve("jars") + File.separator + "*", System.getProperty("agent.sparkJob"));
+        int rc = javac.run(null, null, null, "-nowarn", "-d", classes.toString(), "-cp", classPath,
+                System.getProperty("agent.sparkJob"));
         assertEquals(0, rc, "javac of ShuffleJob");
         Path jar = work.resolve("shuffle-job.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
