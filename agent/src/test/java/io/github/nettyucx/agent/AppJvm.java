@@ -110,7 +110,14 @@ final class AppJvm {
                 properties.load(in);
             }
         }
-        return new Run(process.exitValue(), read(out), properties);
+        Run run = new Run(process.exitValue(), read(out), properties);
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.collect(Collectors.toList())) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(dir);
+        return run;
     }
 
     private static String classPath(String nettyRelease) throws IOException {
