@@ -8,7 +8,6 @@ import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
-
 /**
  * Tells whether the UCX transport can be used in this JVM, and why not.
  */
