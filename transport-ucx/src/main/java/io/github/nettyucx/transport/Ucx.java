@@ -58,7 +58,7 @@ public final class Ucx {
      * (docs/settings.md#waiting).
      */
     public static long eventLoopContentionHolds() {
-        return UcxIoHandler.CPUS_TAKEN_PERIODS.sum();
+        return UcxIdlePolicy.CPUS_TAKEN_PERIODS.sum();
     }
 
     /**

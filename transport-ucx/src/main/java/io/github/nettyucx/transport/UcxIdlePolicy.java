@@ -6,6 +6,7 @@ package io.github.nettyucx.transport;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 /**
@@ -32,6 +33,8 @@ import java.util.function.IntSupplier;
 final class UcxIdlePolicy {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIdlePolicy.class);
 
+    /** Periods in which a loop of this process slept at once because other threads took the CPUs. */
+    static final LongAdder CPUS_TAKEN_PERIODS = new LongAdder();
     /** A spin that lasts until work comes ({@link WaitStrategy#BUSY_POLL}). */
     static final long FOREVER = Long.MAX_VALUE;
     /** How long an idle period of the start-up spins before it sleeps. */
@@ -160,6 +163,7 @@ final class UcxIdlePolicy {
         boolean taken = cpusTaken(now);
         if (taken && mode != Mode.CPUS_TAKEN) {
             cpusTakenPeriods++;
+            CPUS_TAKEN_PERIODS.increment();
         }
         return taken ? Mode.CPUS_TAKEN : Mode.SPINNING;
     }
@@ -238,11 +242,6 @@ final class UcxIdlePolicy {
 
     Mode mode() {
         return mode;
-    }
-
-    /** The learnt spin window of {@link Mode#SPINNING}. */
-    long windowNanos() {
-        return windowNanos;
     }
 
     /** Periods of sleeping at once because the CPUs were taken, begun so far. */

@@ -55,8 +55,6 @@ public final class UcxIoHandler implements IoHandler {
      * are reaped by the worker's own progress, so this only bounds how long the loop stays up after the last one.
      */
     private static final long WORKER_BUSY_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** Periods in which a loop of this process slept at once because other threads took the CPUs. */
-    static final LongAdder CPUS_TAKEN_PERIODS = new LongAdder();
     private final ThreadAwareExecutor executor;
     private final IntObjectMap<Registration> registrationsByFd = new IntObjectHashMap<>(64);
     private final List<Registration> registrations = new ArrayList<>();
@@ -83,7 +81,6 @@ public final class UcxIoHandler implements IoHandler {
     private long work;
     /** Whether the loop's thread asked for a short scheduler slice. */
     private boolean shortSlice;
-    private long cpusTakenPeriodsCounted;
     /** Whether the check that keeps the loop running for its worker is scheduled. */
     private boolean workerBusyCheckScheduled;
     /**
@@ -242,11 +239,6 @@ public final class UcxIoHandler implements IoHandler {
         long idleStart = ioStartNanos;
         long spinNanos = idlePolicy.idleStarts(idleStart, work, hasSpinningPeers(), onlyPlainPeers());
         requestSlice(idlePolicy.wantsShortSlice());
-        long periods = idlePolicy.cpusTakenPeriods();
-        if (periods != cpusTakenPeriodsCounted) {
-            CPUS_TAKEN_PERIODS.add(periods - cpusTakenPeriodsCounted);
-            cpusTakenPeriodsCounted = periods;
-        }
         if (spinNanos == UcxIdlePolicy.FOREVER) {
             // Busy polling: one look at the worker and the sockets per run, and the run comes back at once.
             return Math.max(0, worker.waitAndDispatch(0, this));
