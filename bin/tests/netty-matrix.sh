@@ -15,7 +15,7 @@
 # ShutdownOutputBySelf, Rst, WriteBeforeRegistered), the IoHandler contract of 4.2 (UcxEventLoopTest), the
 # allocator over Netty's buffer internals (UcxByteBufAllocatorTest), channel options (UcxSocketOptionsTest) and
 # Netty's DNS resolver on the transport's datagram channel (UcxDatagramDnsTest). About 40 s a release on two cores.
-# Run by bin/test after `mvn verify` (it needs the reactor's build). Extra arguments go to Maven.
+# Run by bin/test after the transport's build and tests (it needs their classes). Extra arguments go to Maven.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

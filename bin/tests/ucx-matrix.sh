@@ -2,8 +2,8 @@
 # The UCX leg of the matrix: the newest UCX (1.22, PyPI's libucx-cu12 wheel, which bin/setup unpacks under
 # ~/.cache/netty-ucx) instead of Debian 12's 1.13.1, on which everything else in bin/test runs. The JNI library
 # needs libucp.so.0 and libucs.so.0 by soname (no rpath), so LD_LIBRARY_PATH alone swaps UCX: nothing is rebuilt,
-# the library built against 1.13.1's headers is the one users get. Run by bin/test after `mvn verify` and the
-# consumer's install (it needs the reactor's build and the installed transport); about 70 s on two cores.
+# the library built against 1.13.1's headers is the one users get. Run by bin/test after the transport's build
+# and the consumer's install (it needs both); about 70 s on two cores.
 #
 # What runs, and why this subset (the whole default-test execution, 1,778 tests, passed on 1.22 once, by hand,
 # 2026-12-02, with no UCX warning; about 10 minutes, too long for bin/test):
