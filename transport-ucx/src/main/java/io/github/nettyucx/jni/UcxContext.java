@@ -96,9 +96,23 @@ public final class UcxContext {
             return new UnsatisfiedLinkError("libucp (UCX) is not installed: " + INSTALL_HINT
                     + " (loading " + name + " failed: " + t.getMessage() + ")").initCause(t);
         }
-        return new UnsatisfiedLinkError("could not load the native library " + name
-                + " (is the netty-ucx-transport-native jar with classifier linux-"
-                + PlatformDependent.normalizedArch() + " on the class path?): " + t.getMessage()).initCause(t);
+        return new UnsatisfiedLinkError("could not load the native library " + name + " (" + whereTheJarGoes()
+                + "): " + t.getMessage()).initCause(t);
+    }
+
+    /**
+     * On the module path nothing requires the native jar's module (the transport loads without it), so an
+     * application that does not add it finds no library there.
+     */
+    private static String whereTheJarGoes() {
+        String arch = PlatformDependent.normalizedArch();
+        if (UcxContext.class.getModule().isNamed()) {
+            String module = "io.github.nettyucx.transport.linux." + arch;
+            return "the transport is a module: is the netty-ucx-transport-native jar with classifier linux-" + arch
+                    + " on the module path, and its module added with --add-modules " + module
+                    + " or required by the application's module?";
+        }
+        return "is the netty-ucx-transport-native jar with classifier linux-" + arch + " on the class path?";
     }
 
     /**

@@ -376,7 +376,10 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
     }
 
     /** Reads datagrams when the socket is readable, and writes again when it drained. */
-    final class UcxDatagramUnsafe extends UcxUnsafe {
+    protected final class UcxDatagramUnsafe extends UcxUnsafe {
+        UcxDatagramUnsafe() {
+        }
+
         @Override
         public void connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
             if (!promise.setUncancellable() || !ensureOpen(promise)) {

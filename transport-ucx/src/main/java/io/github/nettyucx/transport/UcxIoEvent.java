@@ -13,6 +13,10 @@ public final class UcxIoEvent implements IoEvent {
     private int epollEvents;
     private boolean completions;
 
+    /** One per loop, made by its handler. */
+    UcxIoEvent() {
+    }
+
     UcxIoEvent socket(int epollEvents) {
         this.epollEvents = epollEvents;
         this.completions = false;

@@ -110,7 +110,10 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
     }
 
     /** Accepts side-channel sockets; the children do their UCX handshake on their own loops. */
-    final class UcxServerUnsafe extends UcxUnsafe {
+    protected final class UcxServerUnsafe extends UcxUnsafe {
+        UcxServerUnsafe() {
+        }
+
         @Override
         public void connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
             promise.setFailure(new UnsupportedOperationException("a server channel does not connect"));

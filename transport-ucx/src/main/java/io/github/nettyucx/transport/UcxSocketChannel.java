@@ -889,7 +889,10 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      * Receives the loop's events: side-channel socket readiness, and completions of the connection's
      * sends and receives (which, on the TCP data path, include its side-channel input).
      */
-    final class UcxSocketUnsafe extends UcxUnsafe {
+    protected final class UcxSocketUnsafe extends UcxUnsafe {
+        UcxSocketUnsafe() {
+        }
+
         /**
          * Set while this channel's writes run: a handler that writes from inside them (on a writability change) must
          * not take in the side channel's input, as the writes under way would end without seeing the peer's close.

@@ -28,8 +28,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An echo server and client on the UCX transport, run from the module path: it first checks that this class, the
- * transport and the native jar are named modules of the boot layer and that the class path is empty, so that the
- * JNI library can only have come from the native jar as a module. Exits with status 1 on any failure.
+ * transport and the native jar are named modules of the boot layer (the latter two explicit ones, with module
+ * descriptors) and that the class path is empty, so that the JNI library can only have come from the native jar as
+ * a module. Run from a jlink image too (jlink-echo.sh). Exits with status 1 on any failure.
  */
 public final class ModulePathEcho {
     private static final String TRANSPORT_MODULE = "io.github.nettyucx.transport";
@@ -55,13 +56,15 @@ public final class ModulePathEcho {
         check(ModulePathEcho.class.getModule().isNamed(), "the consumer is not a named module");
         check(TRANSPORT_MODULE.equals(Ucx.class.getModule().getName()),
                 "the transport is in module " + Ucx.class.getModule() + ", not " + TRANSPORT_MODULE);
-        String nativeModule = ModuleLayer.boot().modules().stream().map(Module::getName)
-                .filter(name -> name.startsWith(NATIVE_MODULE_PREFIX)).findFirst()
+        check(!Ucx.class.getModule().getDescriptor().isAutomatic(), "the transport is an automatic module");
+        Module nativeModule = ModuleLayer.boot().modules().stream()
+                .filter(module -> module.getName().startsWith(NATIVE_MODULE_PREFIX)).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no module " + NATIVE_MODULE_PREFIX + "* is loaded"));
+        check(!nativeModule.getDescriptor().isAutomatic(), nativeModule + " is an automatic module");
         String classPath = System.getProperty("java.class.path", "");
         check(classPath.isEmpty(), "the class path is not empty: " + classPath);
         System.out.println("modules: " + ModulePathEcho.class.getModule().getName() + ", " + TRANSPORT_MODULE + ", "
-                + nativeModule + "; class path empty");
+                + nativeModule.getName() + " (explicit modules); class path empty");
     }
 
     private static void echo() throws Exception {
