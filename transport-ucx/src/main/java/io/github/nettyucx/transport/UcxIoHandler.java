@@ -530,6 +530,10 @@ public final class UcxIoHandler implements IoHandler {
             if (wanted == 0) {
                 removeFromEpoll();
             } else if (fd < 0) {
+                Registration previous = registrationsByFd.get(fdNow);
+                if (previous != null && previous != this) {
+                    previous.forgetClosedSocket();
+                }
                 worker.epollCtl(UcxNative.EPOLL_CTL_ADD, fdNow, wanted);
                 fd = fdNow;
                 registrationsByFd.put(fd, this);
@@ -550,6 +554,17 @@ public final class UcxIoHandler implements IoHandler {
                 logger.debug("epoll_ctl(DEL) failed for fd {}", fd, e);
             }
             registrationsByFd.remove(fd);
+            fd = -1;
+            events = 0;
+        }
+
+        /**
+         * Another socket is being registered under this registration's number, so this one's socket was closed
+         * under it (a native connection closes the side channel it owns), which took it out of epoll: this
+         * registration lets go of the number without an epoll_ctl, which would now reach the other socket and
+         * take it out of epoll, or change what it is watched for.
+         */
+        private void forgetClosedSocket() {
             fd = -1;
             events = 0;
         }
