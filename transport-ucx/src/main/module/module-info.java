@@ -8,7 +8,7 @@
  * of the machine's processor, {@code io.github.nettyucx.transport.linux.x86_64} or
  * {@code io.github.nettyucx.transport.linux.aarch_64}: nothing requires it, so that the transport loads without
  * it (and says why UCX is unavailable); an application on the module path adds it with {@code --add-modules}
- * or a {@code requires} of its own (docs/installing.md#module-path).
+ * or a {@code requires} of its own (docs/installing.md#the-module-path).
  */
 module io.github.nettyucx.transport {
     requires transitive io.netty.buffer;
