@@ -26,18 +26,12 @@ java=$JDK21_AARCH64_HOME/bin/java
 [[ -f $ARM64_SYSROOT/.done ]] || { echo "aarch64-consumer: no arm64 sysroot at $ARM64_SYSROOT: run bin/setup" >&2; exit 1; }
 [[ -x $java ]] || { echo "aarch64-consumer: no aarch64 JDK at $JDK21_AARCH64_HOME: run bin/setup" >&2; exit 1; }
 command -v qemu-aarch64-static >/dev/null || { echo "aarch64-consumer: no qemu-aarch64-static: run bin/setup" >&2; exit 1; }
-version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1)
+version=$(project_version)
 work=$(mktemp -d "${TMPDIR:-/tmp}/aarch64-consumer.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 run() {
-    local what=$1
-    shift
-    if ! "$@" >"$work/log" 2>&1; then
-        tail -n 60 "$work/log" >&2
-        echo "aarch64-consumer: $what failed" >&2
-        exit 1
-    fi
+    leg_run aarch64-consumer "$work/log" "$@"
 }
 
 echo "aarch64-consumer: cross-compiling the linux-aarch_64 jar (zig, glibc 2.17, Debian 12's arm64 UCX)"

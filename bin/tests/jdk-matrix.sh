@@ -26,23 +26,18 @@ source bin/tests/matrix-env.sh
 
 java21=$JDK21_HOME/bin/java
 [[ -x $java21 ]] || { echo "jdk-matrix: no JDK 21 at $JDK21_HOME: run bin/setup" >&2; exit 1; }
+java21_version=$("$java21" -version 2>&1 | head -n 1)
 javac_default=$(readlink -f "$(command -v javac)")
-version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1)
+version=$(project_version)
 log=$(mktemp "${TMPDIR:-/tmp}/jdk-matrix.XXXXXX")
 marker=$(mktemp "${TMPDIR:-/tmp}/jdk-matrix.XXXXXX")
 trap 'rm -f "$log" "$marker"' EXIT
 
 run() {
-    local what=$1
-    shift
-    if ! "$@" >"$log" 2>&1; then
-        tail -n 60 "$log" >&2
-        echo "jdk-matrix: $what failed on $("$java21" -version 2>&1 | head -n 1)" >&2
-        exit 1
-    fi
+    leg_run jdk-matrix "$log" "$1 on $java21_version" "${@:2}"
 }
 
-echo "jdk-matrix: $("$java21" -version 2>&1 | head -n 1) at $JDK21_HOME"
+echo "jdk-matrix: $java21_version at $JDK21_HOME"
 tests=UcxKeysTest,UcxTrustExchangeTest,SharedSecretEchoTest,UcxConnectionSetupEventTest
 tests+=,UcxIdlePolicyTest,UcxByteBufAllocatorTest,UcxByteBufConformanceTest
 tests+=,UcxSocketEchoTest

@@ -27,3 +27,20 @@ ARM64_SYSROOT=$NETTYUCX_TOOLS/sysroot-debian12-arm64
 # bin/tests/netty-matrix.sh); the transport's own runtime dependencies are always the release under test.
 NETTY_OLDEST=4.2.13.Final
 NETTY_NEWEST=4.2.20.Final
+
+# For the legs: the project's version, the first <version> of the root pom at project level (run from the root).
+project_version() {
+    sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1
+}
+
+# leg_run LEG LOG WHAT COMMAND...: runs one step of a leg with its output in LOG; when it fails, prints the log's
+# end and "LEG: WHAT failed", and exits 1.
+leg_run() {
+    local leg=$1 log=$2 what=$3
+    shift 3
+    if ! "$@" >"$log" 2>&1; then
+        tail -n 60 "$log" >&2
+        echo "$leg: $what failed" >&2
+        exit 1
+    fi
+}

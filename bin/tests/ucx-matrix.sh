@@ -29,7 +29,7 @@ source bin/tests/matrix-env.sh
 
 [[ -e $UCX_NEWEST_LIBDIR/libucp.so.0 ]] || { echo "ucx-matrix: no UCX at $UCX_NEWEST_LIBDIR: run bin/setup" >&2; exit 1; }
 export LD_LIBRARY_PATH=$UCX_NEWEST_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1)
+version=$(project_version)
 log=$(mktemp "${TMPDIR:-/tmp}/ucx-matrix.XXXXXX")
 marker=$(mktemp "${TMPDIR:-/tmp}/ucx-matrix.XXXXXX")
 trap 'rm -f "$log" "$marker"' EXIT
