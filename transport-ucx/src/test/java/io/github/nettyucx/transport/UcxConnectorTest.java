@@ -214,12 +214,18 @@ class UcxConnectorTest {
         assertTrue(server.closed);
     }
 
-    @Test
-    void anEndpointThatNeverComesUpFailsTheConnectionAtItsDeadline() throws IOException {
+    /** Two trusting sides with this client connect timeout, after their handshake chose UCX (else skipped). */
+    private Pair handshakeOverUcx(int connectTimeoutMillis) throws IOException {
         Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
-        pair.client.config.setConnectTimeoutMillis(1_000);
+        pair.client.config.setConnectTimeoutMillis(connectTimeoutMillis);
         pair.handshake();
         assumeTrue(pair.client.choice == UcxDataPathPolicy.Choice.UCX, "UCX was not chosen: no endpoint to wait for");
+        return pair;
+    }
+
+    @Test
+    void anEndpointThatNeverComesUpFailsTheConnectionAtItsDeadline() throws IOException {
+        Pair pair = handshakeOverUcx(1_000);
         pair.client.runTasksDue(UcxConnector.MIN_ENDPOINT_SETUP_MILLIS - 1);
         assertNull(pair.client.aborted, "the deadline is never below its minimum");
         pair.client.runTasksDue(UcxConnector.MIN_ENDPOINT_SETUP_MILLIS);
@@ -233,10 +239,7 @@ class UcxConnectorTest {
 
     @Test
     void theEndpointCheckGoesWithTheChannel() throws IOException {
-        Pair pair = new Pair(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
-        pair.client.config.setConnectTimeoutMillis(30_000);
-        pair.handshake();
-        assumeTrue(pair.client.choice == UcxDataPathPolicy.Choice.UCX, "UCX was not chosen: no endpoint to wait for");
+        Pair pair = handshakeOverUcx(30_000);
         long pending = pair.client.futures.stream().filter(f -> !f.isDone()).count();
         assertTrue(pending > 0, "no endpoint check scheduled");
         pair.client.connector.closed(null, null);
