@@ -35,10 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * downwards, the native layer is the only one that declares or calls JNI methods, and no cycle of classes is longer
  * than {@link #MAX_CYCLE}.
  *
- * <p>Two rules still carry the debt of the time before the layers: calls of the native layer's JNI methods from
- * the transport's classes, and one cycle of channel, connector and data-path classes. Both are ratchets: the calls
- * are a {@link FreezingArchRule} whose store (src/test/resources/archunit_store) lists each one, and any new one
- * fails; the cycle may shrink, never grow, and no other may pass {@link #MAX_CYCLE}.
+ * <p>One rule still carries the debt of the time before the layers: calls of the native layer's JNI methods from
+ * the transport's classes. It is a ratchet, a {@link FreezingArchRule} whose store (src/test/resources/archunit_store)
+ * lists each call, and any new one fails.
  */
 class ArchitectureTest {
     private static final String BASE = "io.github.nettyucx";
@@ -47,14 +46,6 @@ class ArchitectureTest {
     private static final String TRANSPORT = BASE + ".transport..";
     /** The longest cycle of classes allowed. */
     private static final int MAX_CYCLE = 6;
-    /**
-     * The classes of the one longer cycle left from before the layers (issue 52): it may lose members, never gain
-     * them. Top-level classes of {@code io.github.nettyucx.transport}.
-     */
-    private static final Set<String> KNOWN_CYCLE = Set.of("UcxConnection", "UcxConnectionInput", "UcxConnector",
-            "UcxHandshakeLink", "UcxLink", "UcxPlainDataPath", "UcxPlainSocket", "UcxServerSocketChannel",
-            "UcxServerSocketChannelConfig", "UcxSocketChannel", "UcxSocketChannelConfig", "UcxSocketClose",
-            "UcxSocketOptions", "UcxTagDataPath");
 
     private static JavaClasses classes;
 
@@ -108,15 +99,7 @@ class ArchitectureTest {
                 tooLong.add(cycle);
             }
         }
-        Set<String> known = new TreeSet<>();
-        KNOWN_CYCLE.forEach(name -> known.add(BASE + ".transport." + name));
-        List<Set<String>> beyondTheKnownOne = new ArrayList<>();
-        for (Set<String> cycle : tooLong) {
-            if (!known.containsAll(cycle)) {
-                beyondTheKnownOne.add(cycle);
-            }
-        }
-        assertEquals(List.of(), beyondTheKnownOne, "cycles of classes longer than " + MAX_CYCLE
+        assertEquals(List.of(), tooLong, "cycles of classes longer than " + MAX_CYCLE
                 + " (break them: a lower class must not know a higher one)");
     }
 

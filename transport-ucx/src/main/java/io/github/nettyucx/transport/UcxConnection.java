@@ -33,7 +33,7 @@ import java.util.List;
  * file with positioned reads straight into the slot ({@link DefaultFileRegionReader}), any other region through
  * its {@link FileRegion#transferTo} into a {@link WritableByteChannel} over the slot's memory ({@link UcxSlotChannel}).
  */
-final class UcxConnection implements UcxConnector.Endpoint {
+final class UcxConnection {
     private final UcxWorker worker;
     private final int index;
     private final long conn;
@@ -113,28 +113,23 @@ final class UcxConnection implements UcxConnector.Endpoint {
         }
     }
 
-    @Override
-    public long tagSecret() {
+    long tagSecret() {
         return tagSecret;
     }
 
-    @Override
-    public int messageKey() {
+    int messageKey() {
         return messageKey;
     }
 
-    @Override
-    public int id() {
+    int id() {
         return id;
     }
 
-    @Override
-    public int recvWindow() {
+    int recvWindow() {
         return receives.window();
     }
 
-    @Override
-    public int recvUnit() {
+    int recvUnit() {
         return recvUnit;
     }
 
@@ -143,21 +138,23 @@ final class UcxConnection implements UcxConnector.Endpoint {
         return conn;
     }
 
-    /** Bytes one message carries at most: our unit, unless the peer receives less. */
-    int sendCapacity(UcxHandshake.Hello peer) {
-        return Math.min(sendUnit, peer.recvUnit);
+    /** Bytes one message carries at most: our unit, unless the peer receives less ({@code peerRecvUnit}). */
+    int sendCapacity(int peerRecvUnit) {
+        return Math.min(sendUnit, peerRecvUnit);
     }
 
-    /** Creates the UCX endpoint to the peer's worker: messages travel as tagged messages from now on. */
-    void connectEndpoint(UcxHandshake.Hello peer) throws IOException {
-        UcxNative.connConnect(conn, peer.workerAddress, peer.ownerKey, peer.connectionId, peer.tagSecret,
-                peer.messageKey, peer.peerErrorHandling());
+    /**
+     * Creates the UCX endpoint to the peer's worker (its address and owner key, and what its hello said of its
+     * connection): messages travel as tagged messages from now on.
+     */
+    void connectEndpoint(byte[] workerAddress, byte[] ownerKey, int connectionId, long tagSecret, int messageKey,
+            boolean peerErrorHandling) throws IOException {
+        UcxNative.connConnect(conn, workerAddress, ownerKey, connectionId, tagSecret, messageKey, peerErrorHandling);
         connected = true;
         worker.sweepWhenIdle(index, receives);
     }
 
-    @Override
-    public boolean isConnected() {
+    boolean isConnected() {
         return connected && !closed;
     }
 
@@ -223,8 +220,7 @@ final class UcxConnection implements UcxConnector.Endpoint {
     // ---- send ----
 
     /** True once UCX has finished setting up the endpoint; until then sends are contiguous copies. */
-    @Override
-    public boolean wiredUp() {
+    boolean wiredUp() {
         return state.getInt(4 * UcxNative.STATE_WIRED_UP) != 0;
     }
 

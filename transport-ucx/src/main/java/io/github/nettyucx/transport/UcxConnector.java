@@ -75,6 +75,9 @@ final class UcxConnector implements UcxSession.Listener {
         /** Creates the native connection (its receives posted), whose id and window go into our hello. */
         Endpoint newEndpoint() throws IOException;
 
+        /** Whether the native connection's endpoint is connected to the peer's worker but not wired up by UCX yet. */
+        boolean endpointWiringUp();
+
         /** This loop's worker address. */
         byte[] workerAddress() throws IOException;
 
@@ -107,23 +110,44 @@ final class UcxConnector implements UcxSession.Listener {
         void clientSilent();
     }
 
-    /** What our hello tells of the native connection, and whether its endpoint came up. */
-    interface Endpoint {
-        int id();
-        long tagSecret();
-        int messageKey();
+    /** The channel's settings the handshake reads, at the time it reads them. */
+    interface Settings {
+        /** Bounds the client's connect, handshake included, and the endpoint's wire-up; 0: no bound. */
+        int connectTimeoutMillis();
+
+        /** A client falls back to plain TCP when the server does not speak netty-ucx. */
+        boolean plainTcpFallback();
+
+        int handshakeTimeoutMillis();
+
+        int clientBytesWaitMillis();
+
+        UcxTrust trust();
+
         int recvWindow();
+
         int recvUnit();
+    }
 
-        /** True while the endpoint is connected (not closed). */
-        boolean isConnected();
+    /** What our hello tells of the native connection that {@link Host#newEndpoint()} created for it. */
+    static final class Endpoint {
+        final int id;
+        final long tagSecret;
+        final int messageKey;
+        final int recvWindow;
+        final int recvUnit;
 
-        /** True once UCX wired the endpoint up. */
-        boolean wiredUp();
+        Endpoint(int id, long tagSecret, int messageKey, int recvWindow, int recvUnit) {
+            this.id = id;
+            this.tagSecret = tagSecret;
+            this.messageKey = messageKey;
+            this.recvWindow = recvWindow;
+            this.recvUnit = recvUnit;
+        }
     }
 
     private final Host host;
-    private final UcxSocketChannelConfig config;
+    private final Settings config;
     private final boolean accepted;
     private final UcxConnectAttempt attempt = new UcxConnectAttempt();
     /** What the metrics and the flight recorder see of this connection's setup. */
@@ -161,7 +185,7 @@ final class UcxConnector implements UcxSession.Listener {
     private volatile boolean shed;
 
     /** A client's connector ({@code handshakeSlot} null), or an accepted one's, holding a server's handshake slot. */
-    UcxConnector(Host host, UcxSocketChannelConfig config, boolean accepted, Runnable handshakeSlot) {
+    UcxConnector(Host host, Settings config, boolean accepted, Runnable handshakeSlot) {
         this.host = host;
         this.config = config;
         this.accepted = accepted;
@@ -190,8 +214,8 @@ final class UcxConnector implements UcxSession.Listener {
     /** A client's connect to {@code target} starts: {@code close} runs if it times out or is cancelled. */
     void connecting(ChannelPromise promise, InetSocketAddress target, EventLoop loop, Runnable close) {
         setup.start();
-        attempt.start(promise, target, loop, config.getConnectTimeoutMillis(), this::connectStage, close);
-        plainAttempt = config.isPlainTcpFallback() && tcpDataPathAllowed() && UcxPlainTcpServers.isPlain(target);
+        attempt.start(promise, target, loop, config.connectTimeoutMillis(), this::connectStage, close);
+        plainAttempt = config.plainTcpFallback() && tcpDataPathAllowed() && UcxPlainTcpServers.isPlain(target);
     }
 
     /**
@@ -204,7 +228,7 @@ final class UcxConnector implements UcxSession.Listener {
 
     /** Why a connect with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} did not fall back; empty where it may. */
     String fallbackRefusedHint() {
-        if (!config.isPlainTcpFallback() || tcpDataPathAllowed()) {
+        if (!config.plainTcpFallback() || tcpDataPathAllowed()) {
             return "";
         }
         return " (PLAIN_TCP_FALLBACK was not used: this process has the TCP data path off, "
@@ -220,7 +244,7 @@ final class UcxConnector implements UcxSession.Listener {
         if (!session.isTcpConnected()) {
             return "";
         }
-        return config.isPlainTcpFallback() ? " (connected; no netty-ucx hello came)"
+        return config.plainTcpFallback() ? " (connected; no netty-ucx hello came)"
                 : " (connected, but no netty-ucx hello came: the server may not speak netty-ucx; to reach such "
                 + "servers set UcxChannelOption.PLAIN_TCP_FALLBACK)";
     }
@@ -240,7 +264,7 @@ final class UcxConnector implements UcxSession.Listener {
         startTrustExchange();
         host.send(UcxHandshake.encodeClientIntro(trust.ownNonce(), trust.ownKeyIds()));
         host.flush();
-        if (config.isPlainTcpFallback()) {
+        if (config.plainTcpFallback()) {
             int generation = ++fallbackGeneration;
             host.schedule(() -> {
                 if (generation != fallbackGeneration || !fallbackCandidate()) {
@@ -280,7 +304,7 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     private boolean fallbackCandidate() {
-        return config.isPlainTcpFallback() && attempt.isPending() && !plainAttempt && !serverSpokeNettyUcx
+        return config.plainTcpFallback() && attempt.isPending() && !plainAttempt && !serverSpokeNettyUcx
                 && !session.isEstablished() && host.isOpen();
     }
 
@@ -309,7 +333,7 @@ final class UcxConnector implements UcxSession.Listener {
     /** Why a client's handshake failed, as its connect failure. */
     ConnectException handshakeFailed(ProtocolException e) {
         return new ConnectException("handshake with " + attempt.target() + " failed: " + e.getMessage()
-                + (config.isPlainTcpFallback() ? fallbackRefusedHint()
+                + (config.plainTcpFallback() ? fallbackRefusedHint()
                 : " (to reach servers that do not speak netty-ucx, set UcxChannelOption.PLAIN_TCP_FALLBACK)"));
     }
 
@@ -413,8 +437,8 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     private ByteBuffer ourHello(byte[] proof) {
-        ByteBuffer hello = UcxHandshake.encodeHello(ourFlags, endpoint.id(), endpoint.tagSecret(),
-                endpoint.messageKey(), endpoint.recvWindow(), endpoint.recvUnit(), trust.hostProof(),
+        ByteBuffer hello = UcxHandshake.encodeHello(ourFlags, endpoint.id, endpoint.tagSecret,
+                endpoint.messageKey, endpoint.recvWindow, endpoint.recvUnit, trust.hostProof(),
                 host.ownerKey().publicKey(), proof);
         ourHelloBody = UcxHandshake.helloBody(hello);
         return hello;
@@ -527,7 +551,7 @@ final class UcxConnector implements UcxSession.Listener {
         trust.checkOwnership(host.ownerKey().secretWith(hello.ownerKey), hello);
         byte[] ownAddress = host.workerAddress();
         UcxHandshake.checkWorkerAddress(hello.workerAddress, ownAddress);
-        if (hello.connectionId == endpoint.id() && Arrays.equals(hello.workerAddress, ownAddress)) {
+        if (hello.connectionId == endpoint.id && Arrays.equals(hello.workerAddress, ownAddress)) {
             // A peer that sends our own hello back, taken for a peer, would connect us to ourselves.
             throw new ProtocolException("not a netty-ucx peer (it sent our own hello back)");
         }
@@ -536,7 +560,7 @@ final class UcxConnector implements UcxSession.Listener {
             host.flush();
         }
         host.connectDataPath(UcxDataPathPolicy.Choice.UCX, hello);
-        session.boundPeerInFlight(endpoint.recvWindow());
+        session.boundPeerInFlight(endpoint.recvWindow);
         scheduleEndpointDeadline();
     }
 
@@ -548,14 +572,14 @@ final class UcxConnector implements UcxSession.Listener {
      * connection.
      */
     private void scheduleEndpointDeadline() {
-        int connectTimeout = config.getConnectTimeoutMillis();
+        int connectTimeout = config.connectTimeoutMillis();
         if (connectTimeout <= 0) {
             return;
         }
         int timeoutMillis = Math.max(connectTimeout, MIN_ENDPOINT_SETUP_MILLIS);
         Endpoint endpointOf = endpoint;
         endpointDeadline = host.schedule(() -> {
-            if (host.isOpen() && endpoint == endpointOf && endpointOf.isConnected() && !endpointOf.wiredUp()) {
+            if (host.isOpen() && endpoint == endpointOf && host.endpointWiringUp()) {
                 PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", host,
                         timeoutMillis);
                 setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,

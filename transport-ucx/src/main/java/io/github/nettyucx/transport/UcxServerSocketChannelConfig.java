@@ -30,8 +30,8 @@ public final class UcxServerSocketChannelConfig extends DefaultChannelConfig imp
     private volatile int backlog = NetUtil.SOMAXCONN;
     final UcxHandshakeLimits handshakeLimits = new UcxHandshakeLimits();
     private volatile boolean reuseAddress = true;
-    private volatile int receiveBufferSize = UcxSocketChannelConfig.DEFAULT_RECV_WINDOW
-            * UcxSocketChannelConfig.DEFAULT_RECV_UNIT;
+    private volatile int receiveBufferSize = UcxSocketOptions.DEFAULT_RECV_WINDOW
+            * UcxSocketOptions.DEFAULT_RECV_UNIT;
 
     UcxServerSocketChannelConfig(UcxServerSocketChannel channel) {
         super(channel);

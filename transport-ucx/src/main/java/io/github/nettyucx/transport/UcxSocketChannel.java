@@ -103,7 +103,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
         super(null, -1);
-        connector = new UcxConnector(new ConnectorHost(this), config, false, null);
+        connector = new UcxConnector(new ConnectorHost(this), config.handshakeSettings(), false, null);
         attempt = connector.attempt();
         session = connector.session();
         link = new UcxHandshakeLink(side);
@@ -116,7 +116,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      */
     UcxSocketChannel(UcxServerSocketChannel parent, int fd, Runnable handshakeSlot) {
         super(parent, fd);
-        connector = new UcxConnector(new ConnectorHost(this), config, true, handshakeSlot);
+        connector = new UcxConnector(new ConnectorHost(this), config.handshakeSettings(), true, handshakeSlot);
         attempt = connector.attempt();
         session = connector.session();
         link = new UcxHandshakeLink(side);
@@ -1052,7 +1052,14 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                     config.recvWindow(), config.recvUnit(), config.sendSlots());
             channel.link = new UcxHandshakeLink(channel.side, connection, new UcxConnectionInput(connection,
                     channel.session));
-            return connection;
+            return new UcxConnector.Endpoint(connection.id(), connection.tagSecret(), connection.messageKey(),
+                    connection.recvWindow(), connection.recvUnit());
+        }
+
+        @Override
+        public boolean endpointWiringUp() {
+            UcxConnection connection = channel.link.connection();
+            return connection != null && connection.isConnected() && !connection.wiredUp();
         }
 
         @Override

@@ -22,18 +22,9 @@ import java.util.Map;
  * on epoll.
  */
 public final class UcxSocketChannelConfig extends DefaultChannelConfig implements SocketChannelConfig {
-    static final int DEFAULT_RECV_WINDOW = 8;
-    static final int DEFAULT_RECV_UNIT = 64 * 1024;
-    static final int DEFAULT_SEND_SLOTS = 8;
-    /**
-     * More than Linux's first retransmission timeout (1 s): a netty-ucx client whose intro was lost once is still
-     * waited for, not taken for a plain TCP client; a server that speaks first waits that long for its banner.
-     */
-    static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 1500;
-    /** Seconds, not the connect timeout's 30: a stalled handshake holds one of the server's pending slots. */
-    static final int DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
     private final UcxOptionValues options = new UcxOptionValues(UcxSocketOptions.TABLE);
     private final UcxPlainSocket plainSocket = new UcxPlainSocket();
+    private final HandshakeSettings handshakeSettings = new HandshakeSettings();
 
     UcxSocketChannelConfig(UcxSocketChannel channel) {
         super(channel);
@@ -96,6 +87,11 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
 
     private <T> void applyTo(UcxPlainSocket socket, UcxOption<T> option) {
         socket.set(option, options.get(option));
+    }
+
+    /** What the channel's handshake reads of this configuration. */
+    UcxConnector.Settings handshakeSettings() {
+        return handshakeSettings;
     }
 
     int recvWindow() {
@@ -296,5 +292,42 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     @Override
     protected void autoReadCleared() {
         ((UcxSocketChannel) channel).clearReadPending();
+    }
+
+    private final class HandshakeSettings implements UcxConnector.Settings {
+        @Override
+        public int connectTimeoutMillis() {
+            return getConnectTimeoutMillis();
+        }
+
+        @Override
+        public boolean plainTcpFallback() {
+            return isPlainTcpFallback();
+        }
+
+        @Override
+        public int handshakeTimeoutMillis() {
+            return UcxSocketChannelConfig.this.handshakeTimeoutMillis();
+        }
+
+        @Override
+        public int clientBytesWaitMillis() {
+            return UcxSocketChannelConfig.this.clientBytesWaitMillis();
+        }
+
+        @Override
+        public UcxTrust trust() {
+            return UcxSocketChannelConfig.this.trust();
+        }
+
+        @Override
+        public int recvWindow() {
+            return UcxSocketChannelConfig.this.recvWindow();
+        }
+
+        @Override
+        public int recvUnit() {
+            return UcxSocketChannelConfig.this.recvUnit();
+        }
     }
 }

@@ -10,11 +10,6 @@ import io.netty.util.internal.SystemPropertyUtil;
 import java.util.function.UnaryOperator;
 
 import static io.github.nettyucx.jni.UcxKernelOption.named;
-import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_CLIENT_BYTES_WAIT_MILLIS;
-import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS;
-import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_RECV_UNIT;
-import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_RECV_WINDOW;
-import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_SEND_SLOTS;
 
 /**
  * Every option of a {@link UcxSocketChannel}, declared once: its default, its check, and for the TCP options
@@ -24,6 +19,16 @@ import static io.github.nettyucx.transport.UcxSocketChannelConfig.DEFAULT_SEND_S
  */
 final class UcxSocketOptions {
     static final UcxOptionTable TABLE = new UcxOptionTable();
+    static final int DEFAULT_RECV_WINDOW = 8;
+    static final int DEFAULT_RECV_UNIT = 64 * 1024;
+    static final int DEFAULT_SEND_SLOTS = 8;
+    /**
+     * More than Linux's first retransmission timeout (1 s): a netty-ucx client whose intro was lost once is still
+     * waited for, not taken for a plain TCP client; a server that speaks first waits that long for its banner.
+     */
+    static final int DEFAULT_CLIENT_BYTES_WAIT_MILLIS = 1500;
+    /** Seconds, not the connect timeout's 30: a stalled handshake holds one of the server's pending slots. */
+    static final int DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
     private static final boolean DEFAULT_PLAIN_TCP_FALLBACK =
             SystemPropertyUtil.getBoolean("io.github.nettyucx.plainTcpFallback", false);
 

@@ -46,7 +46,7 @@ final class UcxTagDataPath implements UcxLink {
                            Runnable retryWrite) {
         this.connection = connection;
         this.input = input;
-        this.sendCapacity = connection.sendCapacity(peer);
+        this.sendCapacity = connection.sendCapacity(peer.recvUnit);
         this.retryWrite = retryWrite;
         this.side = side;
         this.peerWindow = peer.recvWindow;
@@ -57,7 +57,8 @@ final class UcxTagDataPath implements UcxLink {
     /** Creates the UCX endpoint to the peer's worker. */
     static UcxTagDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxInput input,
                                   UcxSideChannel side, Runnable retryWrite) throws IOException {
-        connection.connectEndpoint(peer);
+        connection.connectEndpoint(peer.workerAddress, peer.ownerKey, peer.connectionId, peer.tagSecret,
+                peer.messageKey, peer.peerErrorHandling());
         return new UcxTagDataPath(peer, connection, input, side, retryWrite);
     }
 

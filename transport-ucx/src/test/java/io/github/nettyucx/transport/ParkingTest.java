@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * path only; the TCP data path never parks.
  */
 class ParkingTest {
-    private static final int WINDOW = UcxSocketChannelConfig.DEFAULT_RECV_WINDOW;
+    private static final int WINDOW = UcxSocketOptions.DEFAULT_RECV_WINDOW;
     private static final int BURST_MESSAGES = 4 * WINDOW;
     private static final int BURST_MESSAGE_BYTES = 60 * 1024;
 
@@ -71,7 +71,7 @@ class ParkingTest {
             checker.send(client, 1);
             checker.awaitEchoed();
             long posted = receiveMemory();
-            long slotBytes = UcxSocketChannelConfig.DEFAULT_RECV_UNIT + UcxNative.HEADER_BYTES;
+            long slotBytes = UcxSocketOptions.DEFAULT_RECV_UNIT + UcxNative.HEADER_BYTES;
             assertTrue(posted >= 2 * WINDOW * slotBytes, "both ends post their window: " + posted + " bytes");
 
             assertTrue(Await.until(() -> receiveMemory() <= posted - 2 * WINDOW * slotBytes,

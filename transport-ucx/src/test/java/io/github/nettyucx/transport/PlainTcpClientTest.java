@@ -589,7 +589,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
     @Test
     @Timeout(30)
     void aSilentPlainClientGetsTheBannerOfAServerThatSpeaksFirst() throws Exception {
-        Channel server = bannerServer(UcxSocketChannelConfig.DEFAULT_CLIENT_BYTES_WAIT_MILLIS);
+        Channel server = bannerServer(UcxSocketOptions.DEFAULT_CLIENT_BYTES_WAIT_MILLIS);
         try (Socket socket = new Socket(LOOPBACK, port(server))) {
             socket.setSoTimeout(10_000);
             InputStream in = socket.getInputStream();
@@ -604,7 +604,7 @@ class PlainTcpClientTest extends AbstractLeakCheckedTest {
     @Test
     @Timeout(30)
     void aUcxClientGetsTheBannerOverUcx() throws Exception {
-        Channel server = bannerServer(UcxSocketChannelConfig.DEFAULT_CLIENT_BYTES_WAIT_MILLIS);
+        Channel server = bannerServer(UcxSocketOptions.DEFAULT_CLIENT_BYTES_WAIT_MILLIS);
         try {
             byte[] banner = "220 ready\r\n".getBytes(StandardCharsets.US_ASCII);
             Collector collector = new Collector(banner.length);

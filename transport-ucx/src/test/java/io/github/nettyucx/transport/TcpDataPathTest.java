@@ -584,7 +584,7 @@ class TcpDataPathTest {
          * is chosen).
          */
         ByteBuffer hello(int flags, byte[] proof) {
-            return UcxHandshake.encodeHello(flags, 7, 0, 0, 4, UcxSocketChannelConfig.DEFAULT_RECV_UNIT,
+            return UcxHandshake.encodeHello(flags, 7, 0, 0, 4, UcxSocketOptions.DEFAULT_RECV_UNIT,
                     trust.hostProof(), OWNER_KEY.publicKey(), proof);
         }
 

@@ -344,7 +344,7 @@ class UcxConnectorTest {
             address = new byte[64];
             // The first byte (the format version) is the same for both sides; the rest marks whose address it is.
             Arrays.fill(address, 1, address.length, (byte) (0xA0 + id));
-            connector = new UcxConnector(this, config, accepted, null);
+            connector = new UcxConnector(this, config.handshakeSettings(), accepted, null);
         }
 
         ByteBuffer sent() {
@@ -409,7 +409,12 @@ class UcxConnectorTest {
         public UcxConnector.Endpoint newEndpoint() {
             assertNull(endpoint, "one connection per handshake");
             endpoint = new FakeEndpoint(id);
-            return endpoint;
+            return new UcxConnector.Endpoint(id, 0x1234_5678L + id, 0x6B65_7900 + id, 8, 65536);
+        }
+
+        @Override
+        public boolean endpointWiringUp() {
+            return endpoint != null && endpoint.connected && !endpoint.wiredUp;
         }
 
         @Override
@@ -471,48 +476,14 @@ class UcxConnectorTest {
         }
     }
 
-    private static final class FakeEndpoint implements UcxConnector.Endpoint {
+    /** The state of the fake native connection that the endpoint checks read. */
+    private static final class FakeEndpoint {
         final int id;
         boolean connected;
         boolean wiredUp;
 
         FakeEndpoint(int id) {
             this.id = id;
-        }
-
-        @Override
-        public int id() {
-            return id;
-        }
-
-        @Override
-        public long tagSecret() {
-            return 0x1234_5678L + id;
-        }
-
-        @Override
-        public int messageKey() {
-            return 0x6B65_7900 + id;
-        }
-
-        @Override
-        public int recvWindow() {
-            return 8;
-        }
-
-        @Override
-        public int recvUnit() {
-            return 65536;
-        }
-
-        @Override
-        public boolean isConnected() {
-            return connected;
-        }
-
-        @Override
-        public boolean wiredUp() {
-            return wiredUp;
         }
     }
 }

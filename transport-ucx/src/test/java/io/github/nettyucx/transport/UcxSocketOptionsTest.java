@@ -51,7 +51,7 @@ class UcxSocketOptionsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> config.setOption(UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS, -1));
         assertThrows(NullPointerException.class, () -> config.setOption(UcxChannelOption.TRUST, null));
-        assertEquals(UcxSocketChannelConfig.DEFAULT_RECV_WINDOW, config.recvWindow(), "a refused value is not kept");
+        assertEquals(UcxSocketOptions.DEFAULT_RECV_WINDOW, config.recvWindow(), "a refused value is not kept");
     }
 
     /** A descriptor whose kernel name the native table lacks would fail here, not in an application. */
