@@ -7,6 +7,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -88,6 +89,25 @@ class ArchitectureTest {
                                         .orElse(false)))
                 .as("no classes outside the native layer should call JNI methods"))
                 .check(classes);
+    }
+
+    /**
+     * A class owns its state: no class assigns a field of another top-level class (nested classes count as their
+     * owner's), so that whoever reads a field finds every write to it in one file.
+     */
+    @Test
+    void noClassAssignsAnotherClassesFields() {
+        List<String> writes = new ArrayList<>();
+        for (JavaClass javaClass : classes) {
+            for (JavaFieldAccess access : javaClass.getFieldAccessesFromSelf()) {
+                JavaClass owner = access.getTargetOwner();
+                if (access.getAccessType() == JavaFieldAccess.AccessType.SET
+                        && owner.getPackageName().startsWith(BASE) && !topLevel(owner).equals(topLevel(javaClass))) {
+                    writes.add(access.getDescription());
+                }
+            }
+        }
+        assertEquals(List.of(), writes, "fields assigned from outside their class (give the owner a method)");
     }
 
     @Test

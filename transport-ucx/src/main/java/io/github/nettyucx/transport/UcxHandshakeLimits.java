@@ -138,7 +138,7 @@ final class UcxHandshakeLimits {
         Source source = slot.source;
         byLoad.remove(source);
         source.slots.remove(slot);
-        slot.released = true;
+        slot.released();
         pending--;
         if (source.slots.isEmpty()) {
             sources.remove(source.key);
@@ -158,7 +158,7 @@ final class UcxHandshakeLimits {
     }
 
     private synchronized void release(Slot slot) {
-        if (!slot.released) {
+        if (!slot.isReleased()) {
             forget(slot);
         }
     }
@@ -197,6 +197,15 @@ final class UcxHandshakeLimits {
         @Override
         public void run() {
             release(this);
+        }
+
+        /** Out of the counts; under the limits' lock. */
+        private void released() {
+            released = true;
+        }
+
+        private boolean isReleased() {
+            return released;
         }
 
         /** What closes this handshake's connection if it is shed; runs at once if it was shed already. */

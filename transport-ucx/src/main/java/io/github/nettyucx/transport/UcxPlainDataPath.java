@@ -293,10 +293,10 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
         long n = left <= 0 ? 0 : DefaultFileRegionSendfile.accepts(region) ? sendFile((DefaultFileRegion) region, left)
                 : UcxNative.SEND_FILE_DECLINED;
         if (n == UcxNative.SEND_FILE_DECLINED) {
-            socketWriter.blocked = false;
+            socketWriter.startRegion();
             n = region.transferTo(socketWriter, region.transferred());
             if (n == 0) {
-                return socketWriter.blocked ? BLOCKED : NOTHING;
+                return socketWriter.blocked() ? BLOCKED : NOTHING;
             }
         } else if (n == 0 && left > 0) {
             return BLOCKED;
@@ -387,7 +387,16 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     /** What a FileRegion other than a {@link DefaultFileRegion} writes itself into: the socket. */
     private final class SocketWriter implements WritableByteChannel {
         /** The socket buffer was full: the region's write waits for room. */
-        boolean blocked;
+        private boolean blocked;
+
+        /** A region's write through this writer starts. */
+        void startRegion() {
+            blocked = false;
+        }
+
+        boolean blocked() {
+            return blocked;
+        }
 
         @Override
         public int write(ByteBuffer src) throws IOException {
