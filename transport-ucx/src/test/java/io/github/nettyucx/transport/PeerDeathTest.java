@@ -23,6 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -503,8 +505,17 @@ class PeerDeathTest {
 
     /** A thread's state and stack: where a loop that missed an event is. */
     private static String describe(Thread thread) {
-        StringBuilder text = new StringBuilder("the loop thread ").append(thread.getName()).append(" is ")
-                .append(thread.getState()).append(" at:");
+        // A loop asleep uses no CPU; one that spins on an event it does not handle uses all of one.
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuBefore = threads.getThreadCpuTime(thread.getId());
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long cpuMillis = TimeUnit.NANOSECONDS.toMillis(threads.getThreadCpuTime(thread.getId()) - cpuBefore);
+        StringBuilder text = new StringBuilder("the loop thread ").append(thread.getName()).append(" used ")
+                .append(cpuMillis).append(" ms of CPU in 500 ms, is ").append(thread.getState()).append(" at:");
         for (StackTraceElement frame : thread.getStackTrace()) {
             text.append("\n\t").append(frame);
         }
