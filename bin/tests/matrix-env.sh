@@ -28,6 +28,12 @@ ARM64_SYSROOT=$NETTYUCX_TOOLS/sysroot-debian12-arm64
 NETTY_OLDEST=4.2.13.Final
 NETTY_NEWEST=4.2.20.Final
 
+# Spark, for the agent's cluster test (agent/src/test/.../SparkClusterTest.java) and bin/spark-demo: PyPI's pyspark
+# carries Spark's whole distribution (its jars, bin/spark-class, bin/spark-submit; Netty 4.2.13), installed with pip
+# into a virtual environment of its own; SPARK_VENV/spark-home names the distribution's folder.
+SPARK_VERSION=4.3.0
+SPARK_VENV=$NETTYUCX_TOOLS/spark-$SPARK_VERSION
+
 # For the legs: the project's version, the first <version> of the root pom at project level (run from the root).
 project_version() {
     sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1
