@@ -68,6 +68,63 @@ public final class UcxFd {
         }
     }
 
+    // The socket's system calls, on this descriptor (ucx_socket.c; peerUid: ucx_peer.c; resetOnClose: ucx_plain.c).
+    // With no socket (-1) they fail as the kernel fails them, with EBADF.
+
+    /** Owns a new non-blocking TCP socket (the channel had none). */
+    public void ownNewStream(boolean ipv6) throws IOException {
+        own(UcxNative.socketStream(ipv6));
+    }
+
+    /** Binds the socket and listens on it. */
+    public void bindListen(byte[] address, int port, int backlog) throws IOException {
+        UcxNative.socketBindListen(fd, address, port, backlog);
+    }
+
+    public void bind(byte[] address, int port) throws IOException {
+        UcxNative.socketBind(fd, address, port);
+    }
+
+    /** The next connection waiting on this listening socket, or null when none is. */
+    public UcxFd accept() throws IOException {
+        int child = UcxNative.socketAccept(fd);
+        return child < 0 ? null : new UcxFd(child);
+    }
+
+    /** Starts a connect; true when it completed at once. */
+    public boolean connect(byte[] address, int port) throws IOException {
+        return UcxNative.socketConnect(fd, address, port);
+    }
+
+    /** Whether the connect started by {@link #connect} completed; throws why it failed. */
+    public boolean finishConnect() throws IOException {
+        return UcxNative.socketFinishConnect(fd);
+    }
+
+    /** Sets SO_LINGER to 0: the socket's close resets the connection. */
+    public void resetOnClose() throws IOException {
+        UcxNative.socketResetOnClose(fd);
+    }
+
+    /** The socket's address, encoded as {@link UcxNative#socketLocalAddress} returns it; null when it has none. */
+    public byte[] localAddress() {
+        return UcxNative.socketLocalAddress(fd);
+    }
+
+    public byte[] remoteAddress() {
+        return UcxNative.socketRemoteAddress(fd);
+    }
+
+    /** TCP keepalive with these timers: a vanished peer host ends the connection. */
+    public void keepAlive(int idleSeconds, int intervalSeconds, int probes) {
+        UcxNative.socketKeepAlive(fd, idleSeconds, intervalSeconds, probes);
+    }
+
+    /** The uid owning the other end of the connection, or -1 when it is not in this host's table. */
+    public int peerUid() {
+        return UcxNative.socketPeerUid(fd);
+    }
+
     @Override
     public String toString() {
         return String.valueOf(fd);

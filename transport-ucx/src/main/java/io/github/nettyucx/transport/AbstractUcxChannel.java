@@ -28,9 +28,9 @@ abstract class AbstractUcxChannel extends AbstractChannel {
     private IoRegistration ioRegistration;
     private UcxLoopSeat registration;
 
-    AbstractUcxChannel(Channel parent, int fd) {
+    AbstractUcxChannel(Channel parent, UcxFd fd) {
         super(parent);
-        this.fd = new UcxFd(fd);
+        this.fd = fd;
     }
 
     final UcxLoopSeat registration() {

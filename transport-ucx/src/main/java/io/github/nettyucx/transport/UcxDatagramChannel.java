@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxFd;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -69,7 +70,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
      * reach IPv4 addresses too; {@code null} picks as {@link #UcxDatagramChannel()} does.
      */
     public UcxDatagramChannel(SocketProtocolFamily family) {
-        super(null, -1);
+        super(null, new UcxFd(-1));
         Ucx.ensureAvailability();
         udp = new UcxDatagramSocket(family);
         try {
@@ -244,7 +245,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
                 }
                 if (local == null) {
                     // The first send bound the socket to a port of the kernel's choice.
-                    local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd.get()));
+                    local = SocketAddresses.decode(fd.localAddress());
                 }
                 in.remove();
             } catch (IOException | NotYetConnectedException e) {

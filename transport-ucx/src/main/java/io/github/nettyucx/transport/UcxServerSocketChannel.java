@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxFd;
 import io.netty.channel.ChannelMetadata;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
@@ -32,7 +32,7 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
     private boolean readPending;
 
     public UcxServerSocketChannel() {
-        super(null, -1);
+        super(null, new UcxFd(-1));
     }
 
     @Override
@@ -63,15 +63,14 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
         InetSocketAddress address = SocketAddresses.checkInet(localAddress);
-        int socket = UcxNative.socketStream(address.getAddress() instanceof Inet6Address);
+        fd.ownNewStream(address.getAddress() instanceof Inet6Address);
         try {
-            UcxNative.socketBindListen(socket, SocketAddresses.ip(address), address.getPort(), config.getBacklog());
+            fd.bindListen(SocketAddresses.ip(address), address.getPort(), config.getBacklog());
         } catch (IOException e) {
-            UcxNative.socketClose(socket);
+            fd.closeQuietly();
             throw e;
         }
-        fd.own(socket);
-        local = SocketAddresses.decode(UcxNative.socketLocalAddress(socket));
+        local = SocketAddresses.decode(fd.localAddress());
         bound = true;
     }
 
@@ -139,8 +138,8 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
             Throwable failure = null;
             try {
                 do {
-                    int child = UcxNative.socketAccept(fd.get());
-                    if (child < 0) {
+                    UcxFd child = fd.accept();
+                    if (child == null) {
                         break;
                     }
                     allocHandle.lastBytesRead(1);
@@ -169,13 +168,13 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
          * has as many handshakes pending as it allows, the oldest of the source holding the most is shed instead
          * ({@link UcxHandshakeLimits}).
          */
-        private UcxSocketChannel newChild(int child) throws IOException {
+        private UcxSocketChannel newChild(UcxFd child) throws IOException {
             UcxHandshakeLimits.Slot handshakeSlot;
             try {
-                InetSocketAddress remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(child));
+                InetSocketAddress remote = SocketAddresses.decode(child.remoteAddress());
                 handshakeSlot = config.handshakeLimits.admit(remote == null ? null : remote.getAddress());
             } catch (Throwable t) {
-                UcxNative.socketClose(child);
+                child.closeQuietly();
                 throw t;
             }
             try {
@@ -185,7 +184,7 @@ public final class UcxServerSocketChannel extends AbstractUcxChannel implements 
             } catch (Throwable t) {
                 // OutOfMemoryError included: the socket must not outlive a channel that never existed.
                 handshakeSlot.run();
-                UcxNative.socketClose(child);
+                child.closeQuietly();
                 throw t;
             }
         }

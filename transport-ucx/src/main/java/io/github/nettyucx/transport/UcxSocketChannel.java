@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxFd;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -102,7 +103,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
     /** A client channel, connected with {@code connect()}. */
     public UcxSocketChannel() {
-        super(null, -1);
+        super(null, new UcxFd(-1));
         connector = new UcxConnector(new ConnectorHost(this), config.handshakeSettings(), false, null);
         attempt = connector.attempt();
         session = connector.session();
@@ -114,15 +115,15 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      * becomes active (firing {@code channelActive}) when its data path is up, so that what a
      * handler writes in {@code channelActive} can leave at once, as on an accepted TCP socket.
      */
-    UcxSocketChannel(UcxServerSocketChannel parent, int fd, Runnable handshakeSlot) {
-        super(parent, fd);
+    UcxSocketChannel(UcxServerSocketChannel parent, UcxFd socket, Runnable handshakeSlot) {
+        super(parent, socket);
         connector = new UcxConnector(new ConnectorHost(this), config.handshakeSettings(), true, handshakeSlot);
         attempt = connector.attempt();
         session = connector.session();
         link = new UcxHandshakeLink(side);
-        side.attach(fd);
-        this.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
-        this.remote = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
+        side.attach(socket.get());
+        this.local = SocketAddresses.decode(socket.localAddress());
+        this.remote = SocketAddresses.decode(socket.remoteAddress());
     }
 
     @Override
@@ -218,7 +219,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         plain.registered(registration());
         readWantedChanged();
         // The socket's own family: an IPv6 socket may carry an IPv4 peer, whose address Java reports as IPv4.
-        byte[] socketAddress = UcxNative.socketLocalAddress(fd.get());
+        byte[] socketAddress = fd.localAddress();
         boolean ipv6 = socketAddress != null && socketAddress.length == SocketAddresses.IPV6_ENCODED_BYTES;
         config.plainSocket().attach(fd.get(), ipv6, config);
     }
@@ -1036,12 +1037,12 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
         @Override
         public int peerUid() {
-            return channel.fd.isOpen() ? UcxNative.socketPeerUid(channel.fd.get()) : -1;
+            return channel.fd.isOpen() ? channel.fd.peerUid() : -1;
         }
 
         @Override
         public void keepAlive() {
-            UcxNative.socketKeepAlive(channel.fd.get(), 10, 2, 3);
+            channel.fd.keepAlive(10, 2, 3);
         }
 
         @Override
@@ -1146,9 +1147,9 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             }
             InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
             localRequested = bindTo;
-            channel.fd.own(UcxNative.socketStream(bindTo.getAddress() instanceof Inet6Address));
-            UcxNative.socketBind(channel.fd.get(), SocketAddresses.ip(bindTo), bindTo.getPort());
-            channel.local = SocketAddresses.decode(UcxNative.socketLocalAddress(channel.fd.get()));
+            channel.fd.ownNewStream(bindTo.getAddress() instanceof Inet6Address);
+            channel.fd.bind(SocketAddresses.ip(bindTo), bindTo.getPort());
+            channel.local = SocketAddresses.decode(channel.fd.localAddress());
         }
 
         /** Starts the connect of an open channel; {@code promise} is fulfilled once the data path is up. */
@@ -1172,16 +1173,16 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
         private void startConnect(InetSocketAddress target, SocketAddress localAddress) throws IOException {
             if (!channel.fd.isOpen()) {
-                channel.fd.own(UcxNative.socketStream(target.getAddress() instanceof Inet6Address));
+                channel.fd.ownNewStream(target.getAddress() instanceof Inet6Address);
             } else if (localAddress != null) {
                 throw new AlreadyBoundException();
             }
             if (localAddress != null) {
                 InetSocketAddress bindTo = SocketAddresses.checkInet(localAddress);
                 localRequested = bindTo;
-                UcxNative.socketBind(channel.fd.get(), SocketAddresses.ip(bindTo), bindTo.getPort());
+                channel.fd.bind(SocketAddresses.ip(bindTo), bindTo.getPort());
             }
-            if (UcxNative.socketConnect(channel.fd.get(), SocketAddresses.ip(target), target.getPort())) {
+            if (channel.fd.connect(SocketAddresses.ip(target), target.getPort())) {
                 tcpConnected();
             } else {
                 channel.interest(UcxIoOps.IN_OUT);
@@ -1189,10 +1190,9 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         }
 
         private void tcpConnected() throws IOException {
-            int fd = channel.fd.get();
-            channel.side.attach(fd);
-            channel.local = SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
-            InetSocketAddress actual = SocketAddresses.decode(UcxNative.socketRemoteAddress(fd));
+            channel.side.attach(channel.fd.get());
+            channel.local = SocketAddresses.decode(channel.fd.localAddress());
+            InetSocketAddress actual = SocketAddresses.decode(channel.fd.remoteAddress());
             channel.remote = actual != null ? actual : channel.attempt.target();
             if (!channel.connector.tcpConnected()) {
                 plainServer();
@@ -1243,7 +1243,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         /** The socket became writable (or failed) while its connect was in progress. */
         void finishConnect() {
             try {
-                if (UcxNative.socketFinishConnect(channel.fd.get())) {
+                if (channel.fd.finishConnect()) {
                     tcpConnected();
                 }
             } catch (Throwable t) {

@@ -3,7 +3,6 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxFd;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -48,7 +47,7 @@ final class UcxSocketClose {
         } else if (socket.isOpen()) {
             if (channel.config().getSoLinger() == 0) {
                 // Plain TCP, or a handshake cut short: the socket's own close resets, as any TCP socket's.
-                resetOnClose(socket.get());
+                resetOnClose(socket);
             }
             socket.close();
         }
@@ -79,9 +78,9 @@ final class UcxSocketClose {
         }
     }
 
-    private void resetOnClose(int socket) {
+    private void resetOnClose(UcxFd socket) {
         try {
-            UcxNative.socketResetOnClose(socket);
+            socket.resetOnClose();
         } catch (IOException e) {
             logger.debug("{}: could not set SO_LINGER 0 before the close", channel, e);
         }
