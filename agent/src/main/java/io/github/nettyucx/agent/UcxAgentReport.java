@@ -117,6 +117,8 @@ final class UcxAgentReport {
                     .append('\n');
         }
         b.append("ucx.plainTcpFallbacks=").append(UcxTransportMetrics.plainTcpFallbacks()).append('\n');
+        b.append("ucx.bytesSent=").append(UcxTransportMetrics.ucxBytesSent()).append('\n');
+        b.append("ucx.bytesReceived=").append(UcxTransportMetrics.ucxBytesReceived()).append('\n');
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");

@@ -52,6 +52,9 @@ class SparkClusterTest {
         assertEquals(2, executors.size(), "executor reports in " + work);
         for (Properties p : executors) {
             assertTrue(Long.parseLong(p.getProperty("ucx.connections.UCX")) > 0, p.toString());
+            // Shuffle blocks and RPC both ways: each executor sent and received over UCX.
+            assertTrue(Long.parseLong(p.getProperty("ucx.bytesSent")) > 0, p.toString());
+            assertTrue(Long.parseLong(p.getProperty("ucx.bytesReceived")) > 0, p.toString());
             assertEquals("0", p.getProperty("ucx.connections.TCP_DATA_PATH"), p.toString());
             assertEquals("0", p.getProperty("agent.channels.left"), p.toString());
         }

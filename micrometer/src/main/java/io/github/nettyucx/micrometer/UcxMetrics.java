@@ -85,6 +85,8 @@ public final class UcxMetrics implements MeterBinder {
     public static final String HANDSHAKES_SHED = "ucx.handshakes.shed";
     /** {@link UcxTransportMetrics#plainTcpFallbacks()} and {@link UcxTransportMetrics#silentClientsServedAsPlain()}. */
     public static final String DOWNGRADES = "ucx.connections.downgraded";
+    /** Bytes of UCX messages, by direction: {@link UcxTransportMetrics#ucxBytesSent()} and its received twin. */
+    public static final String BYTES = "ucx.bytes";
     /** Bytes an allocator has mapped (direct) or its live heap buffers hold (heap). */
     public static final String ALLOCATOR_USED = "ucx.allocator.memory.used";
     /** Bytes of the blocks live direct buffers hold. */
@@ -136,6 +138,10 @@ public final class UcxMetrics implements MeterBinder {
                 "client-fallback"), () -> UcxTransportMetrics.plainTcpFallbacks());
         counter(registry, DOWNGRADES, "Accepted clients that sent nothing and were served as plain TCP",
                 Tags.of("cause", "silent-client"), () -> UcxTransportMetrics.silentClientsServedAsPlain());
+        counter(registry, BYTES, "Bytes sent in UCX messages", Tags.of("direction", "sent"),
+                () -> UcxTransportMetrics.ucxBytesSent());
+        counter(registry, BYTES, "Bytes of UCX messages received", Tags.of("direction", "received"),
+                () -> UcxTransportMetrics.ucxBytesReceived());
         if (Ucx.isAvailable()) {
             allocator(registry, "default", UcxByteBufAllocator.DEFAULT.metric());
             allocator(registry, "receive", UcxByteBufAllocator.receiveBuffersMetric());

@@ -92,7 +92,8 @@ class UcxMetricsTest {
                 UcxMetrics.LOOP_SLEEPS, UcxMetrics.LOOP_WAKEUPS, UcxMetrics.LOOP_CONTENTION_HOLDS,
                 UcxMetrics.WRITE_STALLS, UcxMetrics.STRAY_MESSAGES, UcxMetrics.ENDPOINTS_CREATED,
                 UcxMetrics.ALLOCATOR_USED, UcxMetrics.ALLOCATOR_ACTIVE, UcxMetrics.ALLOCATOR_MAX,
-                UcxMetrics.ALLOCATOR_UNREGISTERED, UcxMetrics.HANDSHAKES_SHED, UcxMetrics.DOWNGRADES}) {
+                UcxMetrics.ALLOCATOR_UNREGISTERED, UcxMetrics.HANDSHAKES_SHED, UcxMetrics.DOWNGRADES,
+                UcxMetrics.BYTES}) {
             assertTrue(names.contains(name), name + " missing from " + names);
         }
         assertEquals(3, registry.find(UcxMetrics.CONNECTIONS_OPENED).functionCounters().size());
@@ -100,6 +101,7 @@ class UcxMetricsTest {
                 registry.find(UcxMetrics.SETUP_FAILURES).functionCounters().size(), "one counter per reason");
         assertEquals(2, registry.find(UcxMetrics.WRITE_STALLS).functionCounters().size());
         assertEquals(2, registry.find(UcxMetrics.DOWNGRADES).functionCounters().size());
+        assertEquals(2, registry.find(UcxMetrics.BYTES).functionCounters().size(), "sent and received");
         assertTrue(gauge(UcxMetrics.ALLOCATOR_MAX, "default") > 0);
         assertTrue(gauge(UcxMetrics.ALLOCATOR_MAX, "receive") > 0);
     }
@@ -108,6 +110,8 @@ class UcxMetricsTest {
     void anEchoWhoseReaderWaitsMovesTheConnectionStallAndMemoryMeters() throws Exception {
         double opened = counter(UcxMetrics.CONNECTIONS_OPENED, "data.path", "ucx");
         double stalls = counter(UcxMetrics.WRITE_STALLS, "cause", "credits");
+        double bytesSent = counter(UcxMetrics.BYTES, "direction", "sent");
+        double bytesReceived = counter(UcxMetrics.BYTES, "direction", "received");
         double endpoints = counter(UcxMetrics.ENDPOINTS_CREATED, null, null);
         double sleeps = counter(UcxMetrics.LOOP_SLEEPS, null, null);
 
@@ -165,6 +169,11 @@ class UcxMetricsTest {
                 "the client and the accepted channel");
         assertEquals(endpoints + 2, counter(UcxMetrics.ENDPOINTS_CREATED, null, null));
         assertTrue(counter(UcxMetrics.LOOP_SLEEPS, null, null) > sleeps, "the loops never slept");
+        // Everything echoed went over UCX twice, and arrived twice.
+        assertTrue(counter(UcxMetrics.BYTES, "direction", "sent") - bytesSent >= 2.0 * echoed.get(),
+                "bytes sent over UCX");
+        assertTrue(counter(UcxMetrics.BYTES, "direction", "received") - bytesReceived >= 2.0 * echoed.get(),
+                "bytes received over UCX");
     }
 
     @Test

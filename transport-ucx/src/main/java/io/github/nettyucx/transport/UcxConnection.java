@@ -196,11 +196,17 @@ final class UcxConnection {
     }
 
     ByteBuf readInPlace(int maxBytes) {
-        return receives.readInPlace(maxBytes);
+        ByteBuf message = receives.readInPlace(maxBytes);
+        if (message != null) {
+            worker.countReceived(message.readableBytes());
+        }
+        return message;
     }
 
     int read(ByteBuf dst) throws IOException {
-        return receives.read(dst);
+        int n = receives.read(dst);
+        worker.countReceived(n);
+        return n;
     }
 
     void discardReadable() throws IOException {
@@ -325,6 +331,7 @@ final class UcxConnection {
         sent(slot, inPlace, inPlace
                 ? UcxNative.connSendIov(conn, slot, gatherer.iovCount, sendSeq, receives.pendingCredits())
                 : UcxNative.connSend(conn, slot, length, sendSeq, receives.pendingCredits()));
+        worker.countSent(length);
     }
 
     /** Moves on to the next slot after a send of {@code slot} that returned {@code rc}; throws when it failed. */

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -22,6 +24,10 @@ public final class UcxTransportMetrics {
     private static final LongAdder HANDSHAKES_SHED = new LongAdder();
     private static final LongAdder PLAIN_TCP_FALLBACKS = new LongAdder();
     private static final LongAdder SILENT_CLIENTS_PLAIN = new LongAdder();
+    /** The loops' workers, whose counts of UCX bytes the totals add up, and what the destroyed ones had counted. */
+    private static final Set<UcxWorker> WORKERS = ConcurrentHashMap.newKeySet();
+    private static final LongAdder ENDED_BYTES_SENT = new LongAdder();
+    private static final LongAdder ENDED_BYTES_RECEIVED = new LongAdder();
 
     private UcxTransportMetrics() {
     }
@@ -143,6 +149,39 @@ public final class UcxTransportMetrics {
      */
     public static long silentClientsServedAsPlain() {
         return SILENT_CLIENTS_PLAIN.sum();
+    }
+
+    /**
+     * Bytes this process sent in UCX messages (the UCX data path: shared memory, RDMA or UCX's TCP; not plain TCP
+     * peers and not the TCP data path), application bytes without the transport's headers. The event loops count
+     * them without atomics; a total read while a loop shuts down may briefly miss that loop's share.
+     */
+    public static long ucxBytesSent() {
+        long total = ENDED_BYTES_SENT.sum();
+        for (UcxWorker worker : WORKERS) {
+            total += worker.bytesSent();
+        }
+        return total;
+    }
+
+    /** Bytes of UCX messages this process received and handed to its channels, counted as {@link #ucxBytesSent()}. */
+    public static long ucxBytesReceived() {
+        long total = ENDED_BYTES_RECEIVED.sum();
+        for (UcxWorker worker : WORKERS) {
+            total += worker.bytesReceived();
+        }
+        return total;
+    }
+
+    static void workerStarted(UcxWorker worker) {
+        WORKERS.add(worker);
+    }
+
+    static void workerEnded(UcxWorker worker) {
+        if (WORKERS.remove(worker)) {
+            ENDED_BYTES_SENT.add(worker.bytesSent());
+            ENDED_BYTES_RECEIVED.add(worker.bytesReceived());
+        }
     }
 
     static void handshakeShed() {

@@ -12,6 +12,8 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -29,6 +31,19 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * (any thread, one at a time; ucx_worker.c), and its descriptors and memory are the process's.
  */
 final class UcxWorker {
+    private static final VarHandle BYTES_SENT;
+    private static final VarHandle BYTES_RECEIVED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            BYTES_SENT = lookup.findVarHandle(UcxWorker.class, "bytesSent", long.class);
+            BYTES_RECEIVED = lookup.findVarHandle(UcxWorker.class, "bytesReceived", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxWorker.class);
     private static final int MAX_EVENTS = 256;
 
@@ -65,6 +80,9 @@ final class UcxWorker {
      */
     private boolean windowsAwake;
     private int readyListOverflows;
+    /** The bytes of this loop's UCX messages: written on the loop only, read by the metrics from any thread. */
+    private long bytesSent;
+    private long bytesReceived;
 
     UcxWorker(int maxConnections) throws IOException {
         address = UcxNative.workerCreate(maxConnections);
@@ -72,6 +90,26 @@ final class UcxWorker {
         eventFd = UcxNative.workerEventFd(address);
         connections = new UcxIoHandler.Registration[maxConnections];
         freeIndexes = new int[maxConnections];
+        UcxTransportMetrics.workerStarted(this);
+    }
+
+    /** A message of {@code bytes} went out on one of this worker's connections; on the loop. */
+    void countSent(int bytes) {
+        BYTES_SENT.setOpaque(this, bytesSent + bytes);
+    }
+
+    /** {@code bytes} of messages arrived on one of this worker's connections were read; on the loop. */
+    void countReceived(int bytes) {
+        BYTES_RECEIVED.setOpaque(this, bytesReceived + bytes);
+    }
+
+    /** What {@link #countSent} counted so far; any thread. */
+    long bytesSent() {
+        return (long) BYTES_SENT.getOpaque(this);
+    }
+
+    long bytesReceived() {
+        return (long) BYTES_RECEIVED.getOpaque(this);
     }
 
     long address() {
@@ -328,6 +366,7 @@ final class UcxWorker {
      * then aborts the process in UCX 1.13), and so are the buffers its sends may still read.
      */
     int destroy() {
+        UcxTransportMetrics.workerEnded(this);
         return releaseHeldAfter(UcxNative.workerDestroy(address), "the event loop stopped");
     }
 

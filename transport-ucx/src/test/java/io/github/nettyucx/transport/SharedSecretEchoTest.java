@@ -32,6 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @RequireUcx
 class SharedSecretEchoTest {
+    private static final int ECHO_BYTES = 1 << 20;
     private static final byte[] SECRET = HexFormat.of().parseHex(
             "d452e59ae6d725830587bdf921349798207b30e1c1bbe3065b6380ca314b6aac");
     private static final byte[] OTHER_SECRET = HexFormat.of().parseHex(
@@ -57,19 +58,26 @@ class SharedSecretEchoTest {
     void theSameSecretOnBothSidesConnectsOverUcx() throws Exception {
         long endpoints = Ucx.endpointsCreated();
         long ucx = UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.UCX);
+        long sent = UcxTransportMetrics.ucxBytesSent();
+        long received = UcxTransportMetrics.ucxBytesReceived();
         echo(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
         assertEquals(2, Ucx.endpointsCreated() - endpoints, "an endpoint on each side");
         assertEquals(2, UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.UCX) - ucx,
                 "both ends opened over UCX");
+        // The client's MiB out and back: each byte sent twice and received twice in this process.
+        assertEquals(2 * ECHO_BYTES, UcxTransportMetrics.ucxBytesSent() - sent, "bytes sent over UCX");
+        assertEquals(2 * ECHO_BYTES, UcxTransportMetrics.ucxBytesReceived() - received, "bytes received over UCX");
     }
 
     @Test
     void differentSecretsConnectOverTheTcpDataPathWithoutAnEndpoint() throws Exception {
         long endpoints = Ucx.endpointsCreated();
         long tcp = UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.TCP_DATA_PATH);
+        long sent = UcxTransportMetrics.ucxBytesSent();
         echo(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(OTHER_SECRET));
         assertEquals(0, Ucx.endpointsCreated() - endpoints, "no UCX endpoint between peers that do not trust");
         assertEquals(2, UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.TCP_DATA_PATH) - tcp);
+        assertEquals(0, UcxTransportMetrics.ucxBytesSent() - sent, "nothing over UCX on the TCP data path");
     }
 
     /**
@@ -150,6 +158,6 @@ class SharedSecretEchoTest {
         EchoChecker.echoThrough(new ServerBootstrap().group(group).channel(UcxServerSocketChannel.class)
                         .childOption(UcxChannelOption.TRUST, serverTrust),
                 new Bootstrap().group(group).channel(UcxSocketChannel.class)
-                        .option(UcxChannelOption.TRUST, clientTrust), 1 << 20);
+                        .option(UcxChannelOption.TRUST, clientTrust), ECHO_BYTES);
     }
 }
