@@ -317,7 +317,7 @@ public final class UcxIoHandler implements IoHandler {
                 }
                 UcxTransportMetrics.loopSlept();
                 events = worker.waitAndDispatch(timeout, this);
-                ioStartNanos = worker.socketsPolledAt();
+                ioStartNanos = worker.waitEndedAt();
             }
         } finally {
             nextWakeupNanos.set(AWAKE);

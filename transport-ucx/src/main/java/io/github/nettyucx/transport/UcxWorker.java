@@ -70,6 +70,7 @@ final class UcxWorker {
     private byte[] workerAddress;
     private UcxWorkerKey ownerKey;
     private long lastSocketPollNanos = System.nanoTime();
+    private long lastWaitNanos = lastSocketPollNanos;
     /** Receive windows that park when idle ({@link UcxReceiveWindow}), by connection index, and how many. */
     private UcxReceiveWindow[] parkable = new UcxReceiveWindow[16];
     private int parkableCount;
@@ -295,7 +296,12 @@ final class UcxWorker {
      */
     int waitAndDispatch(long timeoutNanos, UcxIoHandler handler) throws IOException {
         int count = UcxNative.workerWait(address, eventsAddress, MAX_EVENTS, timeoutNanos);
-        lastSocketPollNanos = System.nanoTime();
+        long now = System.nanoTime();
+        lastWaitNanos = now;
+        if (count >= 0) {
+            // -1: UCX had events, and the wait returned before it looked at the sockets (bug 17).
+            lastSocketPollNanos = now;
+        }
         for (int i = 0; i < count; i++) {
             int event = 4 * UcxNative.EVENT_WORDS * i;
             int fd = events.getInt(event + 4 * UcxNative.EVENT_FD);
@@ -313,9 +319,14 @@ final class UcxWorker {
         return System.nanoTime() - lastSocketPollNanos < nanos;
     }
 
-    /** When {@link #waitAndDispatch} last returned from its wait ({@link System#nanoTime()}). */
+    /** When {@link #waitAndDispatch} last looked at the sockets ({@link System#nanoTime()}). */
     long socketsPolledAt() {
         return lastSocketPollNanos;
+    }
+
+    /** When {@link #waitAndDispatch} last returned, whether or not it looked at the sockets. */
+    long waitEndedAt() {
+        return lastWaitNanos;
     }
 
     /**

@@ -53,7 +53,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * memory a peer killed in the middle of writing into the survivor's receive queue blocks that queue for good
  * (UCX 1.13; bug 12 in docs/reliability.md), and the loop's recovery (a probe, then a new UCP worker and its
  * connections closed) takes a second or two, more than the detection bound. The recovery has tests of its
- * own, both opt-in: {@link #theLoopOfAKilledSameHostPeerChecksItsQueueAndGoesOn} (until bug 17 is found), and
+ * own: {@link #theLoopOfAKilledSameHostPeerChecksItsQueueAndGoesOn}, and the opt-in
  * {@link #aLoopWhoseQueueAKilledSenderBlockedGetsANewWorker}, which makes the stuck queue on purpose.
  */
 class PeerDeathTest {
@@ -194,14 +194,12 @@ class PeerDeathTest {
      * beside the dying one; the probe must have arrived at least once, and the killed peers' connections must
      * be freed.
      *
-     * <p>Opt-in until bug 17 (docs/reliability.md) is found: under load (2 of 9 runs of the UCX leg's tests beside
-     * two busy processes, and both CI runs of 2026-12-02), the client's loop sleeps in its epoll wait for the whole
-     * bound after the kill and its channel never learns that the peer is gone. On failure the message names the side
-     * channel's TCP state, the epoll sets that watch it and the loop thread's stack. Run it with
-     * {@code -Dnettyucx.sharedLoopPeerDeath=true}.
+     * <p>Bug 17 (docs/reliability.md) made it fail under load: after the kill, UCX had events at every wait for a
+     * while, each wait returned before epoll looked at the sockets, yet counted as a look, and the channel never
+     * learnt that the side channel had ended. On failure the message names the side channel's TCP state, the epoll
+     * sets that watch it, how much CPU the loop thread used and its stack.
      */
     @Test
-    @EnabledIfSystemProperty(named = "nettyucx.sharedLoopPeerDeath", matches = "true")
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void theLoopOfAKilledSameHostPeerChecksItsQueueAndGoesOn() throws Exception {
         TestTransport transport = TestTransport.UCX;

@@ -89,6 +89,37 @@ class UcxWorkerWaitTest {
         }
     }
 
+    /**
+     * A wait that arming cut short (UCX had events: here a message in the worker's shared-memory queue) returns -1
+     * without looking at the sockets, and must not count as a look: the loop polls its sockets when it has not for a
+     * while, and a loop whose every wait was cut short would otherwise never see a side channel's end (bug 17).
+     */
+    @Test
+    @Timeout(30)
+    void aWaitCutShortByUcxIsNoLookAtTheSockets() throws Exception {
+        UcxWorker worker = newWorker(false);
+        try {
+            waitArmed(worker, 1_000_000);
+            long polled = worker.socketsPolledAt();
+            worker.probeStart();
+            int cutShort = 0;
+            while (!worker.probeArrived()) {
+                if (worker.waitAndDispatch(TIMEOUT_NANOS, null) < 0) {
+                    cutShort++;
+                    assertEquals(polled, worker.socketsPolledAt(), "a wait cut short counted as a look at the sockets");
+                    assertTrue(worker.waitEndedAt() - polled > 0, "the wait's end is still recorded");
+                }
+                worker.progress();
+            }
+            worker.probeFree();
+            assertTrue(cutShort > 0, "arming never said UCX had the probe's message");
+            assertEquals(0, worker.waitAndDispatch(0, null));
+            assertTrue(worker.socketsPolledAt() - polled > 0, "a wait without timeout looks at the sockets");
+        } finally {
+            assertEquals(0, worker.destroy());
+        }
+    }
+
     /** A worker without connections, whose timed waits use the timerfd when {@code timerFd}. */
     private static UcxWorker newWorker(boolean timerFd) throws IOException {
         TestTransport.requireUcx();
