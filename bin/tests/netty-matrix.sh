@@ -51,8 +51,10 @@ pins() {
 
 for netty in "$NETTY_OLDEST" "$NETTY_NEWEST"; do
     echo "netty-matrix: the transport's Netty-dependent tests on Netty $netty $(pins "$netty")"
+    # Online, unlike the other legs: a fresh machine's local repository has no Netty release but the build's own
+    # (and the agent's copies of 4.2.13's jars), and this leg needs the release's BOM and test artifacts.
     # shellcheck disable=SC2046 # pins: separate words
-    if ! mvn -o -B -ntp -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Dnettyucx.defaultTestsOnly=true \
+    if ! mvn -B -ntp -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Dnettyucx.defaultTestsOnly=true \
         -Dmaven.main.skip=true -Dmaven.compiler.useIncrementalCompilation=false \
         -Dnetty.version="$netty" $(pins "$netty") -pl transport-ucx -am test \
         -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false "$@" >"$log" 2>&1; then
