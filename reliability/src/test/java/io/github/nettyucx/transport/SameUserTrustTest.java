@@ -107,7 +107,8 @@ class SameUserTrustTest {
         // this user would have been refused at its address instead (its ownership MAC is zeros). Where the client's
         // kernel answers the server's pending bytes with a reset, the server may meet the reset before the hello
         // ("reset during the UCX handshake"): not the case under test, so it does not count, and another client
-        // tries, until three were read after their close.
+        // tries, until three were read after their close. The server prints its lines as it goes: a client's ACTIVE
+        // may come after the count of its attempt, and be counted with the next one's.
         int served = 0;
         for (int attempt = 0; attempt < 10 && served < 3; attempt++) {
             try (HostileScript client = HostileScript.startAs(asNobody, server.address(), "handshake",
@@ -124,7 +125,7 @@ class SameUserTrustTest {
                     + "before the server read its hello: a socket no process holds was taken for this user's");
             served = activeLines() - activeBefore;
         }
-        assertEquals(3, served, "not served as untrusted clients:\n" + server.child().output());
+        assertTrue(served >= 3, "not served as untrusted clients:\n" + server.child().output());
         assertServerUnharmed("clients of another user that closed right after their hello");
     }
 
