@@ -39,7 +39,9 @@ run "the aarch64 build" mvn -o -B -ntp -Dcheckstyle.skip=true -Pcross-aarch64 \
     -Dnative.aarch64.sysroot="$ARM64_SYSROOT" -pl transport-ucx-native install "$@"
 grep "check-glibc-floor: libnetty_ucx_native_aarch_64.so" "$work/log"
 
-run "consumer-test's class path" mvn -o -B -ntp -f consumer-test/pom.xml -Dnettyucx.version="$version" \
+# Online: outside the reactor, the dependency plugin's prefix needs the plugin groups' metadata, which a fresh
+# machine's local repository does not have yet.
+run "consumer-test's class path" mvn -B -ntp -f consumer-test/pom.xml -Dnettyucx.version="$version" \
     compile dependency:build-classpath -Dmdep.includeScope=compile -Dmdep.outputFile="$work/classpath" "$@"
 x86_jar=netty-ucx-transport-native-$version-linux-x86_64.jar
 arm_jar=netty-ucx-transport-native-$version-linux-aarch_64.jar
