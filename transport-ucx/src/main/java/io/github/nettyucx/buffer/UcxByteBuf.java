@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.buffer;
 
+import io.github.nettyucx.jni.UcxMemoryRegion;
 import io.netty.buffer.AbstractReferenceCountedByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

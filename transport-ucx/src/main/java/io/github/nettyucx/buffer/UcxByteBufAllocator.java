@@ -4,6 +4,7 @@
 package io.github.nettyucx.buffer;
 
 import io.github.nettyucx.jni.UcxContext;
+import io.github.nettyucx.jni.UcxMemoryRegion;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;

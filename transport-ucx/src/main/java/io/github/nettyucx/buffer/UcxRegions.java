@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.buffer;
 
+import io.github.nettyucx.jni.UcxMemoryRegion;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 

@@ -9,6 +9,7 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.File;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -50,6 +51,12 @@ public final class UcxContext {
     /** Whether this process's UCX opened its own tcp transport. */
     public static boolean ucxTcpOpen() {
         return UCX_TCP;
+    }
+
+    /** The transports of the process's UCP context, space separated with a space at each end. */
+    public static String transports() throws IOException {
+        ensureCreated();
+        return UcxNative.contextTransports();
     }
 
     private static Throwable create() {

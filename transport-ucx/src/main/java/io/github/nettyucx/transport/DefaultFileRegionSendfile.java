@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxFd;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FileRegion;
 import io.netty.util.internal.logging.InternalLogger;
@@ -25,7 +25,7 @@ final class DefaultFileRegionSendfile {
     }
 
     private static boolean check() {
-        boolean available = UcxNative.fileRegionFdReachable() && DefaultFileRegionReader.available();
+        boolean available = UcxFd.sendFileReachesRegions() && DefaultFileRegionReader.available();
         if (!available) {
             logger.debug("DefaultFileRegions are copied on the TCP data path, not sent with sendfile: the native "
                     + "library cannot reach their file descriptor, or this side their transferred count");

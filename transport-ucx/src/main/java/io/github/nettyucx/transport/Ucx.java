@@ -4,7 +4,7 @@
 package io.github.nettyucx.transport;
 
 import io.github.nettyucx.jni.UcxContext;
-import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxProcess;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -39,7 +39,7 @@ public final class Ucx {
     /** The version of the libucp in use. */
     public static String ucxVersion() {
         ensureAvailability();
-        return UcxNative.ucxVersion();
+        return UcxProcess.ucxVersion();
     }
 
     /**
@@ -67,7 +67,7 @@ public final class Ucx {
      * connection: UCX does not tell who sent it (docs/security.md).
      */
     public static long strayMessagesDropped() {
-        return isAvailable() ? UcxNative.straysDropped() : 0;
+        return isAvailable() ? UcxProcess.straysDropped() : 0;
     }
 
     /**
@@ -76,7 +76,7 @@ public final class Ucx {
      * addresses get that far (docs/security.md).
      */
     public static long endpointsCreated() {
-        return isAvailable() ? UcxNative.endpointsCreated() : 0;
+        return isAvailable() ? UcxProcess.endpointsCreated() : 0;
     }
 
     /**
@@ -84,7 +84,7 @@ public final class Ucx {
      * many connections between the two share it (docs/protocol.md).
      */
     public static long endpointsOpen() {
-        return isAvailable() ? UcxNative.endpointsOpen() : 0;
+        return isAvailable() ? UcxProcess.endpointsOpen() : 0;
     }
 
     private static Throwable load() {
@@ -96,7 +96,7 @@ public final class Ucx {
         if (noOwnerKeys != null) {
             return new IllegalStateException(noOwnerKeys);
         }
-        logger.debug("UCX transport available, libucp {}", UcxNative.ucxVersion());
+        logger.debug("UCX transport available, libucp {}", UcxProcess.ucxVersion());
         return null;
     }
 }

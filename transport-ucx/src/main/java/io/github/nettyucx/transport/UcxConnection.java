@@ -3,8 +3,10 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxBytes;
+import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxNativeConnection;
+import io.github.nettyucx.jni.UcxProcess;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.DefaultFileRegion;
@@ -18,7 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The native connection of one channel: its receive window ({@link UcxReceiveWindow}) and send slots that
+ * The connection of one channel, over its native connection ({@link UcxNativeConnection}, which it owns): its
+ * receive window ({@link UcxReceiveWindow}) and send slots that
  * flushed bytes are gathered into, one message each. It is created before the peer's hello (whose window it
  * advertises) and does not know how its messages travel: the data path ({@link UcxLink}) chosen at the hello
  * connects it, sends through it and applies flow control. Used on the event loop only.
@@ -36,21 +39,13 @@ import java.util.List;
 final class UcxConnection {
     private final UcxWorker worker;
     private final int index;
-    private final long conn;
-    /** The native state block (ucx_native.h): header words, then one word per receive and per send slot. */
-    private final ByteBuffer state;
-    private final int id;
-    /** The rest of the tags of the messages this connection receives, told to the peer in our hello. */
-    private final long tagSecret;
-    /** What the header of each message this connection receives must carry, told to the peer in our hello. */
-    private final int messageKey;
+    private final UcxNativeConnection conn;
     private final UcxReceiveWindow receives;
     private final int recvUnit;
     /** Bytes between receive (and send) slots: a unit of payload plus the header in front of it. */
     private final int slotStride;
     private final int sendSlots;
     private final int sendUnit;
-    private final long sendAreaAddress;
     /** The send slots' bytes, which copies into a message go to (and file regions are read into). */
     private final ByteBuffer sendArea;
     /** Gathers a message into a send slot; keeps the buffers each slot's send reads in place. */
@@ -63,24 +58,19 @@ final class UcxConnection {
     private boolean connected;
     private boolean closed;
 
-    private UcxConnection(UcxWorker worker, int index, long[] created, int recvWindow, int recvUnit, int sendSlots) {
+    private UcxConnection(UcxWorker worker, int index, UcxNativeConnection conn, int recvWindow, int recvUnit,
+            int sendSlots) {
         this.worker = worker;
         this.index = index;
-        this.conn = created[UcxNative.CREATED_CONN];
-        this.state = UcxBytes.words(created[UcxNative.CREATED_STATE],
-                4 * (UcxNative.STATE_HEADER_WORDS + recvWindow + sendSlots));
-        this.id = (int) created[UcxNative.CREATED_ID];
-        this.tagSecret = created[UcxNative.CREATED_TAG_SECRET];
-        this.messageKey = (int) created[UcxNative.CREATED_MESSAGE_KEY];
+        this.conn = conn;
         this.recvUnit = recvUnit;
         this.sendSlots = sendSlots;
         this.sendUnit = recvUnit;
         this.slotStride = recvUnit + UcxNative.HEADER_BYTES;
-        this.receives = new UcxReceiveWindow(conn, state, recvWindow, slotStride);
-        this.sendAreaAddress = created[UcxNative.CREATED_SEND_AREA];
-        int sendStride = (int) created[UcxNative.CREATED_SEND_STRIDE];
-        this.sendArea = UcxBytes.words(sendAreaAddress, sendSlots * sendStride);
-        this.gatherer = new UcxSendGatherer(sendArea, sendAreaAddress, sendStride, sendSlots);
+        this.receives = new UcxReceiveWindow(conn, recvWindow, slotStride);
+        int sendStride = conn.sendStride();
+        this.sendArea = UcxBytes.words(conn.sendAreaAddress(), sendSlots * sendStride);
+        this.gatherer = new UcxSendGatherer(sendArea, conn.sendAreaAddress(), sendStride, sendSlots);
     }
 
     /**
@@ -94,11 +84,11 @@ final class UcxConnection {
         if (recvWindow * stride > Integer.MAX_VALUE || sendSlots * stride > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("UCX slot areas over 2 GiB: " + recvWindow + " x " + recvUnit);
         }
-        long[] created = new long[UcxNative.CREATED_WORDS];
-        UcxNative.connCreate(worker.address(), index, recvWindow, (int) stride, sendSlots, (int) stride, created);
+        UcxNativeConnection conn = UcxNativeConnection.create(worker.nativeWorker(), index, recvWindow, sendSlots,
+                (int) stride);
         UcxConnection connection = null;
         try {
-            connection = new UcxConnection(worker, index, created, recvWindow, recvUnit, sendSlots);
+            connection = new UcxConnection(worker, index, conn, recvWindow, recvUnit, sendSlots);
             connection.receives.start();
             return connection;
         } catch (Throwable t) {
@@ -107,22 +97,22 @@ final class UcxConnection {
             if (connection != null) {
                 connection.receives.takeBuffers(posted);
             }
-            worker.holdUntilFreed((int) created[UcxNative.CREATED_ID], posted);
-            UcxNative.connClose(created[UcxNative.CREATED_CONN], -1, true, true);
+            worker.holdUntilFreed(conn.id(), posted);
+            conn.close(-1, true);
             throw t;
         }
     }
 
     long tagSecret() {
-        return tagSecret;
+        return conn.tagSecret();
     }
 
     int messageKey() {
-        return messageKey;
+        return conn.messageKey();
     }
 
     int id() {
-        return id;
+        return conn.id();
     }
 
     int recvWindow() {
@@ -133,9 +123,16 @@ final class UcxConnection {
         return recvUnit;
     }
 
-    /** The native connection, for the data paths' own natives. */
-    long nativeAddress() {
-        return conn;
+    /**
+     * Returns {@code credits} to the peer in a control message: {@link UcxNativeConnection#sendCredits}'s result,
+     * CREDITS_BUSY while the last one is in flight; throws when it failed.
+     */
+    int sendCredits(int credits) throws IOException {
+        int rc = conn.sendCredits(credits);
+        if (rc < 0) {
+            throw new IOException("UCX credit message failed: " + UcxProcess.statusString(rc));
+        }
+        return rc;
     }
 
     /** Bytes one message carries at most: our unit, unless the peer receives less ({@code peerRecvUnit}). */
@@ -149,7 +146,7 @@ final class UcxConnection {
      */
     void connectEndpoint(byte[] workerAddress, byte[] ownerKey, int connectionId, long tagSecret, int messageKey,
             boolean peerErrorHandling) throws IOException {
-        UcxNative.connConnect(conn, workerAddress, ownerKey, connectionId, tagSecret, messageKey, peerErrorHandling);
+        conn.connect(workerAddress, ownerKey, connectionId, tagSecret, messageKey, peerErrorHandling);
         connected = true;
         worker.sweepWhenIdle(index, receives);
     }
@@ -170,16 +167,12 @@ final class UcxConnection {
 
     /** Re-enables completion notifications; call before looking at the state. */
     void clearNotified() {
-        state.putInt(4 * UcxNative.STATE_NOTIFIED, 0);
+        conn.clearNotified();
     }
 
     /** The ucs_status_t the endpoint failed with, or 0. */
     int endpointError() {
-        return state.getInt(4 * UcxNative.STATE_ERROR);
-    }
-
-    private int sendState(int slot) {
-        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + receives.window() + slot));
+        return conn.endpointError();
     }
 
     // ---- receive: the window ----
@@ -227,12 +220,12 @@ final class UcxConnection {
 
     /** True once UCX has finished setting up the endpoint; until then sends are contiguous copies. */
     boolean wiredUp() {
-        return state.getInt(4 * UcxNative.STATE_WIRED_UP) != 0;
+        return conn.wiredUp();
     }
 
     /** Credits the peer has returned so far, counted natively from the headers and control messages. */
     int creditsReceived() {
-        return state.getInt(4 * UcxNative.STATE_CREDITS);
+        return conn.creditsReceived();
     }
 
     /** True when the next send slot is free (and the connection is up); throws when its last send failed. */
@@ -240,9 +233,9 @@ final class UcxConnection {
         if (!isConnected()) {
             return false;
         }
-        int st = sendState(sendSlot);
+        int st = conn.sendState(sendSlot);
         if (st < 0) {
-            throw new IOException("UCX send failed: " + UcxNative.statusString(st));
+            throw new IOException("UCX send failed: " + UcxProcess.statusString(st));
         }
         return st == UcxNative.SEND_FREE;
     }
@@ -329,8 +322,8 @@ final class UcxConnection {
         int slot = sendSlot;
         boolean inPlace = gatherer.readsInPlace(slot);
         sent(slot, inPlace, inPlace
-                ? UcxNative.connSendIov(conn, slot, gatherer.iovCount, sendSeq, receives.pendingCredits())
-                : UcxNative.connSend(conn, slot, length, sendSeq, receives.pendingCredits()));
+                ? conn.sendIov(slot, gatherer.iovCount, sendSeq, receives.pendingCredits())
+                : conn.send(slot, length, sendSeq, receives.pendingCredits()));
         worker.countSent(length);
     }
 
@@ -341,7 +334,7 @@ final class UcxConnection {
             gatherer.releaseHeld(slot);
         }
         if (rc < 0) {
-            throw new IOException("UCX send failed: " + UcxNative.statusString(rc));
+            throw new IOException("UCX send failed: " + UcxProcess.statusString(rc));
         }
         receives.clearPendingCredits();
         sendSeq++;
@@ -359,7 +352,7 @@ final class UcxConnection {
             return;
         }
         for (int slot = 0; slot < sendSlots; slot++) {
-            if (gatherer.readsInPlace(slot) && sendState(slot) != UcxNative.SEND_BUSY) {
+            if (gatherer.readsInPlace(slot) && conn.sendState(slot) != UcxNative.SEND_BUSY) {
                 gatherer.releaseHeld(slot);
             }
         }
@@ -379,7 +372,7 @@ final class UcxConnection {
 
     /** The UCX lanes and transports of the endpoint, as {@code ucp_ep_print_info} reports them. */
     String describe() {
-        return closed ? "closed" : UcxNative.connDescribe(conn);
+        return closed ? "closed" : conn.describe();
     }
 
     /**
@@ -392,8 +385,8 @@ final class UcxConnection {
         }
         closed = true;
         worker.stopSweeping(index);
-        worker.holdUntilFreed(id, takeBuffersInUse());
-        UcxNative.connClose(conn, sideFd, force, true);
+        worker.holdUntilFreed(conn.id(), takeBuffersInUse());
+        conn.close(sideFd, force);
     }
 
     /** The worker frees the native connection itself (its event loop is shutting down). */
@@ -401,6 +394,6 @@ final class UcxConnection {
         closed = true;
         connected = false;
         worker.stopSweeping(index);
-        worker.holdUntilFreed(id, takeBuffersInUse());
+        worker.holdUntilFreed(conn.id(), takeBuffersInUse());
     }
 }

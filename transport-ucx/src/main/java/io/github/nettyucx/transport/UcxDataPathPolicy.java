@@ -4,7 +4,6 @@
 package io.github.nettyucx.transport;
 
 import io.github.nettyucx.jni.UcxContext;
-import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -103,7 +102,7 @@ final class UcxDataPathPolicy {
         }
         String transports;
         try {
-            transports = UcxNative.contextTransports();
+            transports = UcxContext.transports();
         } catch (IOException e) {
             return flags;
         }

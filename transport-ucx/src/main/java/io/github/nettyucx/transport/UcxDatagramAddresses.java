@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxFd;
 import io.github.nettyucx.jni.UcxNative;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -16,7 +17,7 @@ import java.util.Arrays;
  * {@link InetSocketAddress} per datagram received, nor a new byte[] per datagram sent.
  */
 final class UcxDatagramAddresses {
-    /** Where {@link UcxNative#datagramRecvFrom} writes each sender. */
+    /** Where {@link UcxFd#datagramReceive} writes each sender. */
     private final byte[] sender = new byte[UcxNative.SENDER_BYTES];
     private final byte[] lastSender = new byte[UcxNative.SENDER_BYTES];
     private InetSocketAddress lastSenderAddress;
@@ -25,7 +26,7 @@ final class UcxDatagramAddresses {
     private byte[] lastRecipientIp;
     private int lastRecipientScopeId;
 
-    /** The array to hand to {@link UcxNative#datagramRecvFrom}; {@link #sender()} reads it afterwards. */
+    /** The array to hand to {@link UcxFd#datagramReceive}; {@link #sender()} reads it afterwards. */
     byte[] senderBuffer() {
         return sender;
     }
@@ -54,7 +55,7 @@ final class UcxDatagramAddresses {
         return lastSenderAddress;
     }
 
-    /** The ip bytes of a (resolved) recipient, as {@link UcxNative#datagramSendTo} takes them. */
+    /** The ip bytes of a (resolved) recipient, as {@link UcxFd#datagramSendTo} takes them. */
     byte[] ip(InetSocketAddress recipient) {
         remember(recipient);
         return lastRecipientIp;

@@ -74,7 +74,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         Ucx.ensureAvailability();
         udp = new UcxDatagramSocket(family);
         try {
-            fd.own(udp.open());
+            udp.open(fd);
         } catch (IOException e) {
             throw new ChannelException("could not create a UDP socket: " + e.getMessage(), e);
         }
@@ -129,6 +129,11 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
         return (InetSocketAddress) super.remoteAddress();
     }
 
+    /** Multicast goes out of the interface of {@code index} (0: the routing table decides); any thread. */
+    void multicastInterface(int index) throws IOException {
+        fd.multicastInterface(udp.isIpv6(), index);
+    }
+
     /** The socket, for the config's options, which any thread may set: -1 once closed. */
     int socket() {
         // open is volatile and cleared before fd: a closed channel never hands out a number the kernel reused.
@@ -147,7 +152,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
 
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
-        local = udp.bind(fd.get(), SocketAddresses.checkInet(localAddress));
+        local = udp.bind(fd, SocketAddresses.checkInet(localAddress));
         active = true;
     }
 
@@ -159,9 +164,9 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
             throw new AlreadyConnectedException();
         }
         if (localAddress != null) {
-            local = udp.bind(fd.get(), SocketAddresses.checkInet(localAddress));
+            local = udp.bind(fd, SocketAddresses.checkInet(localAddress));
         }
-        InetSocketAddress bound = udp.connect(fd.get(), remoteInet);
+        InetSocketAddress bound = udp.connect(fd, remoteInet);
         // The address asked for (keeping its host name); the kernel's own only differs by IPv4 mapping.
         remote = remoteInet;
         local = bound;
@@ -172,7 +177,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
     /** As Netty's epoll, a disconnected channel is inactive until it binds or connects again. */
     @Override
     protected void doDisconnect() throws Exception {
-        InetSocketAddress bound = UcxDatagramSocket.disconnect(fd.get());
+        InetSocketAddress bound = UcxDatagramSocket.disconnect(fd);
         connected = false;
         active = false;
         remote = null;
@@ -240,7 +245,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
                 break;
             }
             try {
-                if (!udp.send(fd.get(), msg, connected)) {
+                if (!udp.send(fd, msg, connected)) {
                     break;
                 }
                 if (local == null) {
@@ -339,9 +344,9 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
                                      InetAddress source, ChannelPromise promise) {
         ObjectUtil.checkNotNull(group, "multicastAddress");
         if (eventLoop().inEventLoop()) {
-            UcxDatagramSocket.membership(socket(), join, group, networkInterface, source, promise);
+            UcxDatagramSocket.membership(fd, join, group, networkInterface, source, promise);
         } else {
-            eventLoop().execute(() -> UcxDatagramSocket.membership(socket(), join, group, networkInterface, source,
+            eventLoop().execute(() -> UcxDatagramSocket.membership(fd, join, group, networkInterface, source,
                     promise));
         }
         return promise;
@@ -440,7 +445,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
          */
         private void takeError() {
             try {
-                UcxNative.datagramTakeError(fd.get());
+                fd.takeError();
             } catch (IOException e) {
                 pipeline().fireExceptionCaught(e);
             }
@@ -462,7 +467,7 @@ public final class UcxDatagramChannel extends AbstractUcxChannel implements Data
             Throwable failure = null;
             try {
                 do {
-                    DatagramPacket packet = udp.receive(fd.get(), handle, allocator, local);
+                    DatagramPacket packet = udp.receive(fd, handle, allocator, local);
                     if (packet == null) {
                         break;
                     }

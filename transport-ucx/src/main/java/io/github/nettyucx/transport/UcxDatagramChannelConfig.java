@@ -3,7 +3,6 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxKernelOption;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelException;
@@ -315,8 +314,8 @@ public final class UcxDatagramChannelConfig extends DefaultChannelConfig impleme
     @Override
     public UcxDatagramChannelConfig setNetworkInterface(NetworkInterface networkInterface) {
         try {
-            UcxNative.datagramSetMulticastInterface(socket("IP_MULTICAST_IF"), datagramChannel.isIpv6(),
-                    networkInterface.getIndex());
+            socket("IP_MULTICAST_IF"); // fails on a closed channel, in the words of the options
+            datagramChannel.multicastInterface(networkInterface.getIndex());
         } catch (IOException e) {
             throw new ChannelException("could not set IP_MULTICAST_IF to " + networkInterface.getName() + " on "
                     + datagramChannel + ": " + e.getMessage(), e);

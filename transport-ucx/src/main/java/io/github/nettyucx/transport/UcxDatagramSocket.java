@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxFd;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.AddressedEnvelope;
@@ -23,10 +23,11 @@ import java.net.SocketException;
 import java.nio.channels.NotYetConnectedException;
 
 /**
- * What a {@link UcxDatagramChannel} does to its native UDP socket through {@link UcxNative}: bind and connect it,
- * send one message, receive one datagram, join or leave a multicast group, in the family (IPv4, or dual-stack
- * IPv6) chosen when the socket was made. The channel owns the socket's number, which a close sets to -1, and
- * passes it to each call. Used on the channel's event loop, as the addresses it keeps
+ * What a {@link UcxDatagramChannel} does to its native UDP socket ({@link UcxFd}'s datagram calls): bind and
+ * connect it, send one message, receive one datagram, join or leave a multicast group, in the family (IPv4, or
+ * dual-stack IPv6) chosen when the socket was made, converting Netty's messages and Java's addresses. The channel
+ * owns the socket, which a close empties, and passes it to each call. Used on the channel's event loop, as the
+ * addresses it keeps
  * ({@link UcxDatagramAddresses}).
  */
 final class UcxDatagramSocket {
@@ -55,7 +56,7 @@ final class UcxDatagramSocket {
 
     /** Read once, on first use: the JVM's preference, and whether the kernel has IPv6 at all. */
     private static final class DefaultFamily {
-        static final boolean IPV6 = !NetUtil.isIpV4StackPreferred() && UcxNative.datagramIpv6Supported();
+        static final boolean IPV6 = !NetUtil.isIpV4StackPreferred() && UcxFd.datagramIpv6Supported();
     }
 
     /** Whether the socket is IPv6 (dual-stack). */
@@ -63,29 +64,27 @@ final class UcxDatagramSocket {
         return ipv6;
     }
 
-    /** A new non-blocking UDP socket of this family. */
-    int open() throws IOException {
-        return UcxNative.datagramSocket(ipv6);
+    /** Gives {@code fd} a new non-blocking UDP socket of this family. */
+    void open(UcxFd fd) throws IOException {
+        fd.ownNewDatagram(ipv6);
     }
 
     /** Binds {@code fd} to {@code address}; returns the address the kernel bound it to. */
-    InetSocketAddress bind(int fd, InetSocketAddress address) throws IOException {
-        UcxNative.datagramBind(fd, ipv6, SocketAddresses.ip(address), scopeId(address.getAddress()),
-                address.getPort());
-        return SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+    InetSocketAddress bind(UcxFd fd, InetSocketAddress address) throws IOException {
+        fd.datagramBind(ipv6, SocketAddresses.ip(address), scopeId(address.getAddress()), address.getPort());
+        return SocketAddresses.decode(fd.localAddress());
     }
 
     /** Sets the default peer of {@code fd}; returns the local address the kernel bound it to. */
-    InetSocketAddress connect(int fd, InetSocketAddress remote) throws IOException {
-        UcxNative.datagramConnect(fd, ipv6, SocketAddresses.ip(remote), scopeId(remote.getAddress()),
-                remote.getPort());
-        return SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+    InetSocketAddress connect(UcxFd fd, InetSocketAddress remote) throws IOException {
+        fd.datagramConnect(ipv6, SocketAddresses.ip(remote), scopeId(remote.getAddress()), remote.getPort());
+        return SocketAddresses.decode(fd.localAddress());
     }
 
     /** Dissolves the association of {@code fd} with its peer; returns the local address it keeps. */
-    static InetSocketAddress disconnect(int fd) throws IOException {
-        UcxNative.datagramDisconnect(fd);
-        return SocketAddresses.decode(UcxNative.socketLocalAddress(fd));
+    static InetSocketAddress disconnect(UcxFd fd) throws IOException {
+        fd.datagramDisconnect();
+        return SocketAddresses.decode(fd.localAddress());
     }
 
     private static int scopeId(InetAddress address) {
@@ -96,7 +95,7 @@ final class UcxDatagramSocket {
      * Sends one message (as {@link UcxDatagramOutbound} made it: a direct buffer, alone when {@code connected}, or
      * in an envelope); false when the socket buffer is full.
      */
-    boolean send(int fd, Object msg, boolean connected) throws IOException {
+    boolean send(UcxFd fd, Object msg, boolean connected) throws IOException {
         ByteBuf data;
         InetSocketAddress recipient;
         if (msg instanceof AddressedEnvelope) {
@@ -114,9 +113,9 @@ final class UcxDatagramSocket {
         int sent;
         if (recipient != null) {
             byte[] ip = addresses.ip(recipient);
-            sent = UcxNative.datagramSendTo(fd, address, length, ipv6, ip, addresses.scopeId(), recipient.getPort());
+            sent = fd.datagramSendTo(address, length, ipv6, ip, addresses.scopeId(), recipient.getPort());
         } else if (connected) {
-            sent = UcxNative.datagramSend(fd, address, length);
+            sent = fd.datagramSend(address, length);
         } else {
             throw new NotYetConnectedException();
         }
@@ -128,13 +127,13 @@ final class UcxDatagramSocket {
      * waiting. The packet's recipient is {@code local}.
      */
     @SuppressWarnings("deprecation")
-    DatagramPacket receive(int fd, RecvByteBufAllocator.Handle handle, ByteBufAllocator allocator,
+    DatagramPacket receive(UcxFd fd, RecvByteBufAllocator.Handle handle, ByteBufAllocator allocator,
                            InetSocketAddress local) throws IOException {
         ByteBuf buf = directBuffer(handle.allocate(allocator), allocator);
         try {
             int writable = buf.writableBytes();
             handle.attemptedBytesRead(writable);
-            int received = UcxNative.datagramRecvFrom(fd, buf.memoryAddress() + buf.writerIndex(), writable,
+            int received = fd.datagramReceive(buf.memoryAddress() + buf.writerIndex(), writable,
                     addresses.senderBuffer());
             if (received < 0) {
                 handle.lastBytesRead(-1);
@@ -172,21 +171,21 @@ final class UcxDatagramSocket {
 
     /**
      * Joins or leaves {@code group} (from {@code source} only, when given) on {@code networkInterface}, and
-     * fulfils {@code promise}; {@code fd} is -1 once the channel is closed. Without an interface, the kernel picks
+     * fulfils {@code promise}; {@code fd} is empty once the channel is closed. Without an interface, the kernel picks
      * the one its routing table has for the group.
      */
-    static void membership(int fd, boolean join, InetAddress group, NetworkInterface networkInterface,
+    static void membership(UcxFd fd, boolean join, InetAddress group, NetworkInterface networkInterface,
                            InetAddress source, ChannelPromise promise) {
         if (!group.isMulticastAddress()) {
             promise.setFailure(new IllegalArgumentException(group + " is not a multicast address"));
             return;
         }
-        if (fd < 0) {
+        if (!fd.isOpen()) {
             promise.setFailure(new SocketException("the channel is closed"));
             return;
         }
         try {
-            UcxNative.datagramMembership(fd, join, group.getAddress(), source == null ? null : source.getAddress(),
+            fd.membership(join, group.getAddress(), source == null ? null : source.getAddress(),
                     networkInterface == null ? 0 : networkInterface.getIndex());
             promise.setSuccess();
         } catch (IOException e) {

@@ -4,6 +4,7 @@
 package io.github.nettyucx.transport;
 
 import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxProcess;
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
@@ -102,7 +103,7 @@ public final class UcxIoHandler implements IoHandler {
     private UcxIoHandler(ThreadAwareExecutor executor, UcxIoHandlerConfig config) {
         this.executor = executor;
         this.config = config;
-        idlePolicy = new UcxIdlePolicy(config, UcxNative::hostRunnableThreads, UcxNative.hostOnlineCpus(),
+        idlePolicy = new UcxIdlePolicy(config, UcxProcess::hostRunnableThreads, UcxProcess.hostOnlineCpus(),
                 System.nanoTime());
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
@@ -337,7 +338,7 @@ public final class UcxIoHandler implements IoHandler {
             return;
         }
         shortSlice = ask;
-        long granted = UcxNative.threadRequestSlice(ask ? config.shortSliceNanos() : 0);
+        long granted = UcxProcess.requestTimeSlice(ask ? config.shortSliceNanos() : 0);
         if (granted < 0 && logger.isDebugEnabled()) {
             logger.debug("{}: could not ask for a time slice (errno {}); the loop runs with what it had",
                     Thread.currentThread().getName(), -granted);
@@ -454,7 +455,7 @@ public final class UcxIoHandler implements IoHandler {
         }
         idlePolicy.taskFromOtherThread();
         if (nextWakeupNanos.getAndSet(AWAKE) != AWAKE) {
-            UcxNative.eventFdWrite(worker.eventFd());
+            worker.wake();
             WAKEUP_WRITES.increment();
             wakeupWrites.increment();
         }

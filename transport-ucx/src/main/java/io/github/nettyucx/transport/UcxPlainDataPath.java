@@ -5,6 +5,7 @@ package io.github.nettyucx.transport;
 
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxBytes;
+import io.github.nettyucx.jni.UcxFd;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -22,7 +23,7 @@ import java.util.function.Consumer;
  * data path, {@link UcxDataPathPolicy}), which then sends no more than the hellos ahead of the application's bytes.
  * The socket stays in the event loop's epoll set (level-triggered), watched for input while the channel wants to
  * read and for output while a write waits for room. Bytes arrive straight into the pipeline's buffers
- * ({@link #read}, {@link UcxNative#socketRead}) and leave with one sendmsg over the flushed buffers ({@link #write},
+ * ({@link #read}, {@link UcxFd#read}) and leave with one sendmsg over the flushed buffers ({@link #write},
  * {@link UcxPlainGather}); a {@link DefaultFileRegion}'s bytes go from its file with sendfile. There are no slots and
  * no native connection: an idle plain connection costs its socket only. Side-channel records become what a TCP
  * socket does instead: output shut down is shutdown(SHUT_WR), a reset is SO_LINGER 0 before the close. Used on the
@@ -32,7 +33,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     private static final long BLOCKED = -1;
     private static final long NOTHING = -2;
 
-    private final int fd;
+    private final UcxFd fd;
     /** A peer that does not speak netty-ucx, or the TCP data path of one that does. */
     private final UcxTransportMetrics.DataPath kind;
     /** The gather of the loop the channel is registered with. */
@@ -67,7 +68,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
      * {@code unsent} to write (each in read mode and kept, or null); {@link #registered} comes next. {@code interest}
      * sets what the loop's epoll watches of it; {@code retryWrite} calls the write again soon.
      */
-    UcxPlainDataPath(int fd, UcxTransportMetrics.DataPath kind, ByteBuffer firstBytes, ByteBuffer unsent,
+    UcxPlainDataPath(UcxFd fd, UcxTransportMetrics.DataPath kind, ByteBuffer firstBytes, ByteBuffer unsent,
                      ChannelConfig config, Consumer<UcxIoOps> interest, Runnable retryWrite) {
         this.fd = fd;
         this.kind = kind;
@@ -118,7 +119,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
             return;
         }
         try {
-            atEnd = UcxNative.socketPeek(fd) == 0;
+            atEnd = fd.peek() == 0;
         } catch (IOException e) {
             atEnd = true;
             endFailure = e;
@@ -161,13 +162,13 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
         int room = dst.writableBytes();
         int n;
         if (dst.hasMemoryAddress()) {
-            n = UcxNative.socketRead(fd, dst.memoryAddress() + dst.writerIndex(), room);
+            n = fd.read(dst.memoryAddress() + dst.writerIndex(), room);
             if (n > 0) {
                 dst.writerIndex(dst.writerIndex() + n);
             }
         } else {
             int asked = Math.min(room, gather.scratchBytes());
-            n = UcxNative.socketRead(fd, gather.scratchAddress(), asked);
+            n = fd.read(gather.scratchAddress(), asked);
             if (n > 0) {
                 copyFromScratch(dst, n);
             }
@@ -193,7 +194,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     public void discardReadable() throws IOException {
         firstBytes = null;
         while (!atEnd && readable) {
-            int n = UcxNative.socketRead(fd, gather.scratchAddress(), gather.scratchBytes());
+            int n = fd.read(gather.scratchAddress(), gather.scratchBytes());
             if (n < 0) {
                 atEnd = true;
             }
@@ -264,7 +265,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
             }
             unsent = null;
             if (shutdownAfterUnsent) {
-                UcxNative.socketShutdownWrite(fd);
+                fd.shutdownWrite();
             }
         } catch (IOException e) {
             unsent = null;
@@ -282,7 +283,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
             in.removeBytes(0);
             return 0;
         }
-        long n = UcxNative.socketWritev(fd, gather.iovAddress(), gather.entries());
+        long n = fd.writev(gather.iovAddress(), gather.entries());
         in.removeBytes(n);
         return n < offered ? BLOCKED : n;
     }
@@ -312,7 +313,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
 
     private long sendFile(DefaultFileRegion region, long left) throws IOException {
         DefaultFileRegionReader.open(region);
-        long n = UcxNative.socketSendFile(fd, region, region.position() + region.transferred(), left);
+        long n = fd.sendFile(region, region.position() + region.transferred(), left);
         if (n > 0) {
             DefaultFileRegionReader.addTransferred(region, n);
         }
@@ -358,7 +359,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     @Override
     public boolean sendShutdownOutput(int messagesSent) throws IOException {
         if (writeUnsent()) {
-            UcxNative.socketShutdownWrite(fd);
+            fd.shutdownWrite();
         } else {
             shutdownAfterUnsent = true;
         }
@@ -369,7 +370,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     @Override
     public void sendClose(int messagesSent, boolean reset) throws IOException {
         if (reset) {
-            UcxNative.socketResetOnClose(fd);
+            fd.resetOnClose();
         }
     }
 
@@ -404,14 +405,14 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
             while (src.hasRemaining()) {
                 int n;
                 if (src.isDirect()) {
-                    n = UcxNative.socketWrite(fd, UcxBytes.address(src) + src.position(), src.remaining());
+                    n = fd.write(UcxBytes.address(src) + src.position(), src.remaining());
                 } else {
                     int chunk = Math.min(src.remaining(), gather.scratchBytes());
                     int limit = src.limit();
                     int position = src.position();
                     gather.scratch(chunk).put(src.limit(position + chunk));
                     src.limit(limit).position(position);
-                    n = UcxNative.socketWrite(fd, gather.scratchAddress(), chunk);
+                    n = fd.write(gather.scratchAddress(), chunk);
                 }
                 if (n == 0) {
                     blocked = true;

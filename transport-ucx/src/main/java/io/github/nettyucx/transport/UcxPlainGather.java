@@ -5,6 +5,7 @@ package io.github.nettyucx.transport;
 
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxBytes;
+import io.github.nettyucx.jni.UcxFd;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
 
@@ -12,7 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Lays out the flushed buffers of a plain TCP channel as one I/O vector for {@link UcxNative#socketWritev}: a
+ * Lays out the flushed buffers of a plain TCP channel as one I/O vector for {@link UcxFd#writev}: a
  * buffer with a memory address is an entry over its own memory; the bytes of a heap buffer are copied into a
  * scratch area first, as the kernel can only take native memory. One per event loop ({@link UcxWorker}), shared by
  * its plain connections: a write lays out and sends before the next one starts. The scratch area also takes the

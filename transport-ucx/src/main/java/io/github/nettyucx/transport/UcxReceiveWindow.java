@@ -4,6 +4,8 @@
 package io.github.nettyucx.transport;
 
 import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxNativeConnection;
+import io.github.nettyucx.jni.UcxProcess;
 import io.github.nettyucx.jni.UcxBytes;
 import io.github.nettyucx.buffer.UcxMemoryRegistration;
 import io.netty.buffer.ByteBuf;
@@ -41,9 +43,7 @@ final class UcxReceiveWindow {
     static final long PARK_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(
             SystemPropertyUtil.getLong("io.github.nettyucx.parkIdleMillis", 1000));
 
-    private final long conn;
-    /** The native state block (ucx_native.h): header words, then one word per receive and per send slot. */
-    private final ByteBuffer state;
+    private final UcxNativeConnection conn;
     private final int window;
     /** Bytes of a slot's buffer: a unit of payload plus the header in front of it. */
     private final int slotStride;
@@ -58,9 +58,8 @@ final class UcxReceiveWindow {
     private int seqAtSweep = -1;
     private int quietSweeps;
 
-    UcxReceiveWindow(long conn, ByteBuffer state, int window, int slotStride) {
+    UcxReceiveWindow(UcxNativeConnection conn, int window, int slotStride) {
         this.conn = conn;
-        this.state = state;
         this.window = window;
         this.slotStride = slotStride;
         this.buffers = new ByteBuf[window];
@@ -68,7 +67,7 @@ final class UcxReceiveWindow {
 
     /** Parks the fresh window, or, where connections never park, posts every receive. */
     void start() {
-        if (PARK_IDLE_NANOS <= 0 || UcxNative.connPark(conn, 0) == 0) {
+        if (PARK_IDLE_NANOS <= 0 || !conn.park(0)) {
             postIdleSlots();
         } else {
             parked = true;
@@ -85,7 +84,7 @@ final class UcxReceiveWindow {
     }
 
     private int recvState(int s) {
-        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + s));
+        return conn.recvState(s);
     }
 
     /** True when the next message in sequence has arrived (or its receive failed), or a parked window woke. */
@@ -132,7 +131,7 @@ final class UcxReceiveWindow {
                 return 0;
             }
             if (st < 0) {
-                throw new IOException("UCX receive failed: " + UcxNative.statusString(st));
+                throw new IOException("UCX receive failed: " + UcxProcess.statusString(st));
             }
             int n = Math.min(st - offset, dst.writableBytes());
             if (n > 0) {
@@ -152,7 +151,7 @@ final class UcxReceiveWindow {
     void discardReadable() throws IOException {
         for (int st = nextState(); st != UcxNative.RECV_POSTED && st != UcxNative.RECV_IDLE; st = nextState()) {
             if (st < 0) {
-                throw new IOException("UCX receive failed: " + UcxNative.statusString(st));
+                throw new IOException("UCX receive failed: " + UcxProcess.statusString(st));
             }
             consumeSlot();
         }
@@ -184,7 +183,7 @@ final class UcxReceiveWindow {
 
     private void post(int s, int sequence) {
         ByteBuf buffer = buffers[s];
-        UcxNative.connPostRecv(conn, s, sequence, buffer.memoryAddress(), UcxMemoryRegistration.memoryHandleOf(buffer));
+        conn.postReceive(s, sequence, buffer.memoryAddress(), UcxMemoryRegistration.memoryHandleOf(buffer));
     }
 
     /** Credits owed to the peer: slots consumed and reposted since a message of ours last carried them. */
@@ -204,7 +203,7 @@ final class UcxReceiveWindow {
      * matched) finished.
      */
     private boolean woken() {
-        return state.getInt(4 * UcxNative.STATE_HELD) > 0 || recvState(slot) != UcxNative.RECV_IDLE;
+        return conn.held() > 0 || recvState(slot) != UcxNative.RECV_IDLE;
     }
 
     /**
@@ -215,7 +214,7 @@ final class UcxReceiveWindow {
         postIdleSlots();
         parked = false;
         quietSweeps = 0;
-        UcxNative.connUnpark(conn);
+        conn.unpark();
     }
 
     private void postIdleSlots() {
@@ -242,7 +241,7 @@ final class UcxReceiveWindow {
         boolean quiet = seq == seqAtSweep && offset == 0 && allPosted();
         seqAtSweep = seq;
         quietSweeps = quiet ? quietSweeps + 1 : 0;
-        if (quietSweeps >= 2 && UcxNative.connPark(conn, seq) != 0) {
+        if (quietSweeps >= 2 && conn.park(seq)) {
             parked = true;
             releaseIdleBuffers();
         }

@@ -3,8 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxBytes;
+import io.github.nettyucx.jni.UcxFd;
 import io.netty.util.internal.CleanableDirectBuffer;
 import io.netty.util.internal.PlatformDependent;
 
@@ -34,7 +34,7 @@ final class UcxSideChannel implements UcxRecordLink {
     private ByteBuffer in = inMemory.buffer();
     private long inAddress = UcxBytes.address(in);
 
-    private int fd = -1;
+    private UcxFd fd = new UcxFd(-1);
     private boolean released;
     private boolean roomForAddressWanted;
     private boolean handshakeOver;
@@ -69,7 +69,7 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     /** The connected socket to read and write from now on. */
-    void attach(int fd) {
+    void attach(UcxFd fd) {
         this.fd = fd;
     }
 
@@ -179,7 +179,7 @@ final class UcxSideChannel implements UcxRecordLink {
     boolean flush() throws IOException {
         ensureNotReleased();
         while (out.hasRemaining()) {
-            int n = UcxNative.socketWrite(fd, outAddress + out.position(), out.remaining());
+            int n = fd.write(outAddress + out.position(), out.remaining());
             if (n == 0) {
                 return false;
             }
@@ -199,7 +199,7 @@ final class UcxSideChannel implements UcxRecordLink {
             if (!in.hasRemaining()) {
                 return true;
             }
-            int n = UcxNative.socketRead(fd, inAddress + in.position(), in.remaining());
+            int n = fd.read(inAddress + in.position(), in.remaining());
             if (n < 0) {
                 return false;
             }

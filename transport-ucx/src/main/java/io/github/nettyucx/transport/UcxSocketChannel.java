@@ -5,6 +5,7 @@ package io.github.nettyucx.transport;
 
 import io.github.nettyucx.jni.UcxFd;
 import io.github.nettyucx.jni.UcxNative;
+import io.github.nettyucx.jni.UcxProcess;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelException;
@@ -121,7 +122,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         attempt = connector.attempt();
         session = connector.session();
         link = new UcxHandshakeLink(side);
-        side.attach(socket.get());
+        side.attach(socket);
         this.local = SocketAddresses.decode(socket.localAddress());
         this.remote = SocketAddresses.decode(socket.remoteAddress());
     }
@@ -211,7 +212,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      * input and records. {@code kind}: a peer that does not speak netty-ucx, or the TCP data path of one that does.
      */
     void startPlain(UcxTransportMetrics.DataPath kind) throws IOException {
-        UcxPlainDataPath plain = new UcxPlainDataPath(fd.get(), kind, side.takeInbound(), side.takeOutbound(), config,
+        UcxPlainDataPath plain = new UcxPlainDataPath(fd, kind, side.takeInbound(), side.takeOutbound(), config,
                 this::interest, retryWriteLater);
         // The side channel carries nothing from now on: its buffers go now, not with the channel.
         side.release();
@@ -480,7 +481,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         connection.releaseCompletedSends();
         int error = connection.endpointError();
         if (error != 0) {
-            peerVanished(new IOException(link + " failed: " + UcxNative.statusString(error)));
+            peerVanished(new IOException(link + " failed: " + UcxProcess.statusString(error)));
             return;
         }
         try {
@@ -1190,7 +1191,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         }
 
         private void tcpConnected() throws IOException {
-            channel.side.attach(channel.fd.get());
+            channel.side.attach(channel.fd);
             channel.local = SocketAddresses.decode(channel.fd.localAddress());
             InetSocketAddress actual = SocketAddresses.decode(channel.fd.remoteAddress());
             channel.remote = actual != null ? actual : channel.attempt.target();

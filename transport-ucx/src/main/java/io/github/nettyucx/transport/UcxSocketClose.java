@@ -27,6 +27,8 @@ final class UcxSocketClose {
     void close() throws IOException {
         takePeerHelloBeforeClose();
         UcxFd socket = channel.fd.moveOut();
+        // The close record below still goes out on the socket: the side channel writes it.
+        channel.side.attach(socket);
         UcxLoopSeat registration = channel.registration();
         if (registration != null) {
             registration.removeFromEpoll();

@@ -137,11 +137,7 @@ final class UcxTagDataPath implements UcxLink {
         if (pending < creditThreshold || !connection.isConnected()) {
             return;
         }
-        int rc = UcxNative.connSendCredits(connection.nativeAddress(), pending);
-        if (rc < 0) {
-            throw new IOException("UCX credit message failed: " + UcxNative.statusString(rc));
-        }
-        if (rc != UcxNative.CREDITS_BUSY) {
+        if (connection.sendCredits(pending) != UcxNative.CREDITS_BUSY) {
             connection.clearPendingCredits();
         }
     }

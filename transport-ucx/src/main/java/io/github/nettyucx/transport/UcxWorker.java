@@ -3,8 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
-import io.github.nettyucx.jni.UcxBytes;
+import io.github.nettyucx.jni.UcxNativeWorker;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
@@ -14,8 +13,6 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,9 +20,10 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The UCP worker of one event loop and the native memory it shares with Java: the list of
- * connections with new completions, and the array epoll events are returned in.
- * Only the event-loop thread uses it, except {@link #eventFd()}. That thread may change: a loop of an
+ * The UCP worker of one event loop ({@link UcxNativeWorker}, which it owns) and what the loop keeps of it in Java:
+ * the connections its ready list names, their receive windows that park when idle, the buffers closed
+ * connections' sends may still read, and the bytes sent and received. Only the event-loop thread uses it, except
+ * {@link #wake()} and the byte counts. That thread may change: a loop of an
  * auto-scaling group is suspended (its thread ends) and resumed on a new one, and Netty hands the loop over
  * only once the old thread is done with it. The UCP worker is created {@code UCS_THREAD_MODE_SERIALIZED}
  * (any thread, one at a time; ucx_worker.c), and its descriptors and memory are the process's.
@@ -45,18 +43,11 @@ final class UcxWorker {
     }
 
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxWorker.class);
-    private static final int MAX_EVENTS = 256;
 
     /** Buffers of workers left allocated by {@link #destroy()}, kept so that no pool reuses them. */
     private static final Queue<Object> LEFT_WITH_LEAKED_WORKERS = new ConcurrentLinkedQueue<>();
 
-    private final long address;
-    /** The connections with completions, as ucx_native.h lays them out: header words, then indexes. */
-    private final ByteBuffer readyList;
-    private final int eventFd;
-    private final ByteBuffer events = ByteBuffer.allocateDirect(MAX_EVENTS * UcxNative.EVENT_WORDS * 4)
-            .order(ByteOrder.nativeOrder());
-    private final long eventsAddress = UcxBytes.address(events);
+    private final UcxNativeWorker worker;
     private final UcxIoHandler.Registration[] connections;
     private int nextFreeIndex;
     private final int[] freeIndexes;
@@ -86,9 +77,7 @@ final class UcxWorker {
     private long bytesReceived;
 
     UcxWorker(int maxConnections) throws IOException {
-        address = UcxNative.workerCreate(maxConnections);
-        readyList = UcxNative.workerReadyList(address).order(ByteOrder.nativeOrder());
-        eventFd = UcxNative.workerEventFd(address);
+        worker = new UcxNativeWorker(maxConnections);
         connections = new UcxIoHandler.Registration[maxConnections];
         freeIndexes = new int[maxConnections];
         UcxTransportMetrics.workerStarted(this);
@@ -113,12 +102,14 @@ final class UcxWorker {
         return (long) BYTES_RECEIVED.getOpaque(this);
     }
 
-    long address() {
-        return address;
+    /** The native worker, which the native connections are created on. */
+    UcxNativeWorker nativeWorker() {
+        return worker;
     }
 
-    int eventFd() {
-        return eventFd;
+    /** Ends the loop's wait; any thread. */
+    void wake() {
+        worker.wake();
     }
 
     /** The owner key its connections' hellos name (made on first use: an X25519 key pair). */
@@ -131,7 +122,7 @@ final class UcxWorker {
 
     byte[] workerAddress() throws IOException {
         if (workerAddress == null) {
-            workerAddress = UcxNative.workerAddress(address);
+            workerAddress = worker.workerAddress();
         }
         return workerAddress;
     }
@@ -158,7 +149,7 @@ final class UcxWorker {
 
     /** Makes UCX progress; callbacks record completions natively. Returns a non-zero value on progress. */
     int progress() {
-        return UcxNative.workerProgress(address);
+        return worker.progress();
     }
 
     /**
@@ -169,28 +160,16 @@ final class UcxWorker {
      * peer keeps sending, and the list never holds more than its capacity (ucx_native.h).
      */
     int dispatchCompletions(UcxIoEvent event) {
-        if (readyList.getInt(readyWord(UcxNative.READY_OVERFLOWED)) != 0) {
+        if (worker.readyListOverflowed()) {
             return dispatchAllAfterOverflow(event);
         }
-        int listed = readyList.getInt(readyWord(UcxNative.READY_COUNT));
+        int listed = worker.readyCount();
         int handled = 0;
         for (int i = 0; i < listed; i++) {
-            handled += dispatch(readyList.getInt(readyEntry(i)), event);
+            handled += dispatch(worker.readyIndex(i), event);
         }
-        int listedAgain = readyList.getInt(readyWord(UcxNative.READY_COUNT)) - listed;
-        for (int i = 0; i < listedAgain; i++) {
-            readyList.putInt(readyEntry(i), readyList.getInt(readyEntry(listed + i)));
-        }
-        readyList.putInt(readyWord(UcxNative.READY_COUNT), listedAgain);
+        worker.readyDispatched(listed);
         return handled;
-    }
-
-    private static int readyWord(int word) {
-        return 4 * word;
-    }
-
-    private static int readyEntry(int i) {
-        return readyWord(UcxNative.READY_HEADER_WORDS + i);
     }
 
     private int dispatch(int index, UcxIoEvent event) {
@@ -210,8 +189,7 @@ final class UcxWorker {
         readyListOverflows++;
         logger.warn("The UCX worker's ready list overflowed (a bug in netty-ucx, please report it); "
                 + "every connection of the event loop is dispatched instead");
-        readyList.putInt(readyWord(UcxNative.READY_OVERFLOWED), 0);
-        readyList.putInt(readyWord(UcxNative.READY_COUNT), 0);
+        worker.clearReadyList();
         int handled = 0;
         for (int index = 0; index < nextFreeIndex; index++) {
             handled += dispatch(index, event);
@@ -282,20 +260,20 @@ final class UcxWorker {
 
     /** Whether waits with a timeout are timed by epoll_pwait2, one system call, not a timerfd and epoll_wait. */
     boolean timedWaitsUsePwait2() {
-        return UcxNative.workerTimedWaitPwait2(address, false);
+        return worker.timedWaitsUsePwait2();
     }
 
     /** Times the waits with the timerfd, as on kernels without epoll_pwait2; for tests of that path. */
     void timeWaitsWithTimerFd() {
-        UcxNative.workerTimedWaitPwait2(address, true);
+        worker.timeWaitsWithTimerFd();
     }
 
     /**
-     * Waits as {@link UcxNative#workerWait} describes and dispatches socket events to handles.
+     * Waits as {@link UcxNativeWorker#await} describes and dispatches socket events to handles.
      * Returns the number of socket events, or -1 when the worker must be progressed first.
      */
     int waitAndDispatch(long timeoutNanos, UcxIoHandler handler) throws IOException {
-        int count = UcxNative.workerWait(address, eventsAddress, MAX_EVENTS, timeoutNanos);
+        int count = worker.await(timeoutNanos);
         long now = System.nanoTime();
         lastWaitNanos = now;
         if (count >= 0) {
@@ -303,10 +281,7 @@ final class UcxWorker {
             lastSocketPollNanos = now;
         }
         for (int i = 0; i < count; i++) {
-            int event = 4 * UcxNative.EVENT_WORDS * i;
-            int fd = events.getInt(event + 4 * UcxNative.EVENT_FD);
-            int ops = events.getInt(event + 4 * UcxNative.EVENT_EVENTS);
-            handler.dispatchSocket(fd, ops);
+            handler.dispatchSocket(worker.eventSocket(i), worker.eventFlags(i));
         }
         return count;
     }
@@ -334,11 +309,11 @@ final class UcxWorker {
      * for their peers' ends, or UCX may still read buffers held for them ({@link #holdUntilFreed}).
      */
     boolean hasClosingConnections() {
-        return !heldUntilFreed.isEmpty() || UcxNative.workerClosingCount(address) > 0;
+        return !heldUntilFreed.isEmpty() || worker.closingCount() > 0;
     }
 
     void epollCtl(int op, int fd, int events) throws IOException {
-        UcxNative.workerEpollCtl(address, op, fd, events);
+        worker.epollCtl(op, fd, events);
     }
 
     /**
@@ -356,7 +331,7 @@ final class UcxWorker {
         }
         int n;
         do {
-            n = UcxNative.workerTakeFreed(address, freedIds);
+            n = worker.takeFreed(freedIds);
             for (int i = 0; i < n; i++) {
                 release(heldUntilFreed.remove(freedIds[i]));
             }
@@ -378,7 +353,7 @@ final class UcxWorker {
      */
     int destroy() {
         UcxTransportMetrics.workerEnded(this);
-        return releaseHeldAfter(UcxNative.workerDestroy(address), "the event loop stopped");
+        return releaseHeldAfter(worker.destroy(), "the event loop stopped");
     }
 
     /**
@@ -387,7 +362,7 @@ final class UcxWorker {
      * many connections were still open.
      */
     int renew() throws IOException {
-        int result = UcxNative.workerRenew(address);
+        int result = worker.renew();
         workerAddress = null;
         // Empties the native list of freed ids too: a new connection may get one of them again.
         releaseFreed();
@@ -420,16 +395,16 @@ final class UcxWorker {
      * left UCX's shared-memory receive queue of this worker stuck (docs/reliability.md, bug 12).
      */
     void probeStart() throws IOException {
-        UcxNative.workerProbeStart(address);
+        worker.probeStart();
     }
 
     /** Whether the probe arrived; also makes the probe's own worker progress. */
     boolean probeArrived() {
-        return UcxNative.workerProbeArrived(address);
+        return worker.probeArrived();
     }
 
     /** Frees the probe and its worker; {@link #renew()} does it too. */
     void probeFree() {
-        UcxNative.workerProbeFree(address);
+        worker.probeFree();
     }
 }

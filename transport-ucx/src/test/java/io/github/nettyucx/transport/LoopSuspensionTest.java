@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxNativeWorker;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -147,7 +148,7 @@ class LoopSuspensionTest extends AbstractLeakCheckedTest {
             List<Channel> before = env.echoingClients();
             UcxIoHandler handler = handlerOf(before.get(0));
             Thread firstThread = env.onLoop(Thread::currentThread);
-            long worker = env.onLoop(() -> handler.worker().address());
+            UcxNativeWorker worker = env.onLoop(() -> handler.worker().nativeWorker());
             byte[] workerAddress = env.onLoop(() -> handler.worker().workerAddress());
             closeAll(before);
 
@@ -159,7 +160,7 @@ class LoopSuspensionTest extends AbstractLeakCheckedTest {
             for (Channel channel : after) {
                 assertSame(handler, handlerOf(channel), "a new handler");
             }
-            assertEquals(worker, env.onLoop(() -> handler.worker().address()), "a new worker");
+            assertSame(worker, env.onLoop(() -> handler.worker().nativeWorker()), "a new worker");
             assertArrayEquals(workerAddress, env.onLoop(() -> handler.worker().workerAddress()),
                     "another UCP worker");
             closeAll(after);

@@ -3,7 +3,6 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxNative;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,7 +77,7 @@ class UcxWorkerWaitTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                UcxNative.eventFdWrite(worker.eventFd());
+                worker.wake();
             });
             writer.start();
             assertEquals(0, waitArmed(worker, -1));

@@ -1,9 +1,8 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.buffer;
+package io.github.nettyucx.jni;
 
-import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
@@ -13,12 +12,13 @@ import java.nio.ByteBuffer;
 /**
  * One mapping made by {@code ucx_memory.c} (through {@link UcxNative#memoryMap}): page-aligned
  * anonymous memory registered with {@code ucp_mem_map}. The region owns the mapping and the registration;
- * {@link #unmap()} is the one place both are freed, and runs at most once.
+ * {@link #unmap()} is the one place both are freed, and runs at most once. The registered-memory allocator
+ * ({@code io.github.nettyucx.buffer}) carves its buffers out of regions.
  *
  * <p>{@link #memoryHandle()} is 0 when registration failed: the memory is then ordinary memory,
  * still usable for buffers, that UCX registers (or copies) per transfer as it would any other.
  */
-final class UcxMemoryRegion {
+public final class UcxMemoryRegion {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxMemoryRegion.class);
 
     private final long address;
@@ -38,7 +38,7 @@ final class UcxMemoryRegion {
     }
 
     /** Maps and registers {@code length} bytes (a multiple of the page size). */
-    static UcxMemoryRegion map(long length) throws IOException {
+    public static UcxMemoryRegion map(long length) throws IOException {
         long[] out = new long[UcxNative.MAP_WORDS];
         UcxNative.memoryMap(length, out);
         long address = out[UcxNative.MAP_ADDRESS];
@@ -51,29 +51,29 @@ final class UcxMemoryRegion {
         }
     }
 
-    long address() {
+    public long address() {
         return address;
     }
 
-    long length() {
+    public long length() {
         return length;
     }
 
     /** The {@code ucp_mem_h} of the region, or 0 when the memory is not registered. */
-    long memoryHandle() {
+    public long memoryHandle() {
         return memh;
     }
 
-    boolean isRegistered() {
+    public boolean isRegistered() {
         return memh != 0;
     }
 
     /** Why registration failed, as UCX says it; only meaningful when {@link #isRegistered()} is false. */
-    String registrationFailure() {
+    public String registrationFailure() {
         return UcxNative.statusString(registrationStatus);
     }
 
-    boolean contains(long start, long bytes) {
+    public boolean contains(long start, long bytes) {
         return start >= address && bytes >= 0 && start - address <= length - bytes;
     }
 
@@ -81,17 +81,17 @@ final class UcxMemoryRegion {
      * The view of the whole region that every buffer in it reads and writes through, with absolute indexes only,
      * so that it can be shared; big-endian.
      */
-    ByteBuffer memory() {
+    public ByteBuffer memory() {
         return view;
     }
 
     /** A new view of the whole region, positioned at 0 (callers set position and limit). */
-    ByteBuffer newView() {
+    public ByteBuffer newView() {
         return view.duplicate();
     }
 
     /** Deregisters and unmaps the region. No buffer may use its memory afterwards. */
-    synchronized void unmap() {
+    public synchronized void unmap() {
         if (unmapped) {
             return;
         }
