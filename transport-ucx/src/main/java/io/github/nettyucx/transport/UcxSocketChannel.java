@@ -92,8 +92,8 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     /** The end of the peer's input went up the pipeline (or the channel closed): nothing more is read. */
     private boolean inputClosedSeenErrorOnRead;
     private final Runnable readTask = this::readInput;
-    /** Bytes of writes taken and dropped since the peer closed ({@link ClosedPeerWrites}). */
-    long droppedAfterPeerClose;
+    /** What becomes of writes once the peer has closed. */
+    private final ClosedPeerWrites closedPeerWrites = new ClosedPeerWrites(this);
     private final Runnable retryWrite = () -> {
         if (isOpen()) {
             unsafe().resumeWriting();
@@ -274,10 +274,56 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 + StringUtil.simpleClassName(FileRegion.class) + ')');
     }
 
+    /** A native connection on the channel's loop, whose handshake link carries the records from now on. */
+    private UcxConnection startConnection() throws IOException {
+        UcxLoopSeat registration = registration();
+        UcxConnection connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
+                config.recvWindow(), config.recvUnit(), config.sendSlots());
+        link = new UcxHandshakeLink(side, connection, new UcxConnectionInput(connection, session));
+        return connection;
+    }
+
+    /**
+     * Reads the socket's addresses: the local one, and, once connected ({@code target} not null), the remote one,
+     * or {@code target} where the kernel no longer has it.
+     */
+    private void addressesFromSocket(InetSocketAddress target) {
+        local = SocketAddresses.decode(fd.localAddress());
+        if (target != null) {
+            InetSocketAddress actual = SocketAddresses.decode(fd.remoteAddress());
+            remote = actual != null ? actual : target;
+        }
+    }
+
+    /**
+     * Drops the connection and the socket of a client's connect that starts over as plain TCP: the connector's new
+     * session, and a handshake link with nothing sent, from the next socket on.
+     */
+    private void startOver() {
+        session = connector.session();
+        UcxLoopSeat registration = registration();
+        registration.removeFromEpoll();
+        UcxConnection connection = link.connection();
+        if (connection != null) {
+            connection.close(fd.handOff(), true);
+            registration.unbindConnection();
+        } else {
+            try {
+                fd.close();
+            } catch (IOException e) {
+                logger.debug("closing the probe's socket failed", e);
+            }
+        }
+        side.reset();
+        link = new UcxHandshakeLink(side);
+    }
+
     /** Where bytes leave: through the link, unless the peer's close settles them ({@link ClosedPeerWrites}). */
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
-        if (ClosedPeerWrites.settle(this, in)) {
+        if (closedPeerWrites.settle(in)) {
+            // Dropped, or held back until the peer's last messages are read.
+            writePending = !in.isEmpty();
             return;
         }
         UcxConnection connection = link.connection();
@@ -695,7 +741,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         readPending = false;
         readWantedChanged();
         if (isOpen()) {
-            ClosedPeerWrites.failHeldWrites(this);
+            closedPeerWrites.failHeldWrites();
         }
     }
 
@@ -816,7 +862,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             if (isOpen()) {
                 readWantedChanged();
                 scheduleReadIfNeeded();
-                ClosedPeerWrites.failHeldWrites(this);
+                closedPeerWrites.failHeldWrites();
             }
         }
     }
@@ -1048,12 +1094,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
         @Override
         public UcxConnector.Endpoint newEndpoint() throws IOException {
-            UcxLoopSeat registration = channel.registration();
-            UcxSocketChannelConfig config = channel.config();
-            UcxConnection connection = UcxConnection.create(registration.worker(), registration.bindConnection(),
-                    config.recvWindow(), config.recvUnit(), config.sendSlots());
-            channel.link = new UcxHandshakeLink(channel.side, connection, new UcxConnectionInput(connection,
-                    channel.session));
+            UcxConnection connection = channel.startConnection();
             return new UcxConnector.Endpoint(connection.id(), connection.tagSecret(), connection.messageKey(),
                     connection.recvWindow(), connection.recvUnit());
         }
@@ -1150,7 +1191,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             localRequested = bindTo;
             channel.fd.ownNewStream(bindTo.getAddress() instanceof Inet6Address);
             channel.fd.bind(SocketAddresses.ip(bindTo), bindTo.getPort());
-            channel.local = SocketAddresses.decode(channel.fd.localAddress());
+            channel.addressesFromSocket(null);
         }
 
         /** Starts the connect of an open channel; {@code promise} is fulfilled once the data path is up. */
@@ -1192,9 +1233,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
         private void tcpConnected() throws IOException {
             channel.side.attach(channel.fd);
-            channel.local = SocketAddresses.decode(channel.fd.localAddress());
-            InetSocketAddress actual = SocketAddresses.decode(channel.fd.remoteAddress());
-            channel.remote = actual != null ? actual : channel.attempt.target();
+            channel.addressesFromSocket(channel.attempt.target());
             if (!channel.connector.tcpConnected()) {
                 plainServer();
             }
@@ -1218,22 +1257,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
          */
         void fallBackToPlain(String why) {
             InetSocketAddress target = channel.connector.startOverAsPlain(why);
-            channel.session = channel.connector.session();
-            UcxLoopSeat registration = channel.registration();
-            registration.removeFromEpoll();
-            UcxConnection connection = channel.link.connection();
-            if (connection != null) {
-                connection.close(channel.fd.handOff(), true);
-                registration.unbindConnection();
-            } else {
-                try {
-                    channel.fd.close();
-                } catch (IOException e) {
-                    logger.debug("closing the probe's socket failed", e);
-                }
-            }
-            channel.side.reset();
-            channel.link = new UcxHandshakeLink(channel.side);
+            channel.startOver();
             try {
                 startConnect(target, localRequested);
             } catch (Throwable t) {
@@ -1272,23 +1296,27 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
     static final class ClosedPeerWrites {
         private static final InternalLogger logger = InternalLoggerFactory.getInstance(ClosedPeerWrites.class);
 
-        private ClosedPeerWrites() {
+        private final UcxSocketChannel channel;
+        /** Bytes of writes taken and dropped since the peer closed. */
+        private long droppedAfterPeerClose;
+
+        ClosedPeerWrites(UcxSocketChannel channel) {
+            this.channel = channel;
         }
 
         /**
          * Returns true when the peer's close settled the writes of {@code in} (taken and dropped, or held), throws when
          * they fail, and returns false when they are to be sent.
          */
-        static boolean settle(UcxSocketChannel channel, ChannelOutboundBuffer in) throws IOException {
+        boolean settle(ChannelOutboundBuffer in) throws IOException {
             UcxSession session = channel.session;
-            if (lastMessagesToBeRead(channel)) {
+            if (lastMessagesToBeRead()) {
                 if (session.peerReset()) {
                     throw new PeerResetBeforeReadException(channel.messagesReceived(), session.peerFinalSeq());
                 }
-                drop(channel, in);
+                drop(in);
                 // What was not dropped waits, the channel unwritable once it is a buffer's worth, until those
                 // messages are read (failHeldWrites), or the channel closes.
-                channel.writePending = !in.isEmpty();
                 return true;
             }
             if (session.peerWillNotRead()) {
@@ -1301,14 +1329,14 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
          * Fails, as a reset, the writes {@link #settle} held back while the closed peer's last messages were to be
          * read, once none are left to read (or the channel stopped reading). The read loop calls it after each round.
          */
-        static void failHeldWrites(UcxSocketChannel channel) {
-            if (channel.writePending && channel.session.peerClosedInOrder() && !lastMessagesToBeRead(channel)) {
+        void failHeldWrites() {
+            if (channel.writePending && channel.session.peerClosedInOrder() && !lastMessagesToBeRead()) {
                 channel.unsafe().flushToClosedPeer();
             }
         }
 
         /** The peer closed in order, and the messages it sent before are still to arrive or to be read. */
-        private static boolean lastMessagesToBeRead(UcxSocketChannel channel) {
+        private boolean lastMessagesToBeRead() {
             return channel.session.peerClosedInOrder() && channel.peerHasMessagesToBeRead();
         }
 
@@ -1322,17 +1350,17 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
          * leaves the rest: taking every write would let a handler that writes whenever the channel is writable (as
          * each drop makes it) keep the loop for ever, and the peer's last messages would never be read.
          */
-        private static void drop(UcxSocketChannel channel, ChannelOutboundBuffer in) {
+        private void drop(ChannelOutboundBuffer in) {
             long budget = channel.config().getWriteBufferHighWaterMark();
-            if (!in.isEmpty() && channel.droppedAfterPeerClose < budget && logger.isDebugEnabled()) {
+            if (!in.isEmpty() && droppedAfterPeerClose < budget && logger.isDebugEnabled()) {
                 logger.debug("{} drops up to {} bytes written after the peer closed; {} of its {} messages are read",
-                        channel, budget - channel.droppedAfterPeerClose,
+                        channel, budget - droppedAfterPeerClose,
                         Integer.toUnsignedString(channel.messagesReceived()),
                         Integer.toUnsignedString(channel.session.peerFinalSeq()));
             }
             // Only the writes flushed before: a handler told that the channel is writable again adds more meanwhile.
-            for (int n = in.size(); n > 0 && channel.droppedAfterPeerClose < budget; n--) {
-                channel.droppedAfterPeerClose += bytes(in.current());
+            for (int n = in.size(); n > 0 && droppedAfterPeerClose < budget; n--) {
+                droppedAfterPeerClose += bytes(in.current());
                 in.remove(); // the write completes, as one the kernel took
             }
         }
