@@ -74,12 +74,14 @@ class YcsbEndToEndTest {
         assertEquals(a.returned("READ", "OK"), a.returned("VERIFY", "OK"));
         assertEquals(2000, a.returned("READ", "OK") + a.returned("UPDATE", "OK"));
 
+        // 100 operations: a scan reads up to 100 records, and under leak detection's paranoid level in a cold JVM
+        // on 2 busy cores one took 430 ms on average (400 operations took 47 s in bin/test, 2026-12-02).
         YcsbOutput e = ycsb("-t", "workloade", "-threads", "4", "-p", "recordcount=" + RECORDS,
-                "-p", "operationcount=400");
+                "-p", "operationcount=100");
         assertOnlyOk(e, "SCAN");
         long inserted = e.returned("INSERT", "OK");
         assertOnlyOk(e, "INSERT");
-        assertEquals(400, e.returned("SCAN", "OK") + inserted);
+        assertEquals(100, e.returned("SCAN", "OK") + inserted);
         assertTrue(e.returned("SCAN", "OK") > 0);
 
         // Read every record once, in key sequence, with YCSB's own value check.
