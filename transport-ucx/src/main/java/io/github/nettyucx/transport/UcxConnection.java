@@ -21,10 +21,10 @@ import java.util.List;
 
 /**
  * The connection of one channel, over its native connection ({@link UcxNativeConnection}, which it owns): its
- * receive window ({@link UcxReceiveWindow}) and send slots that
- * flushed bytes are gathered into, one message each. It is created before the peer's hello (whose window it
- * advertises) and does not know how its messages travel: the data path ({@link UcxLink}) chosen at the hello
- * connects it, sends through it and applies flow control. Used on the event loop only.
+ * receive window ({@link UcxReceiveWindow}) and send slots that flushed bytes are gathered into, one message each.
+ * It is created before the peer's hello (whose window it advertises) and does not know how its messages travel:
+ * the data path ({@link UcxLink}) chosen at the hello connects it, sends through it and applies flow control. Used
+ * on the event loop only.
  * <p>
  * A send is one message: the header (credits returned), then the flushed bytes. Small pieces are copied
  * into the slot; direct buffers from the data path's in-place threshold go as I/O vector entries over
