@@ -19,6 +19,7 @@ public final class UcxNativeWorker {
     private final long address;
     /** The ready list: header words, then the indexes of the connections to dispatch. */
     private final ByteBuffer readyList;
+    /** What {@link #wake()} writes: the loop's epoll set watches it. */
     private final int eventFd;
     private final ByteBuffer events = ByteBuffer.allocateDirect(MAX_EVENTS * UcxNative.EVENT_WORDS * 4)
             .order(ByteOrder.nativeOrder());
@@ -33,11 +34,6 @@ public final class UcxNativeWorker {
 
     long address() {
         return address;
-    }
-
-    /** The eventfd that {@link #wake()} writes: the loop's epoll set watches it. */
-    public int eventFd() {
-        return eventFd;
     }
 
     /** Ends the loop's wait; any thread. */

@@ -83,16 +83,12 @@ final class UcxReceiveWindow {
         return seq;
     }
 
-    private int recvState(int s) {
-        return conn.recvState(s);
-    }
-
     /** True when the next message in sequence has arrived (or its receive failed), or a parked window woke. */
     boolean hasReadable() {
         if (parked) {
             return woken();
         }
-        int st = recvState(slot);
+        int st = conn.recvState(slot);
         return st != UcxNative.RECV_POSTED && st != UcxNative.RECV_IDLE;
     }
 
@@ -103,7 +99,7 @@ final class UcxReceiveWindow {
      * be allocated or the window is parked.
      */
     ByteBuf readInPlace(int maxBytes) {
-        int st = recvState(slot);
+        int st = conn.recvState(slot);
         if (parked || st < IN_PLACE_MIN_BYTES || st > maxBytes || offset != 0) {
             return null;
         }
@@ -162,7 +158,7 @@ final class UcxReceiveWindow {
         if (parked && woken()) {
             unpark();
         }
-        return recvState(slot);
+        return conn.recvState(slot);
     }
 
     /** Appends {@code n} bytes at {@code offset} of {@code src} to {@code dst}, without allocating. */
@@ -203,7 +199,7 @@ final class UcxReceiveWindow {
      * matched) finished.
      */
     private boolean woken() {
-        return conn.held() > 0 || recvState(slot) != UcxNative.RECV_IDLE;
+        return conn.held() > 0 || conn.recvState(slot) != UcxNative.RECV_IDLE;
     }
 
     /**
@@ -220,7 +216,7 @@ final class UcxReceiveWindow {
     private void postIdleSlots() {
         int s = slot;
         for (int k = 0; k < window; k++) {
-            if (recvState(s) == UcxNative.RECV_IDLE) {
+            if (conn.recvState(s) == UcxNative.RECV_IDLE) {
                 if (buffers[s] == null) {
                     buffers[s] = UcxMemoryRegistration.receiveAllocator().directBuffer(slotStride, slotStride);
                 }
@@ -271,7 +267,7 @@ final class UcxReceiveWindow {
 
     private boolean allPosted() {
         for (int s = 0; s < window; s++) {
-            if (recvState(s) != UcxNative.RECV_POSTED) {
+            if (conn.recvState(s) != UcxNative.RECV_POSTED) {
                 return false;
             }
         }
@@ -281,7 +277,7 @@ final class UcxReceiveWindow {
     /** Releases the buffers of the slots whose receives the parking cancelled. */
     private void releaseIdleBuffers() {
         for (int s = 0; s < window; s++) {
-            if (buffers[s] != null && recvState(s) == UcxNative.RECV_IDLE) {
+            if (buffers[s] != null && conn.recvState(s) == UcxNative.RECV_IDLE) {
                 buffers[s].release();
                 buffers[s] = null;
             }
