@@ -6,6 +6,7 @@
 #   - each published module is there (the parent, bom, transport-ucx-native, transport-ucx, grpc, vertx,
 #     reactor-netty, micrometer, spring-boot-starter) and no unpublished one (support, kvstore, benchmarks, ...);
 #   - each jar has its -sources.jar and -javadoc.jar, and every file its .asc, which gpg verifies;
+#   - each jar of classes or of a library has a module descriptor (none is an automatic module);
 #   - the native module has both classifiers, each holding the library of its architecture (read from the ELF header);
 #   - each pom carries what Central requires (name, description, url, licenses, developers, scm: the last four may
 #     come from the published parent).
@@ -72,6 +73,12 @@ for artifact in "${published[@]}"; do
         elif ! gpg --batch --quiet --verify "$file.asc" "$file" 2>/dev/null; then
             fail "$(basename "$file"): its signature does not verify"
         fi
+    done
+    # A module descriptor in every jar of classes or a library (Java 17's view of the multi-release jars).
+    for file in "$dir"/*.jar; do
+        [[ -e $file && $file != *-sources.jar && $file != *-javadoc.jar ]] || continue
+        jar --describe-module --release 17 --file "$file" 2>&1 | grep -q '^No module descriptor' \
+            && fail "$(basename "$file"): no module descriptor (an automatic module)"
     done
     jars=$(find "$dir" -name '*.jar' | wc -l)
     if (( jars > 0 )); then
