@@ -77,8 +77,9 @@ for artifact in "${published[@]}"; do
     # A module descriptor in every jar of classes or a library (Java 17's view of the multi-release jars).
     for file in "$dir"/*.jar; do
         [[ -e $file && $file != *-sources.jar && $file != *-javadoc.jar ]] || continue
-        jar --describe-module --release 17 --file "$file" 2>&1 | grep -q '^No module descriptor' \
-            && fail "$(basename "$file"): no module descriptor (an automatic module)"
+        description=$(jar --describe-module --file "$file" --release 17 2>&1 || true)
+        [[ $description == *module-info.class* ]] \
+            || fail "$(basename "$file"): no module descriptor (an automatic module)"
     done
     jars=$(find "$dir" -name '*.jar' | wc -l)
     if (( jars > 0 )); then
