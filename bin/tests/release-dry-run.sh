@@ -6,7 +6,8 @@
 #   - each published module is there (the parent, bom, transport-ucx-native, transport-ucx, grpc, vertx,
 #     reactor-netty, micrometer, spring-boot-starter) and no unpublished one (support, kvstore, benchmarks, ...);
 #   - each jar has its -sources.jar and -javadoc.jar, and every file its .asc, which gpg verifies;
-#   - each jar of classes or of a library has a module descriptor (none is an automatic module);
+#   - each jar of classes or of a library has a module descriptor (none is an automatic module; the transport's
+#     -tests.jar of test helpers, in its packages, is for the class path);
 #   - the native module has both classifiers, each holding the library of its architecture (read from the ELF header);
 #   - each pom carries what Central requires (name, description, url, licenses, developers, scm: the last four may
 #     come from the published parent).
@@ -74,9 +75,10 @@ for artifact in "${published[@]}"; do
             fail "$(basename "$file"): its signature does not verify"
         fi
     done
-    # A module descriptor in every jar of classes or a library (Java 17's view of the multi-release jars).
+    # A module descriptor in every jar of classes or a library (Java 17's view of the multi-release jars); not the
+    # transport's -tests.jar, test helpers in the transport's own packages, which only a class path can hold.
     for file in "$dir"/*.jar; do
-        [[ -e $file && $file != *-sources.jar && $file != *-javadoc.jar ]] || continue
+        [[ -e $file && $file != *-sources.jar && $file != *-javadoc.jar && $file != *-tests.jar ]] || continue
         description=$(jar --describe-module --file "$file" --release 17 2>&1 || true)
         [[ $description == *module-info.class* ]] \
             || fail "$(basename "$file"): no module descriptor (an automatic module)"
