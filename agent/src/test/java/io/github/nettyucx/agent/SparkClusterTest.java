@@ -30,10 +30,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A short Spark job (agent/spark/ShuffleJob.java, a shuffled join) on a standalone cluster of this host, a master and
- * a worker with two executors, without and with the agent on every JVM: the same result, and the executors' shuffle
- * and RPC connections over UCX. It needs a Spark distribution, which is no Maven artifact: it runs where
- * {@code NETTYUCX_SPARK_HOME} names one (bin/spark-demo installs PyPI's pyspark, whose package folder is one), and is
- * skipped, visibly, elsewhere.
+ * a worker with two executors, with the agent on every JVM: the result Spark computes without the agent (in local
+ * mode, one JVM: the job's result does not depend on where its tasks ran, and a second cluster of five JVMs would
+ * cost a minute of CPU for the same line), and the executors' shuffle and RPC connections over UCX. It needs a Spark
+ * distribution, which is no Maven artifact: it runs where {@code NETTYUCX_SPARK_HOME} names one (bin/spark-demo
+ * installs PyPI's pyspark, whose package folder is one), and is skipped, visibly, elsewhere.
  */
 class SparkClusterTest {
     @Test
@@ -44,8 +45,8 @@ class SparkClusterTest {
         Path work = Files.createTempDirectory("spark-cluster-test");
         Path job = compileJob(Paths.get(home), work);
 
-        String plain = runJob(Paths.get(home), work.resolve("plain"), job, false);
-        String ucx = runJob(Paths.get(home), work.resolve("ucx"), job, true);
+        String plain = runLocally(Paths.get(home), work.resolve("plain"), job);
+        String ucx = runOnCluster(Paths.get(home), work.resolve("ucx"), job);
         assertEquals(plain, ucx);
 
         List<Properties> executors = reports(work.resolve("ucx"), "executor-");
@@ -85,10 +86,16 @@ class SparkClusterTest {
         return jar;
     }
 
-    /** A fresh cluster, one job on it, the cluster stopped; the job's result line. */
-    private static String runJob(Path home, Path dir, Path job, boolean agent) throws Exception {
+    /** The job in local mode, one JVM without the agent; its result line. */
+    private static String runLocally(Path home, Path dir, Path job) throws Exception {
         Files.createDirectories(dir);
-        String agentOpt = agent ? "-javaagent:" + AppJvm.agentJar() + "=metricsFile=" + dir : null;
+        return submit(home, dir, job, "local[2]", "", "");
+    }
+
+    /** A fresh cluster with the agent on every JVM, one job on it, the cluster stopped; the job's result line. */
+    private static String runOnCluster(Path home, Path dir, Path job) throws Exception {
+        Files.createDirectories(dir);
+        String agentOpt = "-javaagent:" + AppJvm.agentJar() + "=metricsFile=" + dir;
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -96,34 +103,19 @@ class SparkClusterTest {
         String master = "spark://127.0.0.1:" + port;
         List<Process> daemons = new ArrayList<>();
         try {
-            daemons.add(spark(home, dir, "master.log", agentOpt == null ? "" : agentOpt + "/daemon-%p.properties",
+            daemons.add(spark(home, dir, "master.log", agentOpt + "/daemon-%p.properties",
                     "bin/spark-class", "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port",
                     String.valueOf(port), "--webui-port", "0"));
-            daemons.add(spark(home, dir, "worker.log", agentOpt == null ? "" : agentOpt + "/daemon-%p.properties",
+            daemons.add(spark(home, dir, "worker.log", agentOpt + "/daemon-%p.properties",
                     "bin/spark-class", "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "2",
                     "--memory", "2g", "--webui-port", "0", "--work-dir", dir.resolve("work").toString(), master));
-            Process submit = spark(home, dir, "driver.log", "", "bin/spark-submit", "--master", master,
-                    "--class", "ShuffleJob", "--driver-memory", "512m", "--executor-memory", "512m",
-                    "--conf", "spark.executor.cores=1", "--conf", "spark.ui.enabled=false",
-                    "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.shuffle.readHostLocalDisk=false",
-                    "--conf", "spark.sql.autoBroadcastJoinThreshold=-1", "--conf", "spark.sql.shuffle.partitions=2",
-                    "--conf", "spark.driver.extraJavaOptions=" + (agent ? agentOpt + "/driver-%p.properties" : ""),
-                    "--conf", "spark.executor.extraJavaOptions=" + (agent ? agentOpt + "/executor-%p.properties" : ""),
-                    job.toString(), "20000", "2");
-            if (!submit.waitFor(3, TimeUnit.MINUTES)) {
-                submit.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-                throw new AssertionError("the Spark job did not end within 3 minutes; logs in " + dir);
+            String result = submit(home, dir, job, master, agentOpt + "/driver-%p.properties",
+                    agentOpt + "/executor-%p.properties");
+            // Executors write their report when the worker stops them, after the application ends.
+            for (int i = 0; i < 120 && reports(dir, "executor-").size() < 2; i++) {
+                Thread.sleep(250);
             }
-            String driver = Files.readString(dir.resolve("driver.log"));
-            assertEquals(0, submit.exitValue(), driver);
-            if (agent) {
-                // Executors write their report when the worker stops them, after the application ends.
-                for (int i = 0; i < 120 && reports(dir, "executor-").size() < 2; i++) {
-                    Thread.sleep(250);
-                }
-            }
-            return driver.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no RESULT line:\n" + driver));
+            return result;
         } finally {
             for (Process p : daemons) {
                 p.destroy();
@@ -134,6 +126,27 @@ class SparkClusterTest {
                 }
             }
         }
+    }
+
+    /** spark-submit of the job to {@code master}, with the given JVM options; its result line once it ended. */
+    private static String submit(Path home, Path dir, Path job, String master, String driverOpts,
+            String executorOpts) throws Exception {
+        Process submit = spark(home, dir, "driver.log", "", "bin/spark-submit", "--master", master,
+                "--class", "ShuffleJob", "--driver-memory", "512m", "--executor-memory", "512m",
+                "--conf", "spark.executor.cores=1", "--conf", "spark.ui.enabled=false",
+                "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.shuffle.readHostLocalDisk=false",
+                "--conf", "spark.sql.autoBroadcastJoinThreshold=-1", "--conf", "spark.sql.shuffle.partitions=2",
+                "--conf", "spark.driver.extraJavaOptions=" + driverOpts,
+                "--conf", "spark.executor.extraJavaOptions=" + executorOpts,
+                job.toString(), "20000", "2");
+        if (!submit.waitFor(3, TimeUnit.MINUTES)) {
+            submit.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError("the Spark job did not end within 3 minutes; logs in " + dir);
+        }
+        String driver = Files.readString(dir.resolve("driver.log"));
+        assertEquals(0, submit.exitValue(), driver);
+        return driver.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no RESULT line:\n" + driver));
     }
 
     private static Process spark(Path home, Path dir, String log, String daemonOpts, String... command)
