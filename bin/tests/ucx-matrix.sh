@@ -14,7 +14,8 @@
 #     PeerDeathTest (killed and frozen peers: UCX's error handling and keepalive),
 #     WorkerReplacementTest and SharedEndpointTest (workers, the shared-memory probe, shared endpoints),
 #     TcpDataPathTest, UcxSettingsCheckTest (UCX_TLS), UcxNativeLogTest (UCX's log handler),
-#     UcxNativeConstantsTest and UcxDatagramChannelTest;
+#     UcxNativeConstantsTest and UcxDatagramChannelTest; UCX's side only of the transport-agnostic ones
+#     (-Dnettyucx.referenceTransports=false: NIO and epoll, their reference, do not use UCX);
 #   - consumer-test/ (the installed jars, as a user's project gets them), which must print "libucp 1.22"
 #     so that the leg cannot pass on the wrong UCX;
 #   - no "UCX  WARN" line in either: UCX 1.20 stopped taking the error signals by default, and the library once
@@ -59,7 +60,7 @@ check() {
 echo "ucx-matrix: the transport's UCX-dependent tests on UCX $UCX_WHEEL_VERSION ($UCX_NEWEST_LIBDIR)"
 rc=0
 mvn -o -B -ntp -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Dnettyucx.defaultTestsOnly=true \
-    -pl transport-ucx -am test -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false "$@" >"$log" 2>&1 || rc=$?
+    -Dnettyucx.referenceTransports=false -pl transport-ucx -am test -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false "$@" >"$log" 2>&1 || rc=$?
 grep -E "Tests run:.*Fail" "$log" | tail -n 1
 check "the transport's tests" "$rc" transport-ucx/target/surefire-reports
 

@@ -66,7 +66,7 @@ abstract class AbstractSemanticsTest extends AbstractLeakCheckedTest {
         final EventLoopGroup clientGroup;
 
         Env(TestTransport transport, int serverThreads, int clientThreads) {
-            transport.assumeAvailable();
+            transport.assumeTested();
             this.transport = transport;
             this.serverGroup = transport.newGroup(serverThreads);
             this.clientGroup = transport.newGroup(clientThreads);

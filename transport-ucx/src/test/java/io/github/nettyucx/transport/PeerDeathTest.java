@@ -116,7 +116,7 @@ class PeerDeathTest {
     @EnumSource(TestTransport.class)
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void serverProcessKilled(TestTransport transport) throws Exception {
-        transport.assumeAvailable();
+        transport.assumeTested();
         for (int round = 1; round <= ROUNDS; round++) {
             // A group per round: see the class comment.
             EventLoopGroup group = transport.newGroup(1);
@@ -142,7 +142,7 @@ class PeerDeathTest {
     @EnumSource(TestTransport.class)
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void clientProcessKilled(TestTransport transport) throws Exception {
-        transport.assumeAvailable();
+        transport.assumeTested();
         for (int round = 1; round <= ROUNDS; round++) {
             // A group and server per round: see the class comment.
             EventLoopGroup group = transport.newGroup(1);
@@ -203,7 +203,7 @@ class PeerDeathTest {
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void theLoopOfAKilledSameHostPeerChecksItsQueueAndGoesOn() throws Exception {
         TestTransport transport = TestTransport.UCX;
-        transport.assumeAvailable();
+        transport.assumeTested();
         long connectionsBefore = NativeConnections.settled();
         EventLoopGroup group = transport.newGroup(1);
         EventLoopGroup serverGroup = transport.newGroup(1);
@@ -306,7 +306,7 @@ class PeerDeathTest {
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void oneWorkerKeepsReceivingAfterManyKilledPeers() throws Exception {
         TestTransport transport = TestTransport.UCX;
-        transport.assumeAvailable();
+        transport.assumeTested();
         EventLoopGroup group = transport.newGroup(1);
         try {
             UcxIoHandler handler = null;

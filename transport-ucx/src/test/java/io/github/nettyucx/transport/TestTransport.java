@@ -112,6 +112,11 @@ public enum TestTransport {
 
     /** When {@code true}, an unavailable UCX fails the tests instead of skipping them. */
     public static final String REQUIRE_UCX_PROPERTY = "nettyucx.requireUcx";
+    /**
+     * When {@code false}, tests run against UCX only and skip NIO and epoll: the test executions other than
+     * default-test, whose settings (the TCP data path, no Unsafe, another UCX, the sanitizers) change only UCX.
+     */
+    public static final String REFERENCE_TRANSPORTS_PROPERTY = "nettyucx.referenceTransports";
 
     /** Creates an event loop group of this transport with daemon threads named after the transport. */
     public EventLoopGroup newGroup(int nThreads) {
@@ -141,6 +146,18 @@ public enum TestTransport {
             return;
         }
         Assumptions.abort(name() + " is not available here: " + unavailabilityCause());
+    }
+
+    /**
+     * Skips the calling test when this transport is not tested in this test execution: NIO and epoll where
+     * {@value #REFERENCE_TRANSPORTS_PROPERTY} is {@code false}, or one that cannot run here ({@link #assumeAvailable}).
+     */
+    public void assumeTested() {
+        if (this != UCX && !Boolean.parseBoolean(System.getProperty(REFERENCE_TRANSPORTS_PROPERTY, "true"))) {
+            Assumptions.abort(name() + ", a reference transport, runs in the default-test execution only (-D"
+                    + REFERENCE_TRANSPORTS_PROPERTY + "=false)");
+        }
+        assumeAvailable();
     }
 
     /**
