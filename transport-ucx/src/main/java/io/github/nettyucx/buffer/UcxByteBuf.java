@@ -3,11 +3,13 @@
  */
 package io.github.nettyucx.buffer;
 
+import io.github.nettyucx.jni.UcxBytes;
 import io.github.nettyucx.jni.UcxMemoryRegion;
 import io.netty.buffer.AbstractReferenceCountedByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.internal.ObjectUtil;
+import io.netty.util.internal.PlatformDependent;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -202,100 +204,127 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         return address;
     }
 
+    // The accessors go through sun.misc.Unsafe where Netty uses it (UcxBytes.UNSAFE), at the block's address, as
+    // Netty's own direct buffers do; elsewhere through the region's ByteBuffer (big-endian, as a ByteBuf is).
+
+    private static short bigEndian(short value) {
+        return PlatformDependent.BIG_ENDIAN_NATIVE_ORDER ? value : Short.reverseBytes(value);
+    }
+
+    private static int bigEndian(int value) {
+        return PlatformDependent.BIG_ENDIAN_NATIVE_ORDER ? value : Integer.reverseBytes(value);
+    }
+
+    private static long bigEndian(long value) {
+        return PlatformDependent.BIG_ENDIAN_NATIVE_ORDER ? value : Long.reverseBytes(value);
+    }
+
     @Override
     protected byte _getByte(int index) {
-        return memory.get(base + index);
+        return UcxBytes.UNSAFE ? PlatformDependent.getByte(address + index) : memory.get(base + index);
     }
 
     @Override
     protected short _getShort(int index) {
-        return memory.getShort(base + index);
+        return UcxBytes.UNSAFE ? bigEndian(PlatformDependent.getShort(address + index)) : memory.getShort(base + index);
     }
 
     @Override
     protected short _getShortLE(int index) {
-        return Short.reverseBytes(memory.getShort(base + index));
+        return Short.reverseBytes(_getShort(index));
     }
 
     @Override
     protected int _getUnsignedMedium(int index) {
-        int at = base + index;
-        return (memory.get(at) & 0xff) << 16 | memory.getShort(at + 1) & 0xffff;
+        return (_getByte(index) & 0xff) << 16 | _getShort(index + 1) & 0xffff;
     }
 
     @Override
     protected int _getUnsignedMediumLE(int index) {
-        int at = base + index;
-        return memory.get(at) & 0xff | (Short.reverseBytes(memory.getShort(at + 1)) & 0xffff) << 8;
+        return _getByte(index) & 0xff | (_getShortLE(index + 1) & 0xffff) << 8;
     }
 
     @Override
     protected int _getInt(int index) {
-        return memory.getInt(base + index);
+        return UcxBytes.UNSAFE ? bigEndian(PlatformDependent.getInt(address + index)) : memory.getInt(base + index);
     }
 
     @Override
     protected int _getIntLE(int index) {
-        return Integer.reverseBytes(memory.getInt(base + index));
+        return Integer.reverseBytes(_getInt(index));
     }
 
     @Override
     protected long _getLong(int index) {
-        return memory.getLong(base + index);
+        return UcxBytes.UNSAFE ? bigEndian(PlatformDependent.getLong(address + index)) : memory.getLong(base + index);
     }
 
     @Override
     protected long _getLongLE(int index) {
-        return Long.reverseBytes(memory.getLong(base + index));
+        return Long.reverseBytes(_getLong(index));
     }
 
     @Override
     protected void _setByte(int index, int value) {
-        memory.put(base + index, (byte) value);
+        if (UcxBytes.UNSAFE) {
+            PlatformDependent.putByte(address + index, (byte) value);
+        } else {
+            memory.put(base + index, (byte) value);
+        }
     }
 
     @Override
     protected void _setShort(int index, int value) {
-        memory.putShort(base + index, (short) value);
+        if (UcxBytes.UNSAFE) {
+            PlatformDependent.putShort(address + index, bigEndian((short) value));
+        } else {
+            memory.putShort(base + index, (short) value);
+        }
     }
 
     @Override
     protected void _setShortLE(int index, int value) {
-        memory.putShort(base + index, Short.reverseBytes((short) value));
+        _setShort(index, Short.reverseBytes((short) value));
     }
 
     @Override
     protected void _setMedium(int index, int value) {
-        int at = base + index;
-        memory.put(at, (byte) (value >>> 16));
-        memory.putShort(at + 1, (short) value);
+        _setByte(index, value >>> 16);
+        _setShort(index + 1, value);
     }
 
     @Override
     protected void _setMediumLE(int index, int value) {
-        int at = base + index;
-        memory.put(at, (byte) value);
-        memory.putShort(at + 1, Short.reverseBytes((short) (value >>> 8)));
+        _setByte(index, value);
+        _setShortLE(index + 1, value >>> 8);
     }
 
     @Override
     protected void _setInt(int index, int value) {
-        memory.putInt(base + index, value);
+        if (UcxBytes.UNSAFE) {
+            PlatformDependent.putInt(address + index, bigEndian(value));
+        } else {
+            memory.putInt(base + index, value);
+        }
     }
 
     @Override
     protected void _setIntLE(int index, int value) {
-        memory.putInt(base + index, Integer.reverseBytes(value));
+        _setInt(index, Integer.reverseBytes(value));
     }
 
     @Override
     protected void _setLong(int index, long value) {
-        memory.putLong(base + index, value);
+        if (UcxBytes.UNSAFE) {
+            PlatformDependent.putLong(address + index, bigEndian(value));
+        } else {
+            memory.putLong(base + index, value);
+        }
     }
 
     @Override
     protected void _setLongLE(int index, long value) {
-        memory.putLong(base + index, Long.reverseBytes(value));
+        _setLong(index, Long.reverseBytes(value));
     }
 
     @Override
@@ -318,7 +347,11 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         if (length == 0) {
             return this;
         }
-        if (dst instanceof UcxByteBuf) {
+        if (UcxBytes.UNSAFE && dst.hasMemoryAddress()) {
+            PlatformDependent.copyMemory(address + index, dst.memoryAddress() + dstIndex, length);
+        } else if (UcxBytes.UNSAFE && dst.hasArray()) {
+            PlatformDependent.copyMemory(address + index, dst.array(), dst.arrayOffset() + dstIndex, length);
+        } else if (dst instanceof UcxByteBuf) {
             UcxByteBuf to = (UcxByteBuf) dst;
             to.memory.put(to.base + dstIndex, memory, base + index, length);
         } else if (dst.hasArray()) {
@@ -332,7 +365,11 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     @Override
     public ByteBuf getBytes(int index, byte[] dst, int dstIndex, int length) {
         checkDstIndex(index, length, dstIndex, ObjectUtil.checkNotNull(dst, "dst").length);
-        memory.get(base + index, dst, dstIndex, length);
+        if (UcxBytes.UNSAFE) {
+            PlatformDependent.copyMemory(address + index, dst, dstIndex, length);
+        } else {
+            memory.get(base + index, dst, dstIndex, length);
+        }
         return this;
     }
 
@@ -383,7 +420,11 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
         if (length == 0) {
             return this;
         }
-        if (src instanceof UcxByteBuf) {
+        if (UcxBytes.UNSAFE && src.hasMemoryAddress()) {
+            PlatformDependent.copyMemory(src.memoryAddress() + srcIndex, address + index, length);
+        } else if (UcxBytes.UNSAFE && src.hasArray()) {
+            PlatformDependent.copyMemory(src.array(), src.arrayOffset() + srcIndex, address + index, length);
+        } else if (src instanceof UcxByteBuf) {
             UcxByteBuf from = (UcxByteBuf) src;
             memory.put(base + index, from.memory, from.base + srcIndex, length);
         } else if (src.hasArray()) {
@@ -397,7 +438,11 @@ final class UcxByteBuf extends AbstractReferenceCountedByteBuf {
     @Override
     public ByteBuf setBytes(int index, byte[] src, int srcIndex, int length) {
         checkSrcIndex(index, length, srcIndex, ObjectUtil.checkNotNull(src, "src").length);
-        memory.put(base + index, src, srcIndex, length);
+        if (UcxBytes.UNSAFE) {
+            PlatformDependent.copyMemory(src, srcIndex, address + index, length);
+        } else {
+            memory.put(base + index, src, srcIndex, length);
+        }
         return this;
     }
 

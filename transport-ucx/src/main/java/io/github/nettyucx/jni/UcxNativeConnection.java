@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 public final class UcxNativeConnection {
     private final long conn;
     private final ByteBuffer state;
+    private final long stateAddress;
     private final int recvSlots;
     private final int id;
     private final long tagSecret;
@@ -31,7 +32,8 @@ public final class UcxNativeConnection {
         this.messageKey = (int) created[UcxNative.CREATED_MESSAGE_KEY];
         this.sendAreaAddress = created[UcxNative.CREATED_SEND_AREA];
         this.sendStride = (int) created[UcxNative.CREATED_SEND_STRIDE];
-        this.state = UcxBytes.words(created[UcxNative.CREATED_STATE],
+        this.stateAddress = created[UcxNative.CREATED_STATE];
+        this.state = UcxBytes.words(stateAddress,
                 4 * (UcxNative.STATE_HEADER_WORDS + recvSlots + sendSlots));
     }
 
@@ -89,37 +91,37 @@ public final class UcxNativeConnection {
 
     /** Re-enables completion notifications; call before looking at the state. */
     public void clearNotified() {
-        state.putInt(4 * UcxNative.STATE_NOTIFIED, 0);
+        UcxBytes.putInt(state, stateAddress, 4 * UcxNative.STATE_NOTIFIED, 0);
     }
 
     /** The ucs_status_t the endpoint failed with, or 0. */
     public int endpointError() {
-        return state.getInt(4 * UcxNative.STATE_ERROR);
+        return UcxBytes.getInt(state, stateAddress, 4 * UcxNative.STATE_ERROR);
     }
 
     /** True once UCX has finished setting up the endpoint. */
     public boolean wiredUp() {
-        return state.getInt(4 * UcxNative.STATE_WIRED_UP) != 0;
+        return UcxBytes.getInt(state, stateAddress, 4 * UcxNative.STATE_WIRED_UP) != 0;
     }
 
     /** Credits the peer has returned so far, counted natively from the headers and control messages. */
     public int creditsReceived() {
-        return state.getInt(4 * UcxNative.STATE_CREDITS);
+        return UcxBytes.getInt(state, stateAddress, 4 * UcxNative.STATE_CREDITS);
     }
 
     /** Messages held by a parked connection (ucx_park.c) for its receives to take. */
     public int held() {
-        return state.getInt(4 * UcxNative.STATE_HELD);
+        return UcxBytes.getInt(state, stateAddress, 4 * UcxNative.STATE_HELD);
     }
 
     /** A receive slot's word: RECV_POSTED, RECV_IDLE, a completed receive's payload length or a failed one's status. */
     public int recvState(int slot) {
-        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + slot));
+        return UcxBytes.getInt(state, stateAddress, 4 * (UcxNative.STATE_HEADER_WORDS + slot));
     }
 
     /** A send slot's word: SEND_FREE, SEND_BUSY, or a failed send's negative status. */
     public int sendState(int slot) {
-        return state.getInt(4 * (UcxNative.STATE_HEADER_WORDS + recvSlots + slot));
+        return UcxBytes.getInt(state, stateAddress, 4 * (UcxNative.STATE_HEADER_WORDS + recvSlots + slot));
     }
 
     // Messages.

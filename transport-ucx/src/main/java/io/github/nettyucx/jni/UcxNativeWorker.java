@@ -19,6 +19,7 @@ public final class UcxNativeWorker {
     private final long address;
     /** The ready list: header words, then the indexes of the connections to dispatch. */
     private final ByteBuffer readyList;
+    private final long readyListAddress;
     /** What {@link #wake()} writes: the loop's epoll set watches it. */
     private final int eventFd;
     private final ByteBuffer events = ByteBuffer.allocateDirect(MAX_EVENTS * UcxNative.EVENT_WORDS * 4)
@@ -29,6 +30,7 @@ public final class UcxNativeWorker {
     public UcxNativeWorker(int maxConnections) throws IOException {
         address = UcxNative.workerCreate(maxConnections);
         readyList = UcxNative.workerReadyList(address).order(ByteOrder.nativeOrder());
+        readyListAddress = UcxBytes.address(readyList);
         eventFd = UcxNative.workerEventFd(address);
     }
 
@@ -62,12 +64,12 @@ public final class UcxNativeWorker {
 
     /** The socket of the {@code i}th event of the last {@link #await}. */
     public int eventSocket(int i) {
-        return events.getInt(4 * (UcxNative.EVENT_WORDS * i + UcxNative.EVENT_FD));
+        return UcxBytes.getInt(events, eventsAddress, 4 * (UcxNative.EVENT_WORDS * i + UcxNative.EVENT_FD));
     }
 
     /** The epoll flags of the {@code i}th event of the last {@link #await}. */
     public int eventFlags(int i) {
-        return events.getInt(4 * (UcxNative.EVENT_WORDS * i + UcxNative.EVENT_EVENTS));
+        return UcxBytes.getInt(events, eventsAddress, 4 * (UcxNative.EVENT_WORDS * i + UcxNative.EVENT_EVENTS));
     }
 
     /** Adds, changes or removes the loop's interest in socket {@code fd} (op: EPOLL_CTL_*). */
@@ -77,34 +79,42 @@ public final class UcxNativeWorker {
 
     // The ready list. Dispatching a connection may list it again: those entries follow the ones listed before.
 
+    private int readyWord(int word) {
+        return UcxBytes.getInt(readyList, readyListAddress, 4 * word);
+    }
+
+    private void setReadyWord(int word, int value) {
+        UcxBytes.putInt(readyList, readyListAddress, 4 * word, value);
+    }
+
     /** Connections listed with completions. */
     public int readyCount() {
-        return readyList.getInt(4 * UcxNative.READY_COUNT);
+        return readyWord(UcxNative.READY_COUNT);
     }
 
     /** The index of the {@code i}th connection listed. */
     public int readyIndex(int i) {
-        return readyList.getInt(4 * (UcxNative.READY_HEADER_WORDS + i));
+        return readyWord(UcxNative.READY_HEADER_WORDS + i);
     }
 
     /** Drops the first {@code dispatched} entries: those listed after them move to the front. */
     public void readyDispatched(int dispatched) {
         int listedAgain = readyCount() - dispatched;
         for (int i = 0; i < listedAgain; i++) {
-            readyList.putInt(4 * (UcxNative.READY_HEADER_WORDS + i), readyIndex(dispatched + i));
+            setReadyWord(UcxNative.READY_HEADER_WORDS + i, readyIndex(dispatched + i));
         }
-        readyList.putInt(4 * UcxNative.READY_COUNT, listedAgain);
+        setReadyWord(UcxNative.READY_COUNT, listedAgain);
     }
 
     /** Whether the native side found the list full and listed no more (its capacity rules it out). */
     public boolean readyListOverflowed() {
-        return readyList.getInt(4 * UcxNative.READY_OVERFLOWED) != 0;
+        return readyWord(UcxNative.READY_OVERFLOWED) != 0;
     }
 
     /** Empties the list and clears its overflow: every connection is to be looked at instead. */
     public void clearReadyList() {
-        readyList.putInt(4 * UcxNative.READY_OVERFLOWED, 0);
-        readyList.putInt(4 * UcxNative.READY_COUNT, 0);
+        setReadyWord(UcxNative.READY_OVERFLOWED, 0);
+        setReadyWord(UcxNative.READY_COUNT, 0);
     }
 
     /** Connections closed by Java that the worker has not freed yet (they still flush or wait for their peer). */

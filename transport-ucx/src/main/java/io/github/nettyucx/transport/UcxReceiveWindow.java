@@ -12,7 +12,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -164,8 +163,7 @@ final class UcxReceiveWindow {
     /** Appends {@code n} bytes at {@code offset} of {@code src} to {@code dst}, without allocating. */
     private static void copyOut(ByteBuf src, int offset, ByteBuf dst, int n) {
         int writerIndex = dst.writerIndex();
-        ByteBuffer from = src.internalNioBuffer(offset, n);
-        UcxBytes.copy(from, from.position(), dst, writerIndex, n);
+        UcxBytes.copy(src, offset, dst, writerIndex, n);
         dst.writerIndex(writerIndex + n);
     }
 

@@ -138,18 +138,18 @@ final class UcxSendGatherer implements ChannelOutboundBuffer.MessageProcessor {
 
     private void addEntry(long address, int length) {
         int entry = entryOffset(iovCount++);
-        sendArea.putLong(entry + UcxNative.IOV_BUFFER_OFFSET, address);
-        sendArea.putLong(entry + UcxNative.IOV_LENGTH_OFFSET, length);
+        UcxBytes.putLong(sendArea, sendAreaAddress, entry + UcxNative.IOV_BUFFER_OFFSET, address);
+        UcxBytes.putLong(sendArea, sendAreaAddress, entry + UcxNative.IOV_LENGTH_OFFSET, length);
     }
 
     private void growLastEntry(int n) {
         int length = entryOffset(iovCount - 1) + UcxNative.IOV_LENGTH_OFFSET;
-        sendArea.putLong(length, sendArea.getLong(length) + n);
+        UcxBytes.putLong(sendArea, sendAreaAddress, length, UcxBytes.getLong(sendArea, sendAreaAddress, length) + n);
     }
 
     /** Copies {@code n} readable bytes of {@code src} to {@code offset} of the send area, without allocating. */
     private void copyIn(ByteBuf src, int offset, int n) {
-        UcxBytes.copy(src, src.readerIndex(), sendArea, offset, n);
+        UcxBytes.copy(src, src.readerIndex(), sendArea, sendAreaAddress, offset, n);
     }
 
     /** Whether the send of {@code slot} reads buffers in place (its I/O vector goes, not the slot's bytes). */
