@@ -60,7 +60,8 @@ check() {
 echo "ucx-matrix: the transport's UCX-dependent tests on UCX $UCX_WHEEL_VERSION ($UCX_NEWEST_LIBDIR)"
 rc=0
 mvn -o -B -ntp -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Dnettyucx.defaultTestsOnly=true \
-    -Dnettyucx.referenceTransports=false -pl transport-ucx -am test -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false "$@" >"$log" 2>&1 || rc=$?
+    -Dnettyucx.referenceTransports=false -pl transport-ucx -am test -Dtest="$tests" \
+    -Dsurefire.failIfNoSpecifiedTests=false "$@" >"$log" 2>&1 || rc=$?
 grep -E "Tests run:.*Fail" "$log" | tail -n 1
 check "the transport's tests" "$rc" transport-ucx/target/surefire-reports
 
