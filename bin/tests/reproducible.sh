@@ -2,15 +2,24 @@
 # Checks that the published jars are reproducible: builds them twice, from two copies of the working tree at
 # different paths (so that an absolute path leaking into a jar or the JNI library shows), and compares every jar
 # byte for byte. Prints the sha256 of each, names those that differ and exits 1 if any does.
+#   bin/tests/reproducible.sh [--against DIR] [Maven arguments]
+# With --against DIR, a tree (not this one's path) whose build of the same modules, with the same flags (below), is
+# already there, it builds once, in a fresh copy, and compares that with DIR's jars: bin/test does so with the copy
+# whose jars it has just installed for the consumers, which saves a build.
 #
 # The jars: those of bom (a pom alone), transport-ucx-native (the classifier jar with the .so, its sources and
 # javadoc jars), transport-ucx and grpc (each with its -sources and -javadoc jars). The other published modules use the same
 # plugins and the same project.build.outputTimestamp; they are left out to keep this under two minutes.
-# Extra arguments go to both Maven runs (e.g. -o).
+# Extra arguments go to the Maven runs (e.g. -o).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 modules=(bom transport-ucx-native transport-ucx grpc)
+against=
+if [[ ${1-} == --against ]]; then
+    against=$(cd "${2:?reproducible.sh: --against needs a directory}" && pwd)
+    shift 2
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/netty-ucx-repro.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -31,10 +40,13 @@ build() {
 }
 
 # One after the other: at once, on two cores, they took longer.
-for copy in a b; do
+copies=(a b)
+[[ -z $against ]] || copies=(a)
+for copy in "${copies[@]}"; do
     build "$copy" "$@" >"$work/$copy.log" 2>&1 \
         || { echo "reproducible.sh: build $copy failed:" >&2; tail -n 40 "$work/$copy.log" >&2; exit 1; }
 done
+other_root=${against:-$work/b}
 
 differ=0
 count=0
@@ -42,7 +54,7 @@ for m in "${modules[@]}"; do
     for jar in "$work/a/$m/target/"*.jar; do
         [[ -e $jar ]] || continue
         name=${jar#"$work/a/"}
-        other=$work/b/$name
+        other=$other_root/$name
         count=$((count + 1))
         sum_a=$(sha256sum "$jar" | cut -d' ' -f1)
         sum_b=$( [[ -e $other ]] && sha256sum "$other" | cut -d' ' -f1 || echo missing)
