@@ -11,7 +11,8 @@
 #   - the native module has both classifiers, each holding the library of its architecture (read from the ELF header);
 #   - each pom carries what Central requires (name, description, url, licenses, developers, scm: the last four may
 #     come from the published parent).
-# Run by bin/test after `mvn verify`, so that little is rebuilt; about 60 s on two cores then. Extra arguments go to Maven.
+# Run by bin/test at the end of its lane A, in a copy of the tree where the transport, grpc and the aarch64 library are
+# built; about 60 s on two cores then. Extra arguments go to Maven.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
