@@ -87,6 +87,9 @@ final class AppJvm {
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
         command.add("-Dio.netty.leakDetection.level=paranoid");
+        // nettyucx.childJvmArgs: JVM options bin/test gives the tests' JVMs and their children (no C2).
+        Arrays.stream(System.getProperty("nettyucx.childJvmArgs", "").split(" "))
+                .filter(option -> !option.isEmpty()).forEach(command::add);
         if (agentArgs != null) {
             String reportArg = "metricsFile=" + report;
             command.add("-javaagent:" + agentJar() + "=" + (agentArgs.isEmpty() ? reportArg : agentArgs + ","

@@ -37,6 +37,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * installs PyPI's pyspark, whose package folder is one), and is skipped, visibly, elsewhere.
  */
 class SparkClusterTest {
+    /** JVM options bin/test gives the tests' JVMs and their children (no C2), for every JVM of Spark's here. */
+    private static final String CHILD_JVM_ARGS = System.getProperty("nettyucx.childJvmArgs", "");
+
     @Test
     void aShuffleJobGivesTheSameResultOverUcx() throws Exception {
         String home = System.getProperty("agent.sparkHome", "");
@@ -89,13 +92,13 @@ class SparkClusterTest {
     /** The job in local mode, one JVM without the agent; its result line. */
     private static String runLocally(Path home, Path dir, Path job) throws Exception {
         Files.createDirectories(dir);
-        return submit(home, dir, job, "local[2]", "", "");
+        return submit(home, dir, job, "local[2]", CHILD_JVM_ARGS, CHILD_JVM_ARGS);
     }
 
     /** A fresh cluster with the agent on every JVM, one job on it, the cluster stopped; the job's result line. */
     private static String runOnCluster(Path home, Path dir, Path job) throws Exception {
         Files.createDirectories(dir);
-        String agentOpt = "-javaagent:" + AppJvm.agentJar() + "=metricsFile=" + dir;
+        String agentOpt = CHILD_JVM_ARGS + " -javaagent:" + AppJvm.agentJar() + "=metricsFile=" + dir;
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -72,8 +73,11 @@ class ServerShutdownAfterPeerLeftTest {
     private static Process start(Class<?> main, String... args) throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java runs this JVM"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-Dio.netty.leakDetection.level=disabled",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-Dio.netty.leakDetection.level=disabled"));
+        // nettyucx.childJvmArgs: JVM options bin/test gives the tests' JVMs and their children (no C2).
+        Arrays.stream(System.getProperty("nettyucx.childJvmArgs", "").split(" "))
+                .filter(option -> !option.isEmpty()).forEach(command::add);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }

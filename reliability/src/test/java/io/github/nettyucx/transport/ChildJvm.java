@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -95,6 +96,9 @@ final class ChildJvm implements AutoCloseable {
             command.add(java);
             command.add("-Xmx512m");
             command.add("-Dio.netty.leakDetection.level=disabled");
+            // nettyucx.childJvmArgs: JVM options bin/test gives the tests' JVMs and their children (no C2).
+            Arrays.stream(System.getProperty("nettyucx.childJvmArgs", "").split(" "))
+                    .filter(option -> !option.isEmpty()).forEach(command::add);
             // The project's settings and the logging configuration (UCX_* variables are inherited).
             for (String property : System.getProperties().stringPropertyNames()) {
                 if (property.startsWith("nettyucx.") || property.startsWith("io.github.nettyucx.")

@@ -130,8 +130,11 @@ class YcsbEndToEndTest {
         List<String> command = new ArrayList<>(Arrays.asList(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid",
-                "-Dlogback.configurationFile=" + System.getProperty("logback.configurationFile", ""),
-                "-cp", classpath, "site.ycsb.Client",
+                "-Dlogback.configurationFile=" + System.getProperty("logback.configurationFile", "")));
+        // nettyucx.childJvmArgs: JVM options bin/test gives the tests' JVMs and their children (no C2).
+        Arrays.stream(System.getProperty("nettyucx.childJvmArgs", "").split(" "))
+                .filter(option -> !option.isEmpty()).forEach(command::add);
+        command.addAll(Arrays.asList("-cp", classpath, "site.ycsb.Client",
                 "-db", KvStoreClient.class.getName(), phase,
                 "-P", WORKLOADS.resolve(workload).toString(),
                 "-p", "kvstore.hosts=" + hosts(), "-p", "kvstore.transport=ucx",

@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -32,8 +33,11 @@ final class ChildJvm implements AutoCloseable {
     /** A JVM whose environment is this one's with {@code environment} added. */
     ChildJvm(Map<String, String> environment, Class<?> mainClass, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
+        // nettyucx.childJvmArgs: JVM options bin/test gives the tests' JVMs and their children (no C2).
+        Arrays.stream(System.getProperty("nettyucx.childJvmArgs", "").split(" "))
+                .filter(option -> !option.isEmpty()).forEach(command::add);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
