@@ -2,10 +2,12 @@
 # Checks that the published jars are reproducible: builds them twice, from two copies of the working tree at
 # different paths (so that an absolute path leaking into a jar or the JNI library shows), and compares every jar
 # byte for byte. Prints the sha256 of each, names those that differ and exits 1 if any does.
-#   bin/tests/reproducible.sh [--against DIR] [Maven arguments]
-# With --against DIR, a tree (not this one's path) whose build of the same modules, with the same flags (below), is
-# already there, it builds once, in a fresh copy, and compares that with DIR's jars: bin/test does so with the copy
-# whose jars it has just installed for the consumers, which saves a build.
+#   bin/tests/reproducible.sh [Maven arguments]
+#   bin/tests/reproducible.sh --compare DIR1 DIR2
+# With --compare, it builds nothing: DIR1 and DIR2 are two trees at different paths whose builds of the same modules
+# are there already, and every jar of those modules in DIR1 is compared with DIR2's. bin/test does so with the jars
+# lane A installed for the consumers (from a copy of the tree) and lane B's build of the tree itself, so that no
+# build runs for this check alone.
 #
 # The jars: those of bom (a pom alone), transport-ucx-native (the classifier jar with the .so, its sources and
 # javadoc jars), transport-ucx and grpc (each with its -sources and -javadoc jars). The other published modules use the same
@@ -15,11 +17,6 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 modules=(bom transport-ucx-native transport-ucx grpc)
-against=
-if [[ ${1-} == --against ]]; then
-    against=$(cd "${2:?reproducible.sh: --against needs a directory}" && pwd)
-    shift 2
-fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/netty-ucx-repro.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -39,21 +36,25 @@ build() {
     (cd "$dir" && mvn -B -ntp -Dmaven.test.skip=true -Dcheckstyle.skip=true -pl "$list" -am package "$@")
 }
 
-# One after the other: at once, on two cores, they took longer.
-copies=(a b)
-[[ -z $against ]] || copies=(a)
-for copy in "${copies[@]}"; do
-    build "$copy" "$@" >"$work/$copy.log" 2>&1 \
-        || { echo "reproducible.sh: build $copy failed:" >&2; tail -n 40 "$work/$copy.log" >&2; exit 1; }
-done
-other_root=${against:-$work/b}
+if [[ ${1-} == --compare ]]; then
+    one=$(cd "${2:?reproducible.sh: --compare needs two directories}" && pwd)
+    other_root=$(cd "${3:?reproducible.sh: --compare needs two directories}" && pwd)
+else
+    # One after the other: at once, on two cores, they took longer.
+    for copy in a b; do
+        build "$copy" "$@" >"$work/$copy.log" 2>&1 \
+            || { echo "reproducible.sh: build $copy failed:" >&2; tail -n 40 "$work/$copy.log" >&2; exit 1; }
+    done
+    one=$work/a
+    other_root=$work/b
+fi
 
 differ=0
 count=0
 for m in "${modules[@]}"; do
-    for jar in "$work/a/$m/target/"*.jar; do
+    for jar in "$one/$m/target/"*.jar; do
         [[ -e $jar ]] || continue
-        name=${jar#"$work/a/"}
+        name=${jar#"$one/"}
         other=$other_root/$name
         count=$((count + 1))
         sum_a=$(sha256sum "$jar" | cut -d' ' -f1)
@@ -77,7 +78,8 @@ if (( count == 0 )); then
     exit 1
 fi
 if (( differ )); then
-    echo "reproducible.sh: the two builds differ (above)" >&2
+    echo "reproducible.sh: the builds in $one and $other_root differ (above); a tree built before may hold" \
+        "output of an earlier build: mvn clean, then build again" >&2
     exit 1
 fi
 echo "reproducible.sh: $count jars, the same bytes from both builds"
