@@ -57,18 +57,13 @@ marker=$(mktemp "${TMPDIR:-/tmp}/jdk-ucx-matrix.XXXXXX")
 trap 'rm -f "$log" "$marker"' EXIT
 on="on $java21_version and UCX $UCX_WHEEL_VERSION"
 
-# Runs a Maven command into the log; fails, with the log's end, when it fails or UCX warned in the log or in the
-# files that this run's test JVMs wrote (newer than the marker; UCX writes to stderr).
+# Runs a Maven command into the log (leg_run: fails, with the log's end, when it fails); fails too when UCX warned in
+# the log or in what this run's test JVMs wrote beside their reports (newer than the marker; UCX writes to stderr).
 run() {
-    local what=$1 rc=0 files
+    local what=$1 files
     shift
-    "$@" >"$log" 2>&1 || rc=$?
-    if (( rc != 0 )); then
-        tail -n 60 "$log" >&2
-        echo "jdk-ucx-matrix: $what failed $on" >&2
-        exit 1
-    fi
-    mapfile -t files < <(printf '%s\n' "$log"; find transport-ucx/target -type f -newer "$marker")
+    leg_run jdk-ucx-matrix "$log" "$what $on" "$@"
+    mapfile -t files < <(printf '%s\n' "$log"; find transport-ucx/target/surefire-reports -type f -newer "$marker")
     if grep -qs "UCX  WARN" "${files[@]}"; then
         grep -hs "UCX  WARN" "${files[@]}" | sort | uniq -c | head >&2
         echo "jdk-ucx-matrix: UCX $UCX_WHEEL_VERSION warned during $what (above)" >&2

@@ -1,4 +1,5 @@
-# Sourced by bin/setup and the matrix legs (bin/tests/jdk-ucx-matrix.sh, netty-matrix.sh, aarch64-consumer.sh): the versions each leg runs on, and where bin/setup puts what is not a Debian package.
+# Sourced by bin/setup and the matrix legs (bin/tests/jdk-ucx-matrix.sh, netty-matrix.sh, aarch64-consumer.sh): the
+# versions each leg runs on, and where bin/setup puts what is not a Debian package.
 # Everything lands under $NETTYUCX_TOOLS (default ~/.cache/netty-ucx), one directory per version; a directory's
 # .done file marks a finished install.
 

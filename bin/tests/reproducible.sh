@@ -3,11 +3,13 @@
 # different paths (so that an absolute path leaking into a jar or the JNI library shows), and compares every jar
 # byte for byte. Prints the sha256 of each, names those that differ and exits 1 if any does.
 #   bin/tests/reproducible.sh [Maven arguments]
+#   bin/tests/reproducible.sh --keep DIR
 #   bin/tests/reproducible.sh --compare DIR1 DIR2
-# With --compare, it builds nothing: DIR1 and DIR2 are two trees at different paths whose builds of the same modules
-# are there already, and every jar of those modules in DIR1 is compared with DIR2's. bin/test does so with the jars
-# lane A installed for the consumers (from a copy of the tree) and lane B's build of the tree itself, so that no
-# build runs for this check alone.
+# With --keep, it builds nothing: it copies the jars below from the current directory's build into DIR, in the same
+# layout. With --compare, it builds nothing either: DIR1 and DIR2 hold builds of those modules made at different
+# paths, and every jar of them in DIR1 is compared with DIR2's. bin/test keeps the jars lane A installed for the
+# consumers (in a copy of the tree) and compares them with lane B's build of the tree itself, so that no build runs
+# for this check alone.
 #
 # The jars: those of bom (a pom alone), transport-ucx-native (the classifier jar with the .so, its sources and
 # javadoc jars), transport-ucx and grpc (each with its -sources and -javadoc jars). The other published modules use the same
@@ -17,6 +19,17 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 modules=(bom transport-ucx-native transport-ucx grpc)
+
+if [[ ${1-} == --keep ]]; then
+    keep=${2:?reproducible.sh: --keep needs a directory}
+    for m in "${modules[@]}"; do
+        [[ -d $m/target ]] || continue
+        mkdir -p "$keep/$m/target"
+        # Not the transport's -tests.jar, which is not published (nor built by the two-build mode).
+        find "$m/target" -maxdepth 1 -name '*.jar' ! -name '*-tests.jar' -exec cp -t "$keep/$m/target" {} +
+    done
+    exit 0
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/netty-ucx-repro.XXXXXX")
 trap 'rm -rf "$work"' EXIT
