@@ -24,7 +24,11 @@ import java.util.function.IntSupplier;
  *   <li>spinning pays while work arrives soon: the spin window is learnt from how idle periods end, as KVM's halt
  *   polling sizes its polling;</li>
  *   <li>beside threads that take every CPU, spinning only hands them slices: while the host's runnable threads
- *   other than this loop fill its CPUs, the loop sleeps at once, as epoll's does, with a short scheduler slice.</li>
+ *   other than this loop fill its CPUs, the loop sleeps at once, as epoll's does, with a short scheduler slice;</li>
+ *   <li>unless the loop itself works at least half its time on what its connections bring, with no application
+ *   threads handing it work: then it carries a stream between loops (the threads that fill the CPUs are mostly the
+ *   loops at both ends of it), its idle gaps are short, and sleeping through each would cost a wake-up per gap while
+ *   freeing little of a CPU. Application threads that feed a loop need the cores, as in the start-up.</li>
  * </ul>
  *
  * <p>One instance per loop, used on its thread, except {@link #taskFromOtherThread()}. Nothing here allocates; the
@@ -59,6 +63,11 @@ final class UcxIdlePolicy {
     static final double TAKEN_MARGIN = 0.5;
     /** A spin yields once every this many empty rounds (a power of two), once it yields at all. */
     static final int ROUNDS_PER_YIELD = 4;
+    /**
+     * The share of its time a loop works from which, with no tasks from other threads for {@link #HORIZON_NANOS},
+     * the CPUs being taken no longer make it sleep at once.
+     */
+    static final double STREAM_BUSY_SHARE = 0.5;
 
     /** The states of an adaptive loop. */
     enum Mode {
@@ -68,7 +77,7 @@ final class UcxIdlePolicy {
         STARTUP,
         /** Spinning for the learnt window, yielding after a while. */
         SPINNING,
-        /** Other threads take the CPUs: every idle period sleeps at once. */
+        /** Other threads take the CPUs and the loop is mostly idle: every idle period sleeps at once. */
         CPUS_TAKEN
     }
 
@@ -80,14 +89,26 @@ final class UcxIdlePolicy {
     private long windowNanos;
     private long startupEndsAt;
     private long startupEndsAtWork;
-    /** Tasks from other threads, counted without atomicity (a lost count only delays the start-up's end). */
+    /**
+     * Tasks from other threads, counted without atomicity: a lost count only delays the start-up's end, and any count
+     * says that application threads feed the loop.
+     */
     private volatile int otherThreadsTasks;
     private int otherThreadsTasksAtStart;
+    /** The count of those tasks at the last CPU reading, and when a reading last found new ones. */
+    private int otherThreadsTasksRead;
+    private long otherThreadsTaskSeenAt;
 
     /** When the next CPU reading may be taken, and the moving average of the readings, this loop not counted. */
     private long nextSample;
     private double othersRunnable;
     private long cpusTakenPeriods;
+
+    /** When the current idle period started, when the last one ended, whether it did, and the loop's busy share. */
+    private long idleStartedAt;
+    private long idleEndedAt;
+    private boolean idleEnded;
+    private double busyShare;
 
     /** How the current idle period's spin yields. */
     private long yieldAfterNanos;
@@ -104,6 +125,7 @@ final class UcxIdlePolicy {
         this.windowNanos = config.spinNanos();
         // As if the last reading were a horizon old: the first one replaces the average.
         this.nextSample = now - HORIZON_NANOS + SAMPLE_NANOS;
+        this.otherThreadsTaskSeenAt = now - HORIZON_NANOS;
     }
 
     /**
@@ -115,6 +137,7 @@ final class UcxIdlePolicy {
      * that spin yields.
      */
     long idleStarts(long now, long work, boolean spinningPeers, boolean onlyPlainPeers) {
+        measureBusyShare(now);
         WaitStrategy strategy = config.waitStrategy();
         if (onlyPlainPeers || strategy == WaitStrategy.SLEEP) {
             return decide(0, FOREVER, 0);
@@ -160,7 +183,7 @@ final class UcxIdlePolicy {
                     work - startupEndsAtWork + config.startupSpinEvents(),
                     threadsDrive ? ": other threads hand it their tasks" : "");
         }
-        boolean taken = cpusTaken(now);
+        boolean taken = cpusTaken(now) && !carriesStream(now);
         if (taken && mode != Mode.CPUS_TAKEN) {
             cpusTakenPeriods++;
             CPUS_TAKEN_PERIODS.increment();
@@ -184,8 +207,41 @@ final class UcxIdlePolicy {
                 othersRunnable += (runnable - 1 - othersRunnable) * weight;
             }
             nextSample = now + SAMPLE_NANOS;
+            int tasks = otherThreadsTasks;
+            if (tasks != otherThreadsTasksRead) {
+                otherThreadsTasksRead = tasks;
+                otherThreadsTaskSeenAt = now;
+            }
         }
         return mode == Mode.CPUS_TAKEN ? othersRunnable >= cpus - TAKEN_MARGIN : othersRunnable >= cpus + TAKEN_MARGIN;
+    }
+
+    /**
+     * Adds the time from the last idle period's start to {@code now} to the moving average of the share of its time
+     * the loop works: that period, then the work that ended it until this one starts.
+     */
+    private void measureBusyShare(long now) {
+        if (idleEnded) {
+            long idle = idleEndedAt - idleStartedAt;
+            long busy = now - idleEndedAt;
+            if (idle >= 0 && busy >= 0 && idle + busy > 0) {
+                double total = idle + busy;
+                busyShare += (busy / total - busyShare) * Math.min(1.0, total / HORIZON_NANOS);
+            }
+            idleEnded = false;
+        }
+        idleStartedAt = now;
+    }
+
+    /** Whether the loop works at least {@link #STREAM_BUSY_SHARE} of its time, and no other threads hand it tasks. */
+    private boolean carriesStream(long now) {
+        return busyShare >= STREAM_BUSY_SHARE && now - otherThreadsTaskSeenAt > HORIZON_NANOS;
+    }
+
+    /** The current idle period ended at {@code now}: work came, during a spin or in a sleep. */
+    void idleEnded(long now) {
+        idleEndedAt = now;
+        idleEnded = true;
     }
 
     private int yieldMask() {
@@ -230,9 +286,7 @@ final class UcxIdlePolicy {
 
     /** Another thread handed the loop a task: application threads that do so need the cores. */
     void taskFromOtherThread() {
-        if (mode == Mode.STARTUP || mode == Mode.IDLE) {
-            otherThreadsTasks++;
-        }
+        otherThreadsTasks++;
     }
 
     /** Whether the loop's thread should ask for a short scheduler slice: while it sleeps at once in every wait. */
@@ -251,6 +305,7 @@ final class UcxIdlePolicy {
 
     @Override
     public String toString() {
-        return "UcxIdlePolicy(" + mode + ", window " + windowNanos + " ns, others runnable " + othersRunnable + ')';
+        return "UcxIdlePolicy(" + mode + ", window " + windowNanos + " ns, others runnable " + othersRunnable
+                + ", busy " + busyShare + ')';
     }
 }

@@ -234,7 +234,7 @@ public final class UcxIoHandler implements IoHandler {
 
     /**
      * Where the loop waits: it spins and/or sleeps as {@link UcxIdlePolicy} decides, and tells it how a spin that
-     * found nothing ended. Returns what it handled once work came.
+     * found nothing ended and when work came. Returns what it handled once work came.
      */
     private int awaitWork(IoHandlerContext context) throws IOException {
         long idleStart = ioStartNanos;
@@ -244,14 +244,14 @@ public final class UcxIoHandler implements IoHandler {
             // Busy polling: one look at the worker and the sockets per run, and the run comes back at once.
             return Math.max(0, worker.waitAndDispatch(0, this));
         }
-        if (spinNanos > 0) {
-            int handled = spin(context, spinNanos, idlePolicy.yieldAfterNanos(), idlePolicy.yieldRoundsMask());
-            if (handled != 0) {
-                return handled;
-            }
+        int handled = spinNanos > 0
+                ? spin(context, spinNanos, idlePolicy.yieldAfterNanos(), idlePolicy.yieldRoundsMask()) : 0;
+        if (handled == 0) {
+            handled = sleep(context);
+            idlePolicy.slept(System.nanoTime() - idleStart);
         }
-        int handled = sleep(context);
-        idlePolicy.slept(System.nanoTime() - idleStart);
+        // The round that found the work started at ioStartNanos (a spin's last round, or the end of the wait).
+        idlePolicy.idleEnded(ioStartNanos);
         return handled;
     }
 

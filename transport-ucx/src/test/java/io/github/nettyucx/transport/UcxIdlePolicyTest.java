@@ -58,6 +58,19 @@ class UcxIdlePolicyTest {
             return this;
         }
 
+        /**
+         * An idle period of {@code idleNanos} that ends when work comes (in a sleep if the spin was shorter), then
+         * {@code busyNanos} of work until the next one starts.
+         */
+        Loop period(long idleNanos, long busyNanos) {
+            now += idleNanos;
+            if (spin < idleNanos) {
+                policy.slept(idleNanos);
+            }
+            policy.idleEnded(now);
+            return idle(2, busyNanos);
+        }
+
         /** The current period's spin found nothing; the loop slept, and the period lasted {@code idleNanos}. */
         Loop slept(long idleNanos) {
             policy.slept(idleNanos);
@@ -148,6 +161,33 @@ class UcxIdlePolicyTest {
         loop.steady(20);
         assertEquals(Mode.SPINNING, loop.policy.mode());
         assertSpins(loop, SPIN, YIELD_AFTER, UcxIdlePolicy.ROUNDS_PER_YIELD - 1);
+    }
+
+    @Test
+    void besideTakenCpusALoopThatWorksMostOfItsTimeCarriesAStreamAndKeepsSpinning() {
+        // A stream over two connections per loop at both ends: four loops on two CPUs, each working 8 us of every 10.
+        Loop loop = new Loop(adaptive().startupSpinEvents(0), 2, 4).idle(0, 1);
+        for (int i = 0; i < 20_000; i++) {
+            loop.period(2_000, 8_000);
+            if (i >= 10_000) {
+                assertEquals(Mode.SPINNING, loop.policy.mode(), "a stream's gaps are worth spinning through");
+                assertSpins(loop, SPIN, YIELD_AFTER, UcxIdlePolicy.ROUNDS_PER_YIELD - 1);
+            }
+        }
+        // Then requests and responses, the loop working 5 us of every 100: mostly idle, it sleeps at once.
+        for (int i = 0; i < 2_000; i++) {
+            loop.period(95_000, 5_000);
+        }
+        assertEquals(Mode.CPUS_TAKEN, loop.policy.mode());
+        assertSleepsAtOnce(loop);
+        // The same stream fed by application threads: they need the cores, and the loop sleeps at once.
+        Loop fed = new Loop(adaptive().startupSpinEvents(0), 2, 4).idle(0, 1);
+        for (int i = 0; i < 20_000; i++) {
+            fed.policy.taskFromOtherThread();
+            fed.period(2_000, 8_000);
+        }
+        assertEquals(Mode.CPUS_TAKEN, fed.policy.mode());
+        assertSleepsAtOnce(fed);
     }
 
     @Test
