@@ -95,7 +95,7 @@ final class UcxIdlePolicy {
      */
     private volatile int otherThreadsTasks;
     private int otherThreadsTasksAtStart;
-    /** The count of those tasks at the last CPU reading, and when a reading last found new ones. */
+    /** The count at the last CPU reading (other threads read it too), and when a reading last found new tasks. */
     private int otherThreadsTasksRead;
     private long otherThreadsTaskSeenAt;
 
@@ -284,9 +284,15 @@ final class UcxIdlePolicy {
         }
     }
 
-    /** Another thread handed the loop a task: application threads that do so need the cores. */
+    /**
+     * Another thread handed the loop a task: application threads that do so need the cores. Past the start-up, which
+     * counts them, one new count per CPU reading is all a stream needs to know, so the other threads write the field
+     * at most that often instead of at every task.
+     */
     void taskFromOtherThread() {
-        otherThreadsTasks++;
+        if (mode == Mode.STARTUP || mode == Mode.IDLE || otherThreadsTasks == otherThreadsTasksRead) {
+            otherThreadsTasks++;
+        }
     }
 
     /** Whether the loop's thread should ask for a short scheduler slice: while it sleeps at once in every wait. */
