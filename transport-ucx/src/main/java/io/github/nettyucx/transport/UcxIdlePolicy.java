@@ -193,7 +193,8 @@ final class UcxIdlePolicy {
 
     /**
      * Whether the host's other runnable threads fill its CPUs, with {@link #TAKEN_MARGIN} either way of the CPU count
-     * depending on the current mode; reads the count when it is time. Where it cannot be read, never.
+     * depending on the current mode; reads the count when it is time, and notes then whether other threads handed
+     * the loop tasks since the last reading. Where the count cannot be read, never.
      */
     private boolean cpusTaken(long now) {
         if (cpus <= 0) {
@@ -203,8 +204,7 @@ final class UcxIdlePolicy {
             int runnable = runnableThreads.getAsInt();
             if (runnable > 0) {
                 // A reading after a gap weighs as much as the gap, up to replacing the average.
-                double weight = Math.min(1.0, (now - nextSample + SAMPLE_NANOS) / (double) HORIZON_NANOS);
-                othersRunnable += (runnable - 1 - othersRunnable) * weight;
+                othersRunnable = towards(othersRunnable, runnable - 1, now - nextSample + SAMPLE_NANOS);
             }
             nextSample = now + SAMPLE_NANOS;
             int tasks = otherThreadsTasks;
@@ -226,11 +226,19 @@ final class UcxIdlePolicy {
             long busy = now - idleEndedAt;
             if (idle >= 0 && busy >= 0 && idle + busy > 0) {
                 double total = idle + busy;
-                busyShare += (busy / total - busyShare) * Math.min(1.0, total / HORIZON_NANOS);
+                busyShare = towards(busyShare, busy / total, total);
             }
             idleEnded = false;
         }
         idleStartedAt = now;
+    }
+
+    /**
+     * The moving averages' step: {@code average} moved toward {@code sample} by the share of {@link #HORIZON_NANOS}
+     * that {@code spanNanos}, the time the sample stands for, is (all of it from a horizon on).
+     */
+    private static double towards(double average, double sample, double spanNanos) {
+        return average + (sample - average) * Math.min(1.0, spanNanos / HORIZON_NANOS);
     }
 
     /** Whether the loop works at least {@link #STREAM_BUSY_SHARE} of its time, and no other threads hand it tasks. */
