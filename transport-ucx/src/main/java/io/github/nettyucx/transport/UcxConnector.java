@@ -42,6 +42,8 @@ final class UcxConnector implements UcxSession.Listener {
     static final int NO_CONNECTION_ID = -1;
     /** The least time a UCX endpoint has to come up, whatever the connect timeout. */
     static final int MIN_ENDPOINT_SETUP_MILLIS = 10_000;
+    /** How often the endpoint is looked at until it came up. */
+    static final int ENDPOINT_CHECK_MILLIS = 100;
     /**
      * How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's intro before it takes
      * the server for one that does not speak netty-ucx. 3 s: our intro or the server's may be lost once and resent
@@ -158,7 +160,7 @@ final class UcxConnector implements UcxSession.Listener {
     private UcxTrustExchange trust;
     /** The native connection, once created. */
     private Endpoint endpoint;
-    /** The check that the endpoint came up ({@link #scheduleEndpointDeadline()}), until the channel closes. */
+    /** The next look at whether the endpoint came up ({@link #scheduleEndpointDeadline()}), while it has not. */
     private Future<?> endpointDeadline;
     /** The flags of our hello (with {@link UcxDataPathPolicy#FLAG_TRUSTS} when we trust the peer). */
     private int ourFlags;
@@ -569,7 +571,9 @@ final class UcxConnector implements UcxSession.Listener {
      * peer's address leads nowhere would otherwise wait for UCX's own error handling. The channel's connect timeout
      * bounds it, though never below {@link #MIN_ENDPOINT_SETUP_MILLIS}, so that a short connect timeout (meant for
      * TCP's connect) does not fail a healthy endpoint on a busy machine: one not wired up by then fails the
-     * connection.
+     * connection. The endpoint is looked at every {@link #ENDPOINT_CHECK_MILLIS} rather than once at the deadline,
+     * so that the check leaves the loop's schedule once the endpoint is up: while a task is scheduled, every turn of
+     * the loop reads the clock for it (Netty's {@code canBlock}), a round trip's spin included.
      */
     private void scheduleEndpointDeadline() {
         int connectTimeout = config.connectTimeoutMillis();
@@ -577,18 +581,27 @@ final class UcxConnector implements UcxSession.Listener {
             return;
         }
         int timeoutMillis = Math.max(connectTimeout, MIN_ENDPOINT_SETUP_MILLIS);
-        Endpoint endpointOf = endpoint;
+        checkEndpointIn(endpoint, (timeoutMillis + ENDPOINT_CHECK_MILLIS - 1) / ENDPOINT_CHECK_MILLIS, timeoutMillis);
+    }
+
+    /** Looks at {@code endpointOf} after {@link #ENDPOINT_CHECK_MILLIS}: the last of {@code looksLeft} fails it. */
+    private void checkEndpointIn(Endpoint endpointOf, int looksLeft, int timeoutMillis) {
         endpointDeadline = host.schedule(() -> {
-            if (host.isOpen() && endpoint == endpointOf && host.endpointWiringUp()) {
-                PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", host,
-                        timeoutMillis);
-                setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
-                        "the UCX endpoint did not come up within " + timeoutMillis + " ms");
-                host.abort(new IOException("the UCX endpoint to the peer did not come up within " + timeoutMillis
-                        + " ms (CONNECT_TIMEOUT_MILLIS, at least " + MIN_ENDPOINT_SETUP_MILLIS + "): UCX could not "
-                        + "reach the worker address the peer gave"));
+            endpointDeadline = null;
+            if (!host.isOpen() || endpoint != endpointOf || !host.endpointWiringUp()) {
+                return;
             }
-        }, timeoutMillis);
+            if (looksLeft > 1) {
+                checkEndpointIn(endpointOf, looksLeft - 1, timeoutMillis);
+                return;
+            }
+            PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", host, timeoutMillis);
+            setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
+                    "the UCX endpoint did not come up within " + timeoutMillis + " ms");
+            host.abort(new IOException("the UCX endpoint to the peer did not come up within " + timeoutMillis
+                    + " ms (CONNECT_TIMEOUT_MILLIS, at least " + MIN_ENDPOINT_SETUP_MILLIS + "): UCX could not "
+                    + "reach the worker address the peer gave"));
+        }, ENDPOINT_CHECK_MILLIS);
     }
 
     // ---- the outcome ----

@@ -238,6 +238,18 @@ class UcxConnectorTest {
     }
 
     @Test
+    void theEndpointCheckLeavesTheScheduleOnceTheEndpointIsUp() throws IOException {
+        Pair pair = handshakeOverUcx(30_000);
+        pair.client.runTasksDue(UcxConnector.ENDPOINT_CHECK_MILLIS);
+        assertEquals(1, pair.client.tasksPending(), "the endpoint is looked at again while it wires up");
+        pair.client.endpoint.wiredUp = true;
+        pair.client.runTasksDue(2 * UcxConnector.ENDPOINT_CHECK_MILLIS);
+        // A scheduled task has the loop read the clock in each of its turns: a round trip's spin included.
+        assertEquals(0, pair.client.tasksPending(), "the endpoint check stays scheduled after the endpoint came up");
+        assertNull(pair.client.aborted);
+    }
+
+    @Test
     void theEndpointCheckGoesWithTheChannel() throws IOException {
         Pair pair = handshakeOverUcx(30_000);
         long pending = pair.client.futures.stream().filter(f -> !f.isDone()).count();
@@ -326,7 +338,10 @@ class UcxConnectorTest {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final byte[] address;
         final int id;
+        /** Each task's time (ms after the start) and whether it ran. */
         final List<long[]> taskTimes = new ArrayList<>();
+        /** The time of the task running, or of the last one that ran. */
+        long now;
         final List<Runnable> tasks = new ArrayList<>();
         final List<Future<?>> futures = new ArrayList<>();
         int sends;
@@ -361,12 +376,26 @@ class UcxConnectorTest {
             return false;
         }
 
+        int tasksPending() {
+            return (int) taskTimes.stream().filter(time -> time[1] == 0).count();
+        }
+
+        /** Runs the tasks due by {@code millis} after the start, in their order, tasks they schedule included. */
         void runTasksDue(long millis) {
-            for (int i = 0; i < tasks.size(); i++) {
-                if (taskTimes.get(i)[0] <= millis && taskTimes.get(i)[1] == 0) {
-                    taskTimes.get(i)[1] = 1;
-                    tasks.get(i).run();
+            while (true) {
+                int next = -1;
+                for (int i = 0; i < tasks.size(); i++) {
+                    long[] time = taskTimes.get(i);
+                    if (time[1] == 0 && time[0] <= millis && (next < 0 || time[0] < taskTimes.get(next)[0])) {
+                        next = i;
+                    }
                 }
+                if (next < 0) {
+                    return;
+                }
+                taskTimes.get(next)[1] = 1;
+                now = taskTimes.get(next)[0];
+                tasks.get(next).run();
             }
         }
 
@@ -440,7 +469,7 @@ class UcxConnectorTest {
         @Override
         public Future<?> schedule(Runnable task, long millis) {
             tasks.add(task);
-            taskTimes.add(new long[] {millis, 0});
+            taskTimes.add(new long[] {now + millis, 0});
             Future<?> future = ImmediateEventExecutor.INSTANCE.newPromise();
             futures.add(future);
             return future;
