@@ -48,6 +48,8 @@ public final class UcxIoHandler implements IoHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIoHandler.class);
     /** While busy, side-channel sockets are polled at least this often. */
     private static final long BUSY_SOCKET_POLL_NANOS = 50_000;
+    /** What {@link #spin} returns when it found no work. */
+    private static final int NO_WORK = -1;
     /** Values of {@link #nextWakeupNanos}: the loop is awake, or sleeps with no deadline. */
     private static final long AWAKE = -1L;
     private static final long NO_DEADLINE = Long.MAX_VALUE;
@@ -216,7 +218,10 @@ public final class UcxIoHandler implements IoHandler {
             long socketsPolledBefore = worker.socketsPolledAt();
             int handled = processCompletions();
             if (handled == 0 && context.canBlock()) {
-                handled = awaitWork(context);
+                // The wait only finds work, which is handled here: the loop's compiled code holds one copy of the
+                // dispatch, not one in each way of waiting (docs/development.md#waiting).
+                int sockets = awaitWork(context);
+                handled = worker.dispatchSockets(sockets, this) + processCompletions();
             }
             long now = System.nanoTime();
             handled += pollSocketsIfDue(socketsPolledBefore, now);
@@ -233,8 +238,10 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /**
-     * Where the loop waits: it spins and/or sleeps as {@link UcxIdlePolicy} decides, and tells it how a spin that
-     * found nothing ended and when work came. Returns what it handled once work came.
+     * Where the loop waits: it spins and/or sleeps as {@link UcxIdlePolicy} decides, until the worker lists
+     * completions, sockets have events or a task comes, and tells the policy how a spin that found nothing ended and
+     * when work came. Returns the socket events found, for {@link UcxWorker#dispatchSockets}; the completions are
+     * left to {@link #processCompletions}.
      */
     private int awaitWork(IoHandlerContext context) throws IOException {
         long idleStart = ioStartNanos;
@@ -242,17 +249,17 @@ public final class UcxIoHandler implements IoHandler {
         requestSlice(idlePolicy.wantsShortSlice());
         if (spinNanos == UcxIdlePolicy.FOREVER) {
             // Busy polling: one look at the worker and the sockets per run, and the run comes back at once.
-            return Math.max(0, worker.waitAndDispatch(0, this));
+            return worker.await(0);
         }
-        int handled = spinNanos > 0
-                ? spin(context, spinNanos, idlePolicy.yieldAfterNanos(), idlePolicy.yieldRoundsMask()) : 0;
-        if (handled == 0) {
-            handled = sleep(context);
+        int sockets = spinNanos > 0
+                ? spin(context, spinNanos, idlePolicy.yieldAfterNanos(), idlePolicy.yieldRoundsMask()) : NO_WORK;
+        if (sockets == NO_WORK) {
+            sockets = sleep(context);
             idlePolicy.slept(System.nanoTime() - idleStart);
         }
         // The round that found the work started at ioStartNanos (a spin's last round, or the end of the wait).
         idlePolicy.idleEnded(ioStartNanos);
-        return handled;
+        return sockets;
     }
 
     /**
@@ -260,7 +267,8 @@ public final class UcxIoHandler implements IoHandler {
      * ({@link UcxIdlePolicy#FOREVER}: never), the thread yields its core every
      * {@code roundsMask + 1} empty rounds: where more threads are busy than there are cores, a spinner that never
      * yields holds the core that the thread it waits for needs. Each empty round moves {@link #ioStartNanos}: the
-     * round that finds work is the only active one.
+     * round that finds work is the only active one. Returns the socket events found (0 for completions only), or
+     * {@link #NO_WORK}.
      */
     private int spin(IoHandlerContext context, long spinNanos, long yieldAfterNanos, int roundsMask)
             throws IOException {
@@ -270,15 +278,19 @@ public final class UcxIoHandler implements IoHandler {
         int rounds = 0;
         long now;
         do {
-            int handled = processCompletions();
-            if (plainSockets > 0) {
-                handled += Math.max(0, worker.waitAndDispatch(0, this));
+            worker.progress();
+            if (worker.hasCompletions()) {
+                return 0;
             }
-            if (handled > 0) {
-                return handled;
+            if (plainSockets > 0) {
+                int sockets = worker.await(0);
+                if (sockets != 0) {
+                    // -1: UCX had events before the sockets were looked at.
+                    return Math.max(0, sockets);
+                }
             }
             if (!context.canBlock()) {
-                return 0;
+                return NO_WORK;
             }
             now = System.nanoTime();
             ioStartNanos = now;
@@ -288,23 +300,24 @@ public final class UcxIoHandler implements IoHandler {
                 ioStartNanos = System.nanoTime();
             }
         } while (now - spinUntil < 0);
-        return Math.max(0, worker.waitAndDispatch(0, this));
+        int sockets = worker.await(0);
+        return sockets == 0 ? NO_WORK : Math.max(0, sockets);
     }
 
     /**
      * Sleeps in the worker's epoll wait until work, a task or the next deadline. Publishes the deadline before
      * re-checking {@link IoHandlerContext#canBlock()}: a task added after that check sees it in {@link #wakeup()} and
-     * writes the eventfd.
+     * writes the eventfd. Returns the socket events found (-1 when UCX had events before the sockets were looked at).
      */
     private int sleep(IoHandlerContext context) throws IOException {
         if (!context.canBlock()) {
             // Work came while the loop spun: it does not sleep, so it publishes no deadline either, which would
             // have tasks from other threads write the eventfd in the meantime for nothing.
-            return processCompletions();
+            return 0;
         }
         long deadline = context.deadlineNanos();
         nextWakeupNanos.set(deadline == -1 ? NO_DEADLINE : deadline);
-        int events = 0;
+        int sockets = 0;
         try {
             if (context.canBlock()) {
                 long timeout = deadline == -1 ? -1 : Math.max(1, context.delayNanos(System.nanoTime()));
@@ -317,13 +330,13 @@ public final class UcxIoHandler implements IoHandler {
                     timeout = Math.max(1, sweepIn);
                 }
                 UcxTransportMetrics.loopSlept();
-                events = worker.waitAndDispatch(timeout, this);
+                sockets = worker.await(timeout);
                 ioStartNanos = worker.waitEndedAt();
             }
         } finally {
             nextWakeupNanos.set(AWAKE);
         }
-        return Math.max(0, events) + processCompletions();
+        return sockets;
     }
 
     /**
@@ -356,17 +369,25 @@ public final class UcxIoHandler implements IoHandler {
         if (polledAt != polledBeforeRun || plainSockets == 0 && now - polledAt < BUSY_SOCKET_POLL_NANOS) {
             return 0;
         }
-        return Math.max(0, worker.waitAndDispatch(0, this));
+        return worker.dispatchSockets(worker.await(0), this);
     }
 
     /** Progress rounds per run, so that a flood of messages cannot starve the loop's tasks. */
     private static final int MAX_PROGRESS_ROUNDS = 16;
 
+    /**
+     * Hands the connections listed with completions to their channels, then makes UCX progress and hands on what it
+     * lists, until a round brings nothing. What a spin or a wait found is listed already: it goes first, and the
+     * next progress round runs after the replies went out, not before.
+     */
     int processCompletions() {
         int handled = 0;
-        for (int i = 0; i < MAX_PROGRESS_ROUNDS && worker.progress() != 0; i++) {
+        int rounds = 0;
+        do {
             handled += worker.dispatchCompletions(event);
-        }
+            // One exit test for both bounds (progress counts, never below 0): the JIT sees it taken from the first
+            // run, where a test of its own for the cap, first met in a flood, would have the loop recompiled then.
+        } while (Math.min(worker.progress(), MAX_PROGRESS_ROUNDS - rounds++) > 0);
         worker.releaseFreed();
         return handled + worker.dispatchCompletions(event);
     }

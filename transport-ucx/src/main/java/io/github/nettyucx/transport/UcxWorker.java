@@ -269,10 +269,11 @@ final class UcxWorker {
     }
 
     /**
-     * Waits as {@link UcxNativeWorker#await} describes and dispatches socket events to handles.
-     * Returns the number of socket events, or -1 when the worker must be progressed first.
+     * Waits as {@link UcxNativeWorker#await} describes. Returns the number of socket events, which
+     * {@link #dispatchSockets} hands to their handles before the next wait, or -1 when the worker must be progressed
+     * first.
      */
-    int waitAndDispatch(long timeoutNanos, UcxIoHandler handler) throws IOException {
+    int await(long timeoutNanos) throws IOException {
         int count = worker.await(timeoutNanos);
         long now = System.nanoTime();
         lastWaitNanos = now;
@@ -280,10 +281,20 @@ final class UcxWorker {
             // -1: UCX had events, and the wait returned before it looked at the sockets (bug 17).
             lastSocketPollNanos = now;
         }
+        return count;
+    }
+
+    /** Hands the {@code count} socket events of the last {@link #await} to their handles; returns how many. */
+    int dispatchSockets(int count, UcxIoHandler handler) {
         for (int i = 0; i < count; i++) {
             handler.dispatchSocket(worker.eventSocket(i), worker.eventFlags(i));
         }
-        return count;
+        return Math.max(0, count);
+    }
+
+    /** Whether connections are listed with completions that {@link #dispatchCompletions} has not handed on yet. */
+    boolean hasCompletions() {
+        return worker.readyCount() > 0 || worker.readyListOverflowed();
     }
 
     /**
@@ -294,12 +305,12 @@ final class UcxWorker {
         return System.nanoTime() - lastSocketPollNanos < nanos;
     }
 
-    /** When {@link #waitAndDispatch} last looked at the sockets ({@link System#nanoTime()}). */
+    /** When {@link #await} last looked at the sockets ({@link System#nanoTime()}). */
     long socketsPolledAt() {
         return lastSocketPollNanos;
     }
 
-    /** When {@link #waitAndDispatch} last returned, whether or not it looked at the sockets. */
+    /** When {@link #await} last returned, whether or not it looked at the sockets. */
     long waitEndedAt() {
         return lastWaitNanos;
     }

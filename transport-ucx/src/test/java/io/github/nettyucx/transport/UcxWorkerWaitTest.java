@@ -105,7 +105,7 @@ class UcxWorkerWaitTest {
             // a real look. This worker is not progressed meanwhile, so that the message stays there.
             int waits = 0;
             int events;
-            while ((events = worker.waitAndDispatch(TIMEOUT_NANOS, null)) >= 0 && waits++ < 100) {
+            while ((events = worker.await(TIMEOUT_NANOS)) >= 0 && waits++ < 100) {
                 assertEquals(0, events, "socket events of a worker without sockets");
                 assertTrue(worker.socketsPolledAt() - polled > 0, "a wait that slept is a look at the sockets");
                 polled = worker.socketsPolledAt();
@@ -118,7 +118,7 @@ class UcxWorkerWaitTest {
                 worker.progress();
             }
             worker.probeFree();
-            assertEquals(0, worker.waitAndDispatch(0, null));
+            assertEquals(0, worker.await(0));
             assertTrue(worker.socketsPolledAt() - polled > 0, "a wait without timeout looks at the sockets");
         } finally {
             assertEquals(0, worker.destroy());
@@ -138,7 +138,7 @@ class UcxWorkerWaitTest {
     /** Waits with {@code timeoutNanos}, progressing the worker whenever arming it says it has events first. */
     private static int waitArmed(UcxWorker worker, long timeoutNanos) throws IOException {
         int events;
-        while ((events = worker.waitAndDispatch(timeoutNanos, null)) < 0) {
+        while ((events = worker.await(timeoutNanos)) < 0) {
             worker.progress();
         }
         return events;
