@@ -21,6 +21,9 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +53,16 @@ public final class UcxIoHandler implements IoHandler {
     private static final long BUSY_SOCKET_POLL_NANOS = 50_000;
     /** What {@link #spin} returns when it found no work. */
     private static final int NO_WORK = -1;
+    private static final MethodHandle AWAIT_WORK;
+
+    static {
+        try {
+            AWAIT_WORK = MethodHandles.lookup().findVirtual(UcxIoHandler.class, "awaitWork",
+                    MethodType.methodType(int.class, IoHandlerContext.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Values of {@link #nextWakeupNanos}: the loop is awake, or sleeps with no deadline. */
     private static final long AWAKE = -1L;
     private static final long NO_DEADLINE = Long.MAX_VALUE;
@@ -70,6 +83,13 @@ public final class UcxIoHandler implements IoHandler {
     private final UcxIoHandlerConfig config;
     /** Decides how the loop waits when a run finds no work. */
     private final UcxIdlePolicy idlePolicy;
+    /**
+     * {@link #awaitWork} bound to this handler: called through this handle, which is no constant to the JIT, the wait
+     * is compiled apart from the run. The idle policy and the spin change course (the start-up's end, the CPUs taken)
+     * and each change has the JIT recompile the method that inlined them: the wait alone, then, not the run with the
+     * dispatch, whose recompiles stretched a fresh loop's slow phase after the start-up (docs/benchmarks/short-path).
+     */
+    private final MethodHandle awaitWorkApart;
     /**
      * The deadline of the loop's sleep while it sleeps, or is about to, else {@link #AWAKE}: {@link #wakeup()} writes
      * the eventfd only while it is set, and clears it, so that the next task writes nothing.
@@ -107,6 +127,7 @@ public final class UcxIoHandler implements IoHandler {
         this.config = config;
         idlePolicy = new UcxIdlePolicy(config, UcxProcess::hostRunnableThreads, UcxProcess.hostOnlineCpus(),
                 System.nanoTime());
+        awaitWorkApart = AWAIT_WORK.bindTo(this);
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
         } catch (IOException e) {
@@ -220,7 +241,7 @@ public final class UcxIoHandler implements IoHandler {
             if (handled == 0 && context.canBlock()) {
                 // The wait only finds work, which is handled here: the loop's compiled code holds one copy of the
                 // dispatch, not one in each way of waiting (docs/development.md#waiting).
-                int sockets = awaitWork(context);
+                int sockets = awaitWorkApart(context);
                 handled = worker.dispatchSockets(sockets, this) + processCompletions();
             }
             long now = System.nanoTime();
@@ -234,6 +255,18 @@ public final class UcxIoHandler implements IoHandler {
         } catch (IOException e) {
             logger.warn("Unexpected failure of the UCX event loop; it continues", e);
             return 0;
+        }
+    }
+
+    /** Calls {@link #awaitWork} through {@link #awaitWorkApart}. */
+    private int awaitWorkApart(IoHandlerContext context) throws IOException {
+        try {
+            return (int) awaitWorkApart.invokeExact(context);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            // awaitWork throws nothing else.
+            throw new IllegalStateException(t);
         }
     }
 
