@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Alternating A/B runs of one benchmark on two builds of the transport jar, fresh JVMs each run: /tmp/s12/jar-$A.jar
+# and /tmp/s12/jar-$B.jar are copied in turn into transport-ucx/target (the tree's other jars stay); the side "7a"
+# instead swaps the transport and native jars on the class path for those of a 7a20cd6 worktree at /work/wt-7a.
+#   A=head B=new4 OUT=dir ab.sh echo|thr|ycsb|jit FIRST LAST
+# echo: issue 52's 16 B round trip (FirstSecondBenchmark, 22 windows of 10,000; echo-summary.py DIR A B);
+# thr: SystemBenchmark --quick, ucx and epoll; ycsb: YCSB A beside two busy processes, ucx and epoll
+# (../streams/ycsb-summary.py --sides A,B LOG); jit: the JIT footprint run of jit1.sh.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cd /work/main
+jar=transport-ucx/target/netty-ucx-transport-0.1.0-SNAPSHOT.jar
+out=${OUT:-/tmp/s12/ab}; mkdir -p $out
+cp_echo="benchmarks/echo/target/classes:$(cat benchmarks/echo/target/runtime-classpath.txt)"
+what=$1
+for i in $(seq $2 $3); do
+  for side in $( (( i % 2 )) && echo "$A $B" || echo "$B $A"); do
+    cp_run=$cp_echo
+    if [[ $side == 7a ]]; then
+      cp_run=${cp_echo//\/work\/main\/transport-ucx\/target/\/work\/wt-7a\/transport-ucx\/target}
+      cp_run=${cp_run//\/work\/main\/transport-ucx-native\/target/\/work\/wt-7a\/transport-ucx-native\/target}
+      [[ $cp_run != "$cp_echo" ]] || { echo "class path not swapped" >&2; exit 1; }
+    else
+      cp /tmp/s12/jar-$side.jar $jar
+    fi
+    case $what in
+    echo) java -Djava.awt.headless=true -cp "$cp_run" io.github.nettyucx.benchmarks.echo.FirstSecondBenchmark --runs 1 --windows 22 --window 10000 --variants ucx --out $out/echo-$side-$i > $out/echo-$side-$i.log 2>&1
+          echo "$(date +%T) echo $side $i: $(tail -n +2 $out/echo-$side-$i/results.csv | cut -d, -f3,5- | tr ',' ' ')";;
+    thr) java -cp "$cp_run" io.github.nettyucx.benchmarks.echo.SystemBenchmark --quick --no-perftest --transports ucx,epoll --runs 1 --out $out/thr-$side-$i > $out/thr-$side-$i.log 2>&1
+          echo "$(date +%T) thr $side $i: $(grep -E ',throughput,' $out/thr-$side-$i/results.csv | cut -d, -f1,3,4,15 | tr '\n' ' ')";;
+    ycsb) BENCH_BUILD=never timeout 600 bin/bench ycsb --workloads a --threads 4 --transports ucx,epoll --runs 1 --seconds 10 --neighbours busy:2 --out $out/ycsb-$side-$i > $out/ycsb-$side-$i.log 2>&1
+          echo "$(date +%T) ycsb $side $i: $(grep -E 'run 1/1, workload' $out/ycsb-$side-$i.log | sed 's/  */ /g' | tr '\n' ' ')";;
+    jit) "$here"/jit1.sh ucx $out/jit-$side-$i;;
+    esac
+  done
+done
