@@ -162,6 +162,8 @@ final class UcxConnector implements UcxSession.Listener {
     private Endpoint endpoint;
     /** The next look at whether the endpoint came up ({@link #scheduleEndpointDeadline()}), while it has not. */
     private Future<?> endpointDeadline;
+    /** An accepted channel's look at whether its client stayed silent, until the handshake ends. */
+    private Future<?> clientSilenceCheck;
     /** The flags of our hello (with {@link UcxDataPathPolicy#FLAG_TRUSTS} when we trust the peer). */
     private int ourFlags;
     /** Our hello as sent (without a client's proof), which the MAC of our worker address covers. */
@@ -369,7 +371,7 @@ final class UcxConnector implements UcxSession.Listener {
         }, timeoutMillis));
         int waitMillis = config.clientBytesWaitMillis();
         if (waitMillis > 0) {
-            host.schedule(host::clientSilent, waitMillis);
+            clientSilenceCheck = host.schedule(host::clientSilent, waitMillis);
         }
     }
 
@@ -635,12 +637,20 @@ final class UcxConnector implements UcxSession.Listener {
         }
     }
 
-    /** The handshake ended (or never will): the server's count of handshakes in progress goes down. */
+    /**
+     * The handshake ended (or never will): the server's count of handshakes in progress goes down, and the look at a
+     * silent client leaves the loop's schedule (where it would have the loop read the clock in every turn).
+     */
     private void handshakeDone() {
         Runnable slot = handshakeSlot;
         if (slot != null) {
             handshakeSlot = null;
             slot.run();
+        }
+        Future<?> silence = clientSilenceCheck;
+        if (silence != null) {
+            clientSilenceCheck = null;
+            silence.cancel(false);
         }
     }
 

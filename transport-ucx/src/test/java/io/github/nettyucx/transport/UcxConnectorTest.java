@@ -250,6 +250,22 @@ class UcxConnectorTest {
     }
 
     @Test
+    void theSilentClientCheckLeavesTheScheduleOnceTheHandshakeIsDone() throws IOException {
+        Pair pair = handshakeOverUcx(30_000);
+        long wait = pair.server.config.clientBytesWaitMillis();
+        List<Future<?>> checks = new ArrayList<>();
+        for (int i = 0; i < pair.server.tasks.size(); i++) {
+            if (pair.server.taskTimes.get(i)[0] == wait) {
+                checks.add(pair.server.futures.get(i));
+            }
+        }
+        assertEquals(1, checks.size(), "no look at a silent client scheduled");
+        assertFalse(checks.get(0).isDone());
+        pair.server.connector.opened(UcxTransportMetrics.DataPath.UCX, null, null);
+        assertTrue(checks.get(0).isDone(), "the look at a silent client stays scheduled after the handshake");
+    }
+
+    @Test
     void theEndpointCheckGoesWithTheChannel() throws IOException {
         Pair pair = handshakeOverUcx(30_000);
         long pending = pair.client.futures.stream().filter(f -> !f.isDone()).count();
