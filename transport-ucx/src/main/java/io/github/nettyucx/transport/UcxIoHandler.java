@@ -53,6 +53,7 @@ public final class UcxIoHandler implements IoHandler {
     private static final long BUSY_SOCKET_POLL_NANOS = 50_000;
     /** What {@link #spin} returns when it found no work. */
     private static final int NO_WORK = -1;
+    /** {@link #awaitWork}, unbound: each handler binds it to itself ({@link #awaitWorkHandle}). */
     private static final MethodHandle AWAIT_WORK;
 
     static {
@@ -89,7 +90,7 @@ public final class UcxIoHandler implements IoHandler {
      * and each change has the JIT recompile the method that inlined them: the wait alone, then, not the run with the
      * dispatch, whose recompiles stretched a fresh loop's slow phase after the start-up (docs/benchmarks/short-path).
      */
-    private final MethodHandle awaitWorkApart;
+    private final MethodHandle awaitWorkHandle;
     /**
      * The deadline of the loop's sleep while it sleeps, or is about to, else {@link #AWAKE}: {@link #wakeup()} writes
      * the eventfd only while it is set, and clears it, so that the next task writes nothing.
@@ -127,7 +128,7 @@ public final class UcxIoHandler implements IoHandler {
         this.config = config;
         idlePolicy = new UcxIdlePolicy(config, UcxProcess::hostRunnableThreads, UcxProcess.hostOnlineCpus(),
                 System.nanoTime());
-        awaitWorkApart = AWAIT_WORK.bindTo(this);
+        awaitWorkHandle = AWAIT_WORK.bindTo(this);
         try {
             worker = new UcxWorker(config.maxConnectionsPerLoop());
         } catch (IOException e) {
@@ -258,10 +259,10 @@ public final class UcxIoHandler implements IoHandler {
         }
     }
 
-    /** Calls {@link #awaitWork} through {@link #awaitWorkApart}. */
+    /** Calls {@link #awaitWork} through {@link #awaitWorkHandle}. */
     private int awaitWorkApart(IoHandlerContext context) throws IOException {
         try {
-            return (int) awaitWorkApart.invokeExact(context);
+            return (int) awaitWorkHandle.invokeExact(context);
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
