@@ -411,19 +411,22 @@ public final class UcxIoHandler implements IoHandler {
 
     /**
      * Hands the connections listed with completions to their channels, then makes UCX progress and hands on what it
-     * lists, until a round brings nothing. What a spin or a wait found is listed already: it goes first, and the
-     * next progress round runs after the replies went out, not before.
+     * lists, until a round brings nothing and lists nothing again. What a spin or a wait found is listed already: it
+     * goes first, and the next progress round runs after the replies went out, not before. What is still listed
+     * after the last round waits for the next run, after the loop's tasks.
      */
     int processCompletions() {
         int handled = 0;
         int rounds = 0;
         do {
+            // The one call of the dispatch here: the compiled loop holds two copies of what it inlines (C2 peels the
+            // first round), not three.
             handled += worker.dispatchCompletions(event);
-            // One exit test for both bounds (progress counts, never below 0): the JIT sees it taken from the first
+            // One exit test for every bound (both counts are never below 0): the JIT sees it taken from the first
             // run, where a test of its own for the cap, first met in a flood, would have the loop recompiled then.
-        } while (Math.min(worker.progress(), MAX_PROGRESS_ROUNDS - rounds++) > 0);
+        } while (Math.min(worker.progress() + worker.listed(), MAX_PROGRESS_ROUNDS - rounds++) > 0);
         worker.releaseFreed();
-        return handled + worker.dispatchCompletions(event);
+        return handled;
     }
 
     /**

@@ -298,6 +298,14 @@ final class UcxWorker {
     }
 
     /**
+     * How many connections are listed for {@link #dispatchCompletions}; more than 0 also when the list overflowed,
+     * which happens only to a full list.
+     */
+    int listed() {
+        return worker.readyCount();
+    }
+
+    /**
      * False when the loop has not looked at its sockets for {@code nanos}: a handler blocked it, so
      * a side channel may hold news (the peer closed) the loop has not seen yet.
      */
