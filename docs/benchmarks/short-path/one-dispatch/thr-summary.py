@@ -1,0 +1,18 @@
+import csv, sys, statistics as st, glob, os
+d = sys.argv[1]
+rows = {}
+for side in ('base', 'pc'):
+    for i in range(1, 11):
+        f = f'{d}/thr-{side}-{i}/results.csv'
+        if not os.path.exists(f): continue
+        for r in csv.DictReader(open(f)):
+            if r['benchmark'] != 'throughput': continue
+            rows.setdefault((r['transport'], int(r['size_bytes']), int(r['connections'])), {}).setdefault(side, {})[i] = float(r['mb_per_s'])
+print('MB/s per pair (before -> after), after/before; epoll beside in the same runs')
+for key in sorted(rows, key=lambda k: (k[0] != 'ucx', k[1], k[2])):
+    b, a = rows[key].get('base', {}), rows[key].get('pc', {})
+    pairs = sorted(set(b) & set(a))
+    ratios = [a[i] / b[i] for i in pairs]
+    fmt = lambda xs: f'{min(xs):,.0f} / {st.median(xs):,.0f} / {max(xs):,.0f}'
+    print(f'{key[0]:5s} {key[1]:>6d} B x {key[2]}: before {fmt(list(b.values()))}, after {fmt(list(a.values()))} (min/median/max); '
+          f'after/before per pair ' + ' '.join(f'{r:.2f}' for r in ratios) + f' (median {st.median(ratios):.2f}, higher in {sum(r > 1 for r in ratios)} of {len(ratios)})')
