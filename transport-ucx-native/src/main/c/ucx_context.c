@@ -61,6 +61,11 @@ static int rdma_devices_present(void) {
  * tcp transport carries nothing, so it is not opened. System V segments are created with mode 0660
  * (open to the user's group); the posix transport's are 0600 and reached through /proc/PID/fd, so
  * it alone carries shared memory. A UCX_TLS the user exported is kept as it is (Java warns).
+ *
+ * UCX's keepalive (on for endpoints with peer error handling) is off: each connection's side
+ * channel already tells a peer's end (its process's sockets close with it) and a vanished host (its
+ * TCP keepalive, set by the connector), while UCX's keepalive timer is read at every arm of a
+ * worker: one more system call for every sleep of a loop (docs/benchmarks/short-path).
  */
 static void apply_transport_defaults(int ucx_tcp) {
     /* UCX warns about variables of transports it does not open: with the user's UCX_TLS, any may be open. */
@@ -70,6 +75,7 @@ static void apply_transport_defaults(int ucx_tcp) {
         setenv("UCX_SYSV_ERROR_HANDLING", "y", 0);
     }
     setenv("UCX_POSIX_ERROR_HANDLING", "y", 0);
+    setenv("UCX_KEEPALIVE_INTERVAL", "inf", 0);
     if (user_tls || ucx_tcp) {
         setenv("UCX_TCP_RX_SEG_SIZE", "256k", 0);
         setenv("UCX_TCP_CONN_NB", "y", 0);
