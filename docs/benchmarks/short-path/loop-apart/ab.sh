@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Alternating A/B runs of one benchmark on two builds of the transport jar, fresh JVMs each run: /tmp/s12/jar-$A.jar
-# and /tmp/s12/jar-$B.jar are copied in turn into transport-ucx/target (the tree's other jars stay); the side "7a"
-# instead swaps the transport and native jars on the class path for those of a 7a20cd6 worktree at /work/wt-7a.
+# Alternating A/B runs of one benchmark on two builds of the transport jar, fresh JVMs each run: $JARS/jar-$A.jar
+# and $JARS/jar-$B.jar (JARS: /tmp/s12 unless set) are copied in turn into transport-ucx/target (the tree's other
+# jars stay); the side "7a" instead swaps the transport and native jars on the class path for those of a 7a20cd6
+# worktree at /work/wt-7a.
 #   A=head B=new4 OUT=dir ab.sh echo|thr|ycsb|jit FIRST LAST
 # echo: issue 52's 16 B round trip (FirstSecondBenchmark, 22 windows of 10,000; echo-summary.py DIR A B);
 # thr: SystemBenchmark --quick, ucx and epoll; ycsb: YCSB A beside two busy processes, ucx and epoll
@@ -21,7 +22,7 @@ for i in $(seq $2 $3); do
       cp_run=${cp_run//\/work\/main\/transport-ucx-native\/target/\/work\/wt-7a\/transport-ucx-native\/target}
       [[ $cp_run != "$cp_echo" ]] || { echo "class path not swapped" >&2; exit 1; }
     else
-      cp /tmp/s12/jar-$side.jar $jar
+      cp ${JARS:-/tmp/s12}/jar-$side.jar $jar
     fi
     case $what in
     echo) java -Djava.awt.headless=true -cp "$cp_run" io.github.nettyucx.benchmarks.echo.FirstSecondBenchmark --runs 1 --windows 22 --window 10000 --variants ucx --out $out/echo-$side-$i > $out/echo-$side-$i.log 2>&1

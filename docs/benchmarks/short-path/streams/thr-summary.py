@@ -1,7 +1,9 @@
 import csv, sys, statistics as st, glob, os
 d = sys.argv[1]
+# Optional second argument: the two sides' names, as in the run directories (default before,after).
+before, after = sys.argv[2].split(',') if len(sys.argv) > 2 else ('before', 'after')
 rows = {}
-for side in ('before', 'after'):
+for side in (before, after):
     for i in range(1, 11):
         f = f'{d}/thr-{side}-{i}/results.csv'
         if not os.path.exists(f): continue
@@ -10,7 +12,7 @@ for side in ('before', 'after'):
             rows.setdefault((r['transport'], int(r['size_bytes']), int(r['connections'])), {}).setdefault(side, {})[i] = float(r['mb_per_s'])
 print('MB/s per pair (before -> after), after/before; epoll beside in the same runs')
 for key in sorted(rows, key=lambda k: (k[0] != 'ucx', k[1], k[2])):
-    b, a = rows[key].get('before', {}), rows[key].get('after', {})
+    b, a = rows[key].get(before, {}), rows[key].get(after, {})
     pairs = sorted(set(b) & set(a))
     ratios = [a[i] / b[i] for i in pairs]
     fmt = lambda xs: f'{min(xs):,.0f} / {st.median(xs):,.0f} / {max(xs):,.0f}'
