@@ -6,6 +6,8 @@ package io.github.nettyucx.transport;
 import io.github.nettyucx.transport.UcxTransportMetrics.DataPath;
 import io.github.nettyucx.transport.UcxTransportMetrics.SetupFailure;
 
+import jdk.jfr.FlightRecorder;
+
 import java.net.SocketAddress;
 
 /**
@@ -14,7 +16,9 @@ import java.net.SocketAddress;
  * once, as opened or as failed, with the first reason noted for a failure. Used on the channel's event loop only.
  *
  * <p>The event is held as an {@code Object} and only touched where the JVM has {@code jdk.jfr}, so that the
- * channels load and run in runtimes without that module.
+ * channels load and run in runtimes without that module, and only once the flight recorder runs: loading an event
+ * class has the JVM set up the recorder's instrumentation (about 100 ms and 300 classes in a fresh JVM, on the loop
+ * that sets up the first connection), for a process that may never record.
  */
 final class UcxConnectionSetup {
     private static final boolean JFR = jfrPresent();
@@ -30,7 +34,7 @@ final class UcxConnectionSetup {
         pending = true;
         failure = null;
         failureMessage = null;
-        event = JFR ? UcxConnectionSetupEvent.started() : null;
+        event = JFR && FlightRecorder.isInitialized() ? UcxConnectionSetupEvent.started() : null;
     }
 
     /** True between {@link #start()} and the setup's end. */

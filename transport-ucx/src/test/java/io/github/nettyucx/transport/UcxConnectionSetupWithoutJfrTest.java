@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Connections are set up and counted in a runtime without the {@code jdk.jfr} module (a jlink image, or
  * {@code --limit-modules}), where {@link UcxConnectionSetupEvent} cannot load: the transport must never touch it there.
  * Such a runtime needs X25519 for the handshake's owner keys: in {@code jdk.crypto.ec} before JDK 22, in java.base
- * since; without it the transport is unavailable and says which module to add.
+ * since; without it the transport is unavailable and says which module to add. Where the JVM has {@code jdk.jfr} but
+ * the flight recorder never ran, the event class is not loaded either (loading it sets up the recorder).
  */
 class UcxConnectionSetupWithoutJfrTest {
     private static final String MODULES = "java.base,java.logging,java.management,java.naming,java.xml,jdk.unsupported";
@@ -36,7 +38,7 @@ class UcxConnectionSetupWithoutJfrTest {
     @Timeout(60)
     void aRuntimeWithoutJfrConnectsAndCounts() throws Exception {
         TestTransport.requireUcx();
-        Peer peer = run(MODULES + (EC_MODULE ? ",jdk.crypto.ec" : ""));
+        Peer peer = run(MODULES + (EC_MODULE ? ",jdk.crypto.ec" : ""), null);
         assertTrue(peer.exited, "the peer did not finish: " + peer.output);
         assertEquals(0, peer.exitValue, peer.output);
         assertTrue(peer.output.contains("jdk.jfr present: false"), peer.output);
@@ -45,10 +47,24 @@ class UcxConnectionSetupWithoutJfrTest {
 
     @Test
     @Timeout(60)
+    void aJvmThatNeverRecordsNeverLoadsTheEvent() throws Exception {
+        TestTransport.requireUcx();
+        Peer peer = run(null, "-Xlog:class+load=info");
+        assertTrue(peer.exited, "the peer did not finish: " + peer.output);
+        assertEquals(0, peer.exitValue, peer.output);
+        assertTrue(peer.output.contains("jdk.jfr present: true"), peer.output);
+        assertTrue(peer.output.contains("connections opened: 2"), peer.output);
+        assertTrue(peer.output.contains(UcxConnectionSetup.class.getName() + " "), "no class loading logged: "
+                + peer.output);
+        assertFalse(peer.output.contains(UcxConnectionSetupEvent.class.getName() + " "), peer.output);
+    }
+
+    @Test
+    @Timeout(60)
     void aRuntimeWithoutX25519IsToldWhichModuleToAdd() throws Exception {
         TestTransport.requireUcx();
         Assumptions.assumeTrue(EC_MODULE, "X25519 is in java.base on this JDK: no runtime lacks it");
-        Peer peer = run(MODULES);
+        Peer peer = run(MODULES, null);
         assertTrue(peer.exited, "the peer did not finish: " + peer.output);
         assertNotEquals(0, peer.exitValue, peer.output);
         assertTrue(peer.output.contains("jlink --add-modules jdk.crypto.ec"), peer.output);
@@ -63,13 +79,19 @@ class UcxConnectionSetupWithoutJfrTest {
         }
     }
 
-    private Peer run(String modules) throws Exception {
+    /** Runs {@link NoJfrPeer} with {@code modules} only (all when null) and a JVM option (none when null). */
+    private Peer run(String modules, String option) throws Exception {
         String java = ProcessHandle.current().info().command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java runs this JVM"));
         List<String> command = new ArrayList<>();
         command.add(java);
-        command.add("--limit-modules");
-        command.add(modules);
+        if (modules != null) {
+            command.add("--limit-modules");
+            command.add(modules);
+        }
+        if (option != null) {
+            command.add(option);
+        }
         command.add("-Dio.netty.leakDetection.level=disabled");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
