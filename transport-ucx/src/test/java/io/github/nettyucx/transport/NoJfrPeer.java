@@ -14,8 +14,7 @@ import java.net.InetSocketAddress;
 
 /**
  * A JVM started by {@link UcxConnectionSetupWithoutJfrTest} (in a runtime without {@code jdk.jfr}, or one that never
- * records): connects over UCX
- * and says whether that module is there and how many connections the counters saw.
+ * records): connects over UCX and says whether that module is there and how many connections the counters saw.
  */
 public final class NoJfrPeer {
     private NoJfrPeer() {

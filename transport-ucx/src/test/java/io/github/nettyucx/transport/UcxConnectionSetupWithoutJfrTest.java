@@ -97,7 +97,10 @@ class UcxConnectionSetupWithoutJfrTest {
         command.add(System.getProperty("java.class.path"));
         command.add(NoJfrPeer.class.getName());
         Path log = dir.resolve("peer.log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        // Only the options above: a recording started from the environment would load the event class.
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        Process process = builder.start();
         boolean exited = process.waitFor(40, TimeUnit.SECONDS);
         if (!exited) {
             // A transport that touched the event class fails on a loop thread and hangs the peer's connect.
