@@ -22,7 +22,7 @@ for sec in secs:
         key = cls.split('.')[-1] + '.' + m.group(2)
         pk[p] += size; cnt[p] += 1; ptime[p] += took; total += took
         meth[key] += size; mtime[key] += took; minl[key] = max(minl[key], inlined)
-print(f'C2 time in all: {total:.2f} s')
+print(f'C2 time in all: {total:.2f} s; code in all: {sum(pk.values()) // 1024} KiB in {sum(cnt.values())} compiles')
 for p, v in pk.most_common(15): print(f'{v//1024:5d} KiB {ptime[p]:6.2f} s {cnt[p]:4d} tasks {p}')
 print('--- top methods (code, C2 time, most bytecodes one compile inlined)')
 for p, v in meth.most_common(25): print(f'{v//1024:5d} KiB {mtime[p]:6.2f} s {minl[p]:6d} B {p}')
