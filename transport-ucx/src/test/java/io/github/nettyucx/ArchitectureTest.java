@@ -39,6 +39,7 @@ class ArchitectureTest {
     private static final String BASE = "io.github.nettyucx";
     private static final String JNI = BASE + ".jni..";
     private static final String BUFFER = BASE + ".buffer..";
+    private static final String LOOP = BASE + ".loop..";
     private static final String TRANSPORT = BASE + ".transport..";
     /** The longest cycle of classes allowed. */
     private static final int MAX_CYCLE = 6;
@@ -61,10 +62,12 @@ class ArchitectureTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("native").definedBy(JNI)
                 .layer("buffer").definedBy(BUFFER)
+                .layer("loop").definedBy(LOOP)
                 .layer("transport").definedBy(TRANSPORT)
                 .whereLayer("transport").mayNotBeAccessedByAnyLayer()
-                .whereLayer("buffer").mayOnlyBeAccessedByLayers("transport")
-                .whereLayer("native").mayOnlyBeAccessedByLayers("buffer", "transport")
+                .whereLayer("loop").mayOnlyBeAccessedByLayers("transport")
+                .whereLayer("buffer").mayOnlyBeAccessedByLayers("loop", "transport")
+                .whereLayer("native").mayOnlyBeAccessedByLayers("buffer", "loop", "transport")
                 .check(classes);
     }
 

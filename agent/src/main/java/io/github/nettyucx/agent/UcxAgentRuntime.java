@@ -5,7 +5,7 @@ package io.github.nettyucx.agent;
 
 import io.github.nettyucx.transport.Ucx;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
-import io.github.nettyucx.transport.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoHandler;
 import io.netty.util.internal.PlatformDependent;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;

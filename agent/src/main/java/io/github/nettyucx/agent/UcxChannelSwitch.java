@@ -4,7 +4,7 @@
 package io.github.nettyucx.agent;
 
 import io.github.nettyucx.transport.UcxDatagramChannel;
-import io.github.nettyucx.transport.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoHandler;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.bootstrap.AbstractBootstrap;

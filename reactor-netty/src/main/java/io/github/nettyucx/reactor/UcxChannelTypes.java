@@ -5,7 +5,7 @@ package io.github.nettyucx.reactor;
 
 import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxDatagramChannel;
-import io.github.nettyucx.transport.UcxIoHandle;
+import io.github.nettyucx.loop.UcxIoHandle;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.channel.Channel;

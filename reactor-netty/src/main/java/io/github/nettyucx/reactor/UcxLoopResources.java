@@ -5,7 +5,7 @@ package io.github.nettyucx.reactor;
 
 import io.github.nettyucx.transport.Ucx;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
-import io.github.nettyucx.transport.UcxIoHandlerConfig;
+import io.github.nettyucx.loop.UcxIoHandlerConfig;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxWorkerKey;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxWorkerKey;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.PlatformDependent;
 

@@ -3,6 +3,10 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIoHandle;
+import io.github.nettyucx.loop.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoOps;
+import io.github.nettyucx.loop.UcxLoopSeat;
 import io.github.nettyucx.jni.UcxFd;
 import io.netty.channel.AbstractChannel;
 import io.netty.channel.Channel;

@@ -3,7 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.jni.UcxContext;
+import io.github.nettyucx.loop.UcxIoHandler;
+import io.github.nettyucx.loop.UcxWorker;
 import io.github.nettyucx.jni.UcxProcess;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -25,10 +26,7 @@ public final class Ucx {
 
     /** Throws an {@link UnsatisfiedLinkError} carrying {@link #unavailabilityCause()} when unavailable. */
     public static void ensureAvailability() {
-        if (UNAVAILABILITY_CAUSE != null) {
-            throw (Error) new UnsatisfiedLinkError("the UCX transport is unavailable: "
-                    + UNAVAILABILITY_CAUSE.getMessage()).initCause(UNAVAILABILITY_CAUSE);
-        }
+        UcxIoHandler.ensureAvailability();
     }
 
     /** Why the transport is unavailable, or null when it is available. */
@@ -49,7 +47,7 @@ public final class Ucx {
      * an application thread's write paid for a wake-up.
      */
     public static long eventLoopWakeupWrites() {
-        return UcxIoHandler.WAKEUP_WRITES.sum();
+        return UcxTransportMetrics.eventLoopWakeupWrites();
     }
 
     /**
@@ -58,7 +56,7 @@ public final class Ucx {
      * (docs/settings.md#waiting).
      */
     public static long eventLoopContentionHolds() {
-        return UcxIdlePolicy.CPUS_TAKEN_PERIODS.sum();
+        return UcxTransportMetrics.eventLoopContentionHolds();
     }
 
     /**
@@ -67,7 +65,7 @@ public final class Ucx {
      * connection: UCX does not tell who sent it (docs/security.md).
      */
     public static long strayMessagesDropped() {
-        return isAvailable() ? UcxProcess.straysDropped() : 0;
+        return UcxTransportMetrics.strayMessagesDropped();
     }
 
     /**
@@ -76,7 +74,7 @@ public final class Ucx {
      * addresses get that far (docs/security.md).
      */
     public static long endpointsCreated() {
-        return isAvailable() ? UcxProcess.endpointsCreated() : 0;
+        return UcxTransportMetrics.endpointsCreated();
     }
 
     /**
@@ -88,15 +86,10 @@ public final class Ucx {
     }
 
     private static Throwable load() {
-        Throwable cause = UcxContext.unavailabilityCause();
-        if (cause != null) {
-            return cause;
+        Throwable cause = UcxWorker.unavailabilityCause();
+        if (cause == null) {
+            logger.debug("UCX transport available, libucp {}", UcxProcess.ucxVersion());
         }
-        String noOwnerKeys = UcxWorkerKey.unavailabilityCause();
-        if (noOwnerKeys != null) {
-            return new IllegalStateException(noOwnerKeys);
-        }
-        logger.debug("UCX transport available, libucp {}", UcxProcess.ucxVersion());
-        return null;
+        return cause;
     }
 }

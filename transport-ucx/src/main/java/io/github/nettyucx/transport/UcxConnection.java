@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxReceiveWindow;
+import io.github.nettyucx.loop.UcxWorker;
 import io.github.nettyucx.jni.UcxBytes;
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxNativeConnection;

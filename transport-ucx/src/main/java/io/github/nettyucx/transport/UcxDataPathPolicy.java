@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxWorker;
 import io.github.nettyucx.jni.UcxContext;
 import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
@@ -97,7 +98,7 @@ final class UcxDataPathPolicy {
                 logger.warn("-Dio.github.nettyucx.tcpDataPath={} is not auto, always or never; using auto", MODE);
                 flags |= FLAG_ACCEPTS;
         }
-        if (!Ucx.isAvailable()) {
+        if (UcxWorker.unavailabilityCause() != null) {
             return flags;
         }
         String transports;

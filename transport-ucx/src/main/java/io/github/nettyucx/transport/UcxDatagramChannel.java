@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIoEvent;
+import io.github.nettyucx.loop.UcxIoOps;
 import io.github.nettyucx.jni.UcxFd;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.buffer.ByteBuf;

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoHandlerConfig;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.EventExecutorChooserFactory;
 

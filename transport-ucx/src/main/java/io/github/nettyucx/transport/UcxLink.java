@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxSharedMemoryProbe;
 import io.netty.channel.ChannelOutboundBuffer;
 
 import java.io.IOException;

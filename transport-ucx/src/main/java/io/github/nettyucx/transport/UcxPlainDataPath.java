@@ -3,6 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIoOps;
+import io.github.nettyucx.loop.UcxLoopSeat;
+import io.github.nettyucx.loop.UcxPlainGather;
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxBytes;
 import io.github.nettyucx.jni.UcxFd;

@@ -3,6 +3,10 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIoEvent;
+import io.github.nettyucx.loop.UcxIoOps;
+import io.github.nettyucx.loop.UcxLoopSeat;
+import io.github.nettyucx.loop.UcxWorkerKey;
 import io.github.nettyucx.jni.UcxFd;
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxProcess;

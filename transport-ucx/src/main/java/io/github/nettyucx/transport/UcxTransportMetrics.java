@@ -3,8 +3,11 @@
  */
 package io.github.nettyucx.transport;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import io.github.nettyucx.loop.UcxIdlePolicy;
+import io.github.nettyucx.loop.UcxIoHandler;
+import io.github.nettyucx.loop.UcxWorker;
+import io.github.nettyucx.jni.UcxProcess;
+
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,16 +21,11 @@ import java.util.concurrent.atomic.LongAdder;
 public final class UcxTransportMetrics {
     private static final LongAdder[] OPENED = adders(DataPath.values().length);
     private static final LongAdder[] FAILED = adders(SetupFailure.values().length);
-    private static final LongAdder LOOP_SLEEPS = new LongAdder();
     private static final LongAdder CREDIT_STALLS = new LongAdder();
     private static final LongAdder SEND_SLOT_STALLS = new LongAdder();
     private static final LongAdder HANDSHAKES_SHED = new LongAdder();
     private static final LongAdder PLAIN_TCP_FALLBACKS = new LongAdder();
     private static final LongAdder SILENT_CLIENTS_PLAIN = new LongAdder();
-    /** The loops' workers, whose counts of UCX bytes the totals add up, and what the destroyed ones had counted. */
-    private static final Set<UcxWorker> WORKERS = ConcurrentHashMap.newKeySet();
-    private static final LongAdder ENDED_BYTES_SENT = new LongAdder();
-    private static final LongAdder ENDED_BYTES_RECEIVED = new LongAdder();
 
     private UcxTransportMetrics() {
     }
@@ -90,17 +88,17 @@ public final class UcxTransportMetrics {
      * task.
      */
     public static long eventLoopSleeps() {
-        return LOOP_SLEEPS.sum();
+        return UcxIoHandler.processSleeps();
     }
 
     /** Writes of other threads that had to wake a sleeping loop: {@link Ucx#eventLoopWakeupWrites()}. */
     public static long eventLoopWakeupWrites() {
-        return Ucx.eventLoopWakeupWrites();
+        return UcxIoHandler.processWakeupWrites();
     }
 
     /** Holds of the busy-neighbour check begun: {@link Ucx#eventLoopContentionHolds()}. */
     public static long eventLoopContentionHolds() {
-        return Ucx.eventLoopContentionHolds();
+        return UcxIdlePolicy.processCpusTakenPeriods();
     }
 
     /**
@@ -118,12 +116,12 @@ public final class UcxTransportMetrics {
 
     /** {@link Ucx#strayMessagesDropped()}. */
     public static long strayMessagesDropped() {
-        return Ucx.strayMessagesDropped();
+        return UcxWorker.unavailabilityCause() == null ? UcxProcess.straysDropped() : 0;
     }
 
     /** {@link Ucx#endpointsCreated()}. */
     public static long endpointsCreated() {
-        return Ucx.endpointsCreated();
+        return UcxWorker.unavailabilityCause() == null ? UcxProcess.endpointsCreated() : 0;
     }
 
     /**
@@ -157,31 +155,12 @@ public final class UcxTransportMetrics {
      * them without atomics; a total read while a loop shuts down may briefly miss that loop's share.
      */
     public static long ucxBytesSent() {
-        long total = ENDED_BYTES_SENT.sum();
-        for (UcxWorker worker : WORKERS) {
-            total += worker.bytesSent();
-        }
-        return total;
+        return UcxWorker.bytesSentByAll();
     }
 
     /** Bytes of UCX messages this process received and handed to its channels, counted as {@link #ucxBytesSent()}. */
     public static long ucxBytesReceived() {
-        long total = ENDED_BYTES_RECEIVED.sum();
-        for (UcxWorker worker : WORKERS) {
-            total += worker.bytesReceived();
-        }
-        return total;
-    }
-
-    static void workerStarted(UcxWorker worker) {
-        WORKERS.add(worker);
-    }
-
-    static void workerEnded(UcxWorker worker) {
-        if (WORKERS.remove(worker)) {
-            ENDED_BYTES_SENT.add(worker.bytesSent());
-            ENDED_BYTES_RECEIVED.add(worker.bytesReceived());
-        }
+        return UcxWorker.bytesReceivedByAll();
     }
 
     static void handshakeShed() {
@@ -202,10 +181,6 @@ public final class UcxTransportMetrics {
 
     static void setupFailed(SetupFailure reason) {
         FAILED[reason.ordinal()].increment();
-    }
-
-    static void loopSlept() {
-        LOOP_SLEEPS.increment();
     }
 
     static void creditStall() {

@@ -3,6 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoHandlerConfig;
+import io.github.nettyucx.loop.WaitStrategy;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoHandlerConfig;
 import io.github.nettyucx.jni.UcxNativeWorker;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;

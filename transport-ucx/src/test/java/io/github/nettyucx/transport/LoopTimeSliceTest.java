@@ -3,6 +3,10 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIdlePolicy;
+import io.github.nettyucx.loop.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoHandlerConfig;
+import io.github.nettyucx.loop.WaitStrategy;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.loop.UcxIoHandler;
+import io.github.nettyucx.loop.UcxWorkerKey;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;

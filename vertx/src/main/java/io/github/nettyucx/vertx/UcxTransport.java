@@ -7,7 +7,7 @@ import io.github.nettyucx.transport.Ucx;
 import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxDatagramChannel;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
-import io.github.nettyucx.transport.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoHandler;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.bootstrap.Bootstrap;

@@ -3,7 +3,7 @@
  */
 package io.github.nettyucx.spring.boot;
 
-import io.github.nettyucx.transport.WaitStrategy;
+import io.github.nettyucx.loop.WaitStrategy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
 import org.springframework.util.unit.DataSize;

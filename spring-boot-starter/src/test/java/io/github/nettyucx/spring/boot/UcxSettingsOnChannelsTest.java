@@ -5,11 +5,11 @@ package io.github.nettyucx.spring.boot;
 
 import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
-import io.github.nettyucx.transport.UcxIoHandlerConfig;
+import io.github.nettyucx.loop.UcxIoHandlerConfig;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.github.nettyucx.transport.UcxTrust;
-import io.github.nettyucx.transport.WaitStrategy;
+import io.github.nettyucx.loop.WaitStrategy;
 import io.netty.channel.Channel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -5,7 +5,7 @@ package io.github.nettyucx.benchmarks.echo;
 
 import io.github.nettyucx.benchmarks.core.CommandLines;
 import io.github.nettyucx.transport.Ucx;
-import io.github.nettyucx.transport.UcxIoHandler;
+import io.github.nettyucx.loop.UcxIoHandler;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.bootstrap.Bootstrap;

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.channel.IoOps;
@@ -17,15 +17,15 @@ public final class UcxIoOps implements IoOps {
     private static final int HANG_UP = 4;
 
     public static final UcxIoOps NONE = new UcxIoOps(0);
-    static final UcxIoOps IN = new UcxIoOps(READ);
-    static final UcxIoOps OUT = new UcxIoOps(WRITE);
-    static final UcxIoOps IN_OUT = new UcxIoOps(READ | WRITE);
+    public static final UcxIoOps IN = new UcxIoOps(READ);
+    public static final UcxIoOps OUT = new UcxIoOps(WRITE);
+    public static final UcxIoOps IN_OUT = new UcxIoOps(READ | WRITE);
     /** The peer's hang-up alone ({@code EPOLLRDHUP}), with or without output. */
     static final UcxIoOps HANG_UP_ONLY = new UcxIoOps(HANG_UP);
     static final UcxIoOps HANG_UP_OUT = new UcxIoOps(HANG_UP | WRITE);
 
     /** The interest in input ({@link #IN}, which includes the hang-up), the hang-up alone, and/or output. */
-    static UcxIoOps of(boolean in, boolean hangUp, boolean out) {
+    public static UcxIoOps of(boolean in, boolean hangUp, boolean out) {
         if (in) {
             return out ? IN_OUT : IN;
         }

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxProcess;
@@ -77,7 +77,9 @@ public final class UcxIoHandler implements IoHandler {
     private final List<Registration> registrations = new ArrayList<>();
     private final UcxIoEvent event = new UcxIoEvent();
     /** Eventfd writes of {@link #wakeup()} in this process: counted where the system call is made anyway. */
-    static final LongAdder WAKEUP_WRITES = new LongAdder();
+    private static final LongAdder WAKEUP_WRITES = new LongAdder();
+    /** The process's loops' sleeps in the worker's wait (the metrics read them). */
+    private static final LongAdder SLEEPS = new LongAdder();
     /** The same, of this handler only (tests look at one loop while others of the process run). */
     private final LongAdder wakeupWrites = new LongAdder();
     private final UcxSharedMemoryProbe sharedMemoryProbe = new UcxSharedMemoryProbe(new ProbedLoop());
@@ -143,7 +145,7 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     public static IoHandlerFactory newFactory(UcxIoHandlerConfig config) {
-        Ucx.ensureAvailability();
+        ensureAvailability();
         ObjectUtil.checkNotNull(config, "config");
         return new Factory(config);
     }
@@ -179,11 +181,11 @@ public final class UcxIoHandler implements IoHandler {
         requestSlice(idlePolicy.wantsShortSlice());
     }
 
-    UcxWorker worker() {
+    public UcxWorker worker() {
         return worker;
     }
 
-    UcxSharedMemoryProbe sharedMemoryProbe() {
+    public UcxSharedMemoryProbe sharedMemoryProbe() {
         return sharedMemoryProbe;
     }
 
@@ -191,7 +193,7 @@ public final class UcxIoHandler implements IoHandler {
      * Whether the loop's connections are all plain TCP to peers that do not speak netty-ucx: nothing comes through
      * UCX, and spinning would take the core that the peers and the kernel's TCP processing need.
      */
-    boolean onlyPlainPeers() {
+    public boolean onlyPlainPeers() {
         return plainSockets > 0 && !hasSpinningPeers();
     }
 
@@ -228,7 +230,7 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /** Whether the loop is kept running for its worker; for tests. */
-    boolean workerBusyCheckScheduled() {
+    public boolean workerBusyCheckScheduled() {
         return workerBusyCheckScheduled;
     }
 
@@ -363,7 +365,7 @@ public final class UcxIoHandler implements IoHandler {
                     // Idle connections park at the worker's next sweep, which an idle loop must not sleep through.
                     timeout = Math.max(1, sweepIn);
                 }
-                UcxTransportMetrics.loopSlept();
+                SLEEPS.increment();
                 sockets = worker.await(timeout);
                 ioStartNanos = worker.waitEndedAt();
             }
@@ -520,17 +522,36 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /** The loop's idle policy; for tests, on the loop's thread. */
-    UcxIdlePolicy idlePolicy() {
+    public UcxIdlePolicy idlePolicy() {
         return idlePolicy;
     }
 
+    /** Throws when no worker can be made in this JVM, with the cause ({@link UcxWorker#unavailabilityCause()}). */
+    public static void ensureAvailability() {
+        Throwable cause = UcxWorker.unavailabilityCause();
+        if (cause != null) {
+            throw (Error) new UnsatisfiedLinkError("the UCX transport is unavailable: " + cause.getMessage())
+                    .initCause(cause);
+        }
+    }
+
+    /** Eventfd writes of every loop of the process since it started. */
+    public static long processWakeupWrites() {
+        return WAKEUP_WRITES.sum();
+    }
+
+    /** Sleeps of every loop of the process in its worker's wait since it started. */
+    public static long processSleeps() {
+        return SLEEPS.sum();
+    }
+
     /** Eventfd writes of {@link #wakeup()} to this handler's loop so far. */
-    long wakeupWrites() {
+    public long wakeupWrites() {
         return wakeupWrites.sum();
     }
 
     /** The handler a channel's seat belongs to; for tests. */
-    static UcxIoHandler of(UcxLoopSeat seat) {
+    public static UcxIoHandler of(UcxLoopSeat seat) {
         return ((Registration) seat).handler();
     }
 

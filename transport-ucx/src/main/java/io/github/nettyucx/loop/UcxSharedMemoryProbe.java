@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogger;
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * every connection of the loop fails and closes, and new connections use a new UCP worker. Used on the
  * event loop only.
  */
-final class UcxSharedMemoryProbe {
+public final class UcxSharedMemoryProbe {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxSharedMemoryProbe.class);
     private static final long NO_PROBE = Long.MIN_VALUE;
     /**
@@ -68,7 +68,7 @@ final class UcxSharedMemoryProbe {
      * writing into the worker's shared-memory receive queue. Sends a probe through the queue, unless one
      * is in flight already.
      */
-    void sameHostPeerVanished() {
+    public void sameHostPeerVanished() {
         if (inFlight() || TIMEOUT_NANOS == 0) {
             return;
         }
@@ -114,7 +114,7 @@ final class UcxSharedMemoryProbe {
      * with its receive queue stuck, none of them would receive from a same-host peer again, and neither
      * would a new one. Server channels and their sockets stay.
      */
-    void replaceWorker() {
+    public void replaceWorker() {
         IOException cause = new IOException("UCX's shared-memory receive queue of this event loop stopped "
                 + "delivering after a same-host peer died in the middle of a send (UCX 1.13 limitation, "
                 + "docs/reliability.md bug 12): the loop's connections are closed and new ones use a new UCP worker");
@@ -131,11 +131,11 @@ final class UcxSharedMemoryProbe {
     }
 
     /** Probes that arrived: the queue worked after a same-host peer vanished. */
-    long probesArrived() {
+    public long probesArrived() {
         return arrived;
     }
 
-    long workersReplaced() {
+    public long workersReplaced() {
         return workersReplaced;
     }
 }

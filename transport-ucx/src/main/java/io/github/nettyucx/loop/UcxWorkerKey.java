@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import java.math.BigInteger;
 import java.net.ProtocolException;
@@ -26,8 +26,8 @@ import javax.crypto.KeyAgreement;
  * address under a key of its own gets an endpoint of its own. The secret for each peer key is kept (a few hundred,
  * oldest first out), so that one X25519 agreement serves every connection between two workers.
  */
-final class UcxWorkerKey {
-    static final int KEY_BYTES = 32;
+public final class UcxWorkerKey {
+    public static final int KEY_BYTES = 32;
     private static final int REMEMBERED = 256;
 
     private final KeyPair pair;
@@ -57,7 +57,7 @@ final class UcxWorkerKey {
         }
     }
 
-    UcxWorkerKey() {
+    public UcxWorkerKey() {
         try {
             pair = KeyPairGenerator.getInstance("X25519").generateKeyPair();
         } catch (GeneralSecurityException e) {
@@ -67,12 +67,12 @@ final class UcxWorkerKey {
     }
 
     /** The public key, as the hello carries it: RFC 7748's 32 little-endian bytes. */
-    byte[] publicKey() {
+    public byte[] publicKey() {
         return publicKey.clone();
     }
 
     /** The X25519 secret of our key and {@code peerKey}; refuses keys that give none (small-order points). */
-    synchronized byte[] secretWith(byte[] peerKey) throws ProtocolException {
+    public synchronized byte[] secretWith(byte[] peerKey) throws ProtocolException {
         ByteBuffer id = ByteBuffer.wrap(peerKey.clone());
         byte[] secret = secrets.get(id);
         if (secret == null) {

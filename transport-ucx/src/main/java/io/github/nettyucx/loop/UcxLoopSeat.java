@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import io.netty.channel.IoRegistration;
 
@@ -11,7 +11,7 @@ import java.io.IOException;
  * A channel's seat in its event loop: all that a channel asks of {@link UcxIoHandler} once registered (the loop
  * in turn sees the channel as a {@link UcxIoHandle}). On the event-loop thread, except {@link #cancel()}.
  */
-interface UcxLoopSeat extends IoRegistration {
+public interface UcxLoopSeat extends IoRegistration {
     /** Stops watching the channel's socket: before the socket is closed or handed over, so its number can be reused. */
     void removeFromEpoll();
 

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import io.netty.util.internal.ObjectUtil;
 import io.netty.util.internal.SystemPropertyUtil;
@@ -108,7 +108,7 @@ public final class UcxIoHandlerConfig {
     }
 
     /** The scheduler slice a loop that sleeps at once asks for; 0 to keep the kernel's. */
-    long shortSliceNanos() {
+    public long shortSliceNanos() {
         return shortSliceNanos;
     }
 

@@ -1,8 +1,9 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
+import io.github.nettyucx.jni.UcxContext;
 import io.github.nettyucx.jni.UcxNativeWorker;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.IntObjectHashMap;
@@ -17,7 +18,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The UCP worker of one event loop ({@link UcxNativeWorker}, which it owns) and what the loop keeps of it in Java:
@@ -28,7 +32,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * only once the old thread is done with it. The UCP worker is created {@code UCS_THREAD_MODE_SERIALIZED}
  * (any thread, one at a time; ucx_worker.c), and its descriptors and memory are the process's.
  */
-final class UcxWorker {
+public final class UcxWorker {
     private static final VarHandle BYTES_SENT;
     private static final VarHandle BYTES_RECEIVED;
 
@@ -46,6 +50,10 @@ final class UcxWorker {
 
     /** Buffers of workers left allocated by {@link #destroy()}, kept so that no pool reuses them. */
     private static final Queue<Object> LEFT_WITH_LEAKED_WORKERS = new ConcurrentLinkedQueue<>();
+    /** The process's live workers, whose byte counts the totals add up, and what the destroyed ones had counted. */
+    private static final Set<UcxWorker> LIVE = ConcurrentHashMap.newKeySet();
+    private static final LongAdder ENDED_BYTES_SENT = new LongAdder();
+    private static final LongAdder ENDED_BYTES_RECEIVED = new LongAdder();
 
     private final UcxNativeWorker worker;
     private final UcxIoHandler.Registration[] connections;
@@ -76,20 +84,46 @@ final class UcxWorker {
     private long bytesSent;
     private long bytesReceived;
 
-    UcxWorker(int maxConnections) throws IOException {
+    public UcxWorker(int maxConnections) throws IOException {
         worker = new UcxNativeWorker(maxConnections);
         connections = new UcxIoHandler.Registration[maxConnections];
         freeIndexes = new int[maxConnections];
-        UcxTransportMetrics.workerStarted(this);
+        LIVE.add(this);
+    }
+
+    /**
+     * Why no worker can be made in this JVM (the native library, libucp or a UCP context failed to load, or the
+     * runtime cannot make owner keys), or null when workers can be made. Computed once, when first asked.
+     */
+    public static Throwable unavailabilityCause() {
+        return Availability.CAUSE;
+    }
+
+    /** Bytes of UCX messages sent by every worker of the process since it started; any thread. */
+    public static long bytesSentByAll() {
+        long total = ENDED_BYTES_SENT.sum();
+        for (UcxWorker worker : LIVE) {
+            total += worker.bytesSent();
+        }
+        return total;
+    }
+
+    /** Bytes of UCX messages received by every worker of the process since it started; any thread. */
+    public static long bytesReceivedByAll() {
+        long total = ENDED_BYTES_RECEIVED.sum();
+        for (UcxWorker worker : LIVE) {
+            total += worker.bytesReceived();
+        }
+        return total;
     }
 
     /** A message of {@code bytes} went out on one of this worker's connections; on the loop. */
-    void countSent(int bytes) {
+    public void countSent(int bytes) {
         BYTES_SENT.setOpaque(this, bytesSent + bytes);
     }
 
     /** {@code bytes} of messages arrived on one of this worker's connections were read; on the loop. */
-    void countReceived(int bytes) {
+    public void countReceived(int bytes) {
         BYTES_RECEIVED.setOpaque(this, bytesReceived + bytes);
     }
 
@@ -103,24 +137,24 @@ final class UcxWorker {
     }
 
     /** The native worker, which the native connections are created on. */
-    UcxNativeWorker nativeWorker() {
+    public UcxNativeWorker nativeWorker() {
         return worker;
     }
 
     /** Ends the loop's wait; any thread. */
-    void wake() {
+    public void wake() {
         worker.wake();
     }
 
     /** The owner key its connections' hellos name (made on first use: an X25519 key pair). */
-    UcxWorkerKey ownerKey() {
+    public UcxWorkerKey ownerKey() {
         if (ownerKey == null) {
             ownerKey = new UcxWorkerKey();
         }
         return ownerKey;
     }
 
-    byte[] workerAddress() throws IOException {
+    public byte[] workerAddress() throws IOException {
         if (workerAddress == null) {
             workerAddress = worker.workerAddress();
         }
@@ -148,7 +182,7 @@ final class UcxWorker {
     }
 
     /** Makes UCX progress; callbacks record completions natively. Returns a non-zero value on progress. */
-    int progress() {
+    public int progress() {
         return worker.progress();
     }
 
@@ -198,7 +232,7 @@ final class UcxWorker {
     }
 
     /** The window of the connection at {@code index} is swept from now on, and parks once idle. */
-    void sweepWhenIdle(int index, UcxReceiveWindow window) {
+    public void sweepWhenIdle(int index, UcxReceiveWindow window) {
         if (UcxReceiveWindow.PARK_IDLE_NANOS <= 0) {
             return;
         }
@@ -213,12 +247,12 @@ final class UcxWorker {
     }
 
     /** A parked window posted its receives again: it is swept until it parks again. */
-    void windowWoke() {
+    public void windowWoke() {
         windowsAwake = true;
     }
 
     /** The connection at {@code index} closes: its window is no longer swept. */
-    void stopSweeping(int index) {
+    public void stopSweeping(int index) {
         if (index < parkable.length && parkable[index] != null) {
             parkable[index] = null;
             parkableCount--;
@@ -244,7 +278,7 @@ final class UcxWorker {
     }
 
     /** Nanoseconds until the next sweep is due, or -1 when there is nothing to sweep: the loop sleeps no longer. */
-    long nanosToSweep(long now) {
+    public long nanosToSweep(long now) {
         return parkableCount == 0 || !windowsAwake ? -1 : Math.max(0, nextParkSweepNanos - now);
     }
 
@@ -259,12 +293,12 @@ final class UcxWorker {
     }
 
     /** Whether waits with a timeout are timed by epoll_pwait2, one system call, not a timerfd and epoll_wait. */
-    boolean timedWaitsUsePwait2() {
+    public boolean timedWaitsUsePwait2() {
         return worker.timedWaitsUsePwait2();
     }
 
     /** Times the waits with the timerfd, as on kernels without epoll_pwait2; for tests of that path. */
-    void timeWaitsWithTimerFd() {
+    public void timeWaitsWithTimerFd() {
         worker.timeWaitsWithTimerFd();
     }
 
@@ -273,7 +307,7 @@ final class UcxWorker {
      * {@link #dispatchSockets} hands to their handles before the next wait, or -1 when the worker must be progressed
      * first.
      */
-    int await(long timeoutNanos) throws IOException {
+    public int await(long timeoutNanos) throws IOException {
         int count = worker.await(timeoutNanos);
         long now = System.nanoTime();
         lastWaitNanos = now;
@@ -309,17 +343,17 @@ final class UcxWorker {
      * False when the loop has not looked at its sockets for {@code nanos}: a handler blocked it, so
      * a side channel may hold news (the peer closed) the loop has not seen yet.
      */
-    boolean socketsPolledWithin(long nanos) {
+    public boolean socketsPolledWithin(long nanos) {
         return System.nanoTime() - lastSocketPollNanos < nanos;
     }
 
     /** When {@link #await} last looked at the sockets ({@link System#nanoTime()}). */
-    long socketsPolledAt() {
+    public long socketsPolledAt() {
         return lastSocketPollNanos;
     }
 
     /** When {@link #await} last returned, whether or not it looked at the sockets. */
-    long waitEndedAt() {
+    public long waitEndedAt() {
         return lastWaitNanos;
     }
 
@@ -327,7 +361,7 @@ final class UcxWorker {
      * Whether connections closed by Java still need this worker: they flush their last messages or wait
      * for their peers' ends, or UCX may still read buffers held for them ({@link #holdUntilFreed}).
      */
-    boolean hasClosingConnections() {
+    public boolean hasClosingConnections() {
         return !heldUntilFreed.isEmpty() || worker.closingCount() > 0;
     }
 
@@ -339,7 +373,7 @@ final class UcxWorker {
      * Keeps {@code buffers} until the native connection {@code connectionId} is freed: it was
      * closed with sends in flight that read them. The connection must be closed with reportFree.
      */
-    void holdUntilFreed(int connectionId, List<ByteBuf> buffers) {
+    public void holdUntilFreed(int connectionId, List<ByteBuf> buffers) {
         heldUntilFreed.put(connectionId, buffers);
     }
 
@@ -370,8 +404,11 @@ final class UcxWorker {
      * endpoints do not finish within a few seconds, the UCP worker is left allocated (destroying it
      * then aborts the process in UCX 1.13), and so are the buffers its sends may still read.
      */
-    int destroy() {
-        UcxTransportMetrics.workerEnded(this);
+    public int destroy() {
+        if (LIVE.remove(this)) {
+            ENDED_BYTES_SENT.add(bytesSent());
+            ENDED_BYTES_RECEIVED.add(bytesReceived());
+        }
         return releaseHeldAfter(worker.destroy(), "the event loop stopped");
     }
 
@@ -413,17 +450,31 @@ final class UcxWorker {
      * (ucx_probe.c): when it does not arrive, a same-host peer that died in the middle of a send
      * left UCX's shared-memory receive queue of this worker stuck (docs/reliability.md, bug 12).
      */
-    void probeStart() throws IOException {
+    public void probeStart() throws IOException {
         worker.probeStart();
     }
 
     /** Whether the probe arrived; also makes the probe's own worker progress. */
-    boolean probeArrived() {
+    public boolean probeArrived() {
         return worker.probeArrived();
     }
 
     /** Frees the probe and its worker; {@link #renew()} does it too. */
-    void probeFree() {
+    public void probeFree() {
         worker.probeFree();
+    }
+
+    /** Loads the native library and a UCP context when first asked, not when the class loads. */
+    private static final class Availability {
+        static final Throwable CAUSE = load();
+
+        private static Throwable load() {
+            Throwable cause = UcxContext.unavailabilityCause();
+            if (cause != null) {
+                return cause;
+            }
+            String noOwnerKeys = UcxWorkerKey.unavailabilityCause();
+            return noOwnerKeys == null ? null : new IllegalStateException(noOwnerKeys);
+        }
     }
 }

@@ -1,18 +1,18 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
-import io.github.nettyucx.transport.UcxIdlePolicy.Mode;
+import io.github.nettyucx.loop.UcxIdlePolicy.Mode;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
 
-import static io.github.nettyucx.transport.UcxIdlePolicy.FOREVER;
-import static io.github.nettyucx.transport.UcxIdlePolicy.STARTUP_MAX_NANOS;
-import static io.github.nettyucx.transport.UcxIdlePolicy.STARTUP_OTHER_THREADS_TASKS;
-import static io.github.nettyucx.transport.UcxIdlePolicy.STARTUP_WINDOW_NANOS;
-import static io.github.nettyucx.transport.UcxIdlePolicy.WINDOW_START_NANOS;
+import static io.github.nettyucx.loop.UcxIdlePolicy.FOREVER;
+import static io.github.nettyucx.loop.UcxIdlePolicy.STARTUP_MAX_NANOS;
+import static io.github.nettyucx.loop.UcxIdlePolicy.STARTUP_OTHER_THREADS_TASKS;
+import static io.github.nettyucx.loop.UcxIdlePolicy.STARTUP_WINDOW_NANOS;
+import static io.github.nettyucx.loop.UcxIdlePolicy.WINDOW_START_NANOS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

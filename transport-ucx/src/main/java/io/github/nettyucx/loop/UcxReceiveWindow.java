@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxNativeConnection;
@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * dispatched ({@link #wakeIfHeld}). So an idle connection holds no receive memory, while the window its hello
  * advertised stays real.
  */
-final class UcxReceiveWindow {
+public final class UcxReceiveWindow {
     /**
      * Payload bytes from which a received message is handed up in the buffer it arrived in rather
      * than copied (below it, a right-sized copy wastes less memory than a whole slot buffer).
@@ -39,7 +39,7 @@ final class UcxReceiveWindow {
     static final int IN_PLACE_MIN_BYTES = Math.max(1,
             SystemPropertyUtil.getInt("io.github.nettyucx.receiveInPlaceBytes", 16 * 1024));
     /** Time without a message after which a connection parks; 0 or less: never. */
-    static final long PARK_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(
+    public static final long PARK_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(
             SystemPropertyUtil.getLong("io.github.nettyucx.parkIdleMillis", 1000));
 
     private final UcxNativeConnection conn;
@@ -57,7 +57,7 @@ final class UcxReceiveWindow {
     private int seqAtSweep = -1;
     private int quietSweeps;
 
-    UcxReceiveWindow(UcxNativeConnection conn, int window, int slotStride) {
+    public UcxReceiveWindow(UcxNativeConnection conn, int window, int slotStride) {
         this.conn = conn;
         this.window = window;
         this.slotStride = slotStride;
@@ -65,7 +65,7 @@ final class UcxReceiveWindow {
     }
 
     /** Parks the fresh window, or, where connections never park, posts every receive. */
-    void start() {
+    public void start() {
         if (PARK_IDLE_NANOS <= 0 || !conn.park(0)) {
             postIdleSlots();
         } else {
@@ -73,17 +73,17 @@ final class UcxReceiveWindow {
         }
     }
 
-    int window() {
+    public int window() {
         return window;
     }
 
     /** Messages fully read so far. */
-    int messagesReceived() {
+    public int messagesReceived() {
         return seq;
     }
 
     /** True when the next message in sequence has arrived (or its receive failed), or a parked window woke. */
-    boolean hasReadable() {
+    public boolean hasReadable() {
         if (parked) {
             return woken();
         }
@@ -97,7 +97,7 @@ final class UcxReceiveWindow {
      * returns null otherwise (then use {@link #read}), also when no fresh buffer for the slot could
      * be allocated or the window is parked.
      */
-    ByteBuf readInPlace(int maxBytes) {
+    public ByteBuf readInPlace(int maxBytes) {
         int st = conn.recvState(slot);
         if (parked || st < IN_PLACE_MIN_BYTES || st > maxBytes || offset != 0) {
             return null;
@@ -119,7 +119,7 @@ final class UcxReceiveWindow {
      * Copies bytes of the next message(s) in sequence into {@code dst}, up to its writable bytes.
      * Returns the bytes copied, 0 when nothing has arrived.
      */
-    int read(ByteBuf dst) throws IOException {
+    public int read(ByteBuf dst) throws IOException {
         for (;;) {
             int st = nextState();
             if (st == UcxNative.RECV_POSTED || st == UcxNative.RECV_IDLE) {
@@ -143,7 +143,7 @@ final class UcxReceiveWindow {
     }
 
     /** Drops every message that has arrived (input shut down): the peer still gets its credits back. */
-    void discardReadable() throws IOException {
+    public void discardReadable() throws IOException {
         for (int st = nextState(); st != UcxNative.RECV_POSTED && st != UcxNative.RECV_IDLE; st = nextState()) {
             if (st < 0) {
                 throw new IOException("UCX receive failed: " + UcxProcess.statusString(st));
@@ -181,12 +181,12 @@ final class UcxReceiveWindow {
     }
 
     /** Credits owed to the peer: slots consumed and reposted since a message of ours last carried them. */
-    int pendingCredits() {
+    public int pendingCredits() {
         return pendingCredits;
     }
 
     /** The pending credits were returned (or need no returning). */
-    void clearPendingCredits() {
+    public void clearPendingCredits() {
         pendingCredits = 0;
     }
 
@@ -246,7 +246,7 @@ final class UcxReceiveWindow {
      * channel reads now: messages carry the credits their sender returns in their header, which count only once a
      * message is received, and a peer that waits for them must not wait on our reader. True when it woke.
      */
-    boolean wakeIfHeld() throws IOException {
+    public boolean wakeIfHeld() throws IOException {
         if (!parked || !woken()) {
             return false;
         }
@@ -286,7 +286,7 @@ final class UcxReceiveWindow {
      * Moves every buffer to {@code inUse}: the connection closes, and UCX may write into them until the native
      * connection is freed.
      */
-    void takeBuffers(List<ByteBuf> inUse) {
+    public void takeBuffers(List<ByteBuf> inUse) {
         for (int s = 0; s < window; s++) {
             if (buffers[s] != null) {
                 inUse.add(buffers[s]);

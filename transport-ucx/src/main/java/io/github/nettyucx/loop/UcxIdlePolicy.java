@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -34,11 +34,11 @@ import java.util.function.IntSupplier;
  * <p>One instance per loop, used on its thread, except {@link #taskFromOtherThread()}. Nothing here allocates; the
  * CPU reading ({@code runnableThreads}, a read of /proc/loadavg) is taken at most once every {@link #SAMPLE_NANOS}.
  */
-final class UcxIdlePolicy {
+public final class UcxIdlePolicy {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxIdlePolicy.class);
 
     /** Periods in which a loop of this process slept at once because other threads took the CPUs. */
-    static final LongAdder CPUS_TAKEN_PERIODS = new LongAdder();
+    private static final LongAdder CPUS_TAKEN_PERIODS = new LongAdder();
     /** A spin that lasts until work comes ({@link WaitStrategy#BUSY_POLL}). */
     static final long FOREVER = Long.MAX_VALUE;
     /** How long an idle period of the start-up spins before it sleeps. */
@@ -313,7 +313,7 @@ final class UcxIdlePolicy {
     }
 
     /** Periods of sleeping at once because the CPUs were taken, begun so far. */
-    long cpusTakenPeriods() {
+    public long cpusTakenPeriods() {
         return cpusTakenPeriods;
     }
 
@@ -321,5 +321,10 @@ final class UcxIdlePolicy {
     public String toString() {
         return "UcxIdlePolicy(" + mode + ", window " + windowNanos + " ns, others runnable " + othersRunnable
                 + ", busy " + busyShare + ')';
+    }
+
+    /** Periods of sleeping at once that the process's loops began since it started (the metrics read them). */
+    public static long processCpusTakenPeriods() {
+        return CPUS_TAKEN_PERIODS.sum();
     }
 }

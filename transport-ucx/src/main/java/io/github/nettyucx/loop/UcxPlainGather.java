@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxBytes;
@@ -19,7 +19,7 @@ import java.nio.ByteOrder;
  * its plain connections: a write lays out and sends before the next one starts. The scratch area also takes the
  * bytes a read of the socket brings for a heap buffer.
  */
-final class UcxPlainGather implements ChannelOutboundBuffer.MessageProcessor {
+public final class UcxPlainGather implements ChannelOutboundBuffer.MessageProcessor {
     /** Entries of one sendmsg: Linux's IOV_MAX. */
     private static final int MAX_ENTRIES = 1024;
     /** Bytes one sendmsg offers at most: more than a socket buffer takes at once. */
@@ -36,41 +36,41 @@ final class UcxPlainGather implements ChannelOutboundBuffer.MessageProcessor {
     private int scratchUsed;
 
     /** Starts a new I/O vector. */
-    void reset() {
+    public void reset() {
         entries = 0;
         bytes = 0;
         scratchUsed = 0;
     }
 
-    int entries() {
+    public int entries() {
         return entries;
     }
 
-    long bytes() {
+    public long bytes() {
         return bytes;
     }
 
-    long iovAddress() {
+    public long iovAddress() {
         return iovAddress;
     }
 
     /** Native memory for the bytes of one read into a heap buffer; not kept across calls. */
-    long scratchAddress() {
+    public long scratchAddress() {
         return scratchAddress;
     }
 
-    int scratchBytes() {
+    public int scratchBytes() {
         return SCRATCH_BYTES;
     }
 
     /** The scratch area's first {@code length} bytes as a buffer (the same one each time). */
-    ByteBuffer scratch(int length) {
+    public ByteBuffer scratch(int length) {
         scratch.clear().limit(length);
         return scratch;
     }
 
     /** Copies the first {@code n} bytes of the scratch area to {@code dst} at {@code dstIndex}. */
-    void copyFromScratch(ByteBuf dst, int dstIndex, int n) {
+    public void copyFromScratch(ByteBuf dst, int dstIndex, int n) {
         UcxBytes.copy(scratch.clear(), 0, dst, dstIndex, n);
     }
 
