@@ -8,7 +8,7 @@ import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
-import io.github.nettyucx.transport.UcxTransportMetrics;
+import io.github.nettyucx.transport.SetupFailure;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -97,7 +97,7 @@ class UcxMetricsTest {
             assertTrue(names.contains(name), name + " missing from " + names);
         }
         assertEquals(3, registry.find(UcxMetrics.CONNECTIONS_OPENED).functionCounters().size());
-        assertEquals(UcxTransportMetrics.SetupFailure.values().length,
+        assertEquals(SetupFailure.values().length,
                 registry.find(UcxMetrics.SETUP_FAILURES).functionCounters().size(), "one counter per reason");
         assertEquals(2, registry.find(UcxMetrics.WRITE_STALLS).functionCounters().size());
         assertEquals(2, registry.find(UcxMetrics.DOWNGRADES).functionCounters().size());

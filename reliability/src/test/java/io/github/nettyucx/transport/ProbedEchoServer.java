@@ -66,7 +66,7 @@ final class ProbedEchoServer implements AutoCloseable {
                 .handler(new LineReceiver(echoes))
                 .connect(address).sync().channel();
         String lanes = ((UcxSocketChannel) healthy).ucxLanes().get(10, TimeUnit.SECONDS);
-        healthyNativeConnections = UcxTransportMetrics.DataPath.TCP_DATA_PATH.label().equals(lanes) ? 0 : 1;
+        healthyNativeConnections = DataPath.TCP_DATA_PATH.label().equals(lanes) ? 0 : 1;
         assertStillServing();
     }
 

@@ -3,12 +3,10 @@
  */
 package io.github.nettyucx.transport;
 
-import io.github.nettyucx.transport.UcxTransportMetrics.DataPath;
-import io.github.nettyucx.transport.UcxTransportMetrics.SetupFailure;
-
 import jdk.jfr.FlightRecorder;
 
 import java.net.SocketAddress;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One channel's connection setup, from connect or accept until the channel is active or closed: what
@@ -22,6 +20,9 @@ import java.net.SocketAddress;
  */
 final class UcxConnectionSetup {
     private static final boolean JFR = jfrPresent();
+    /** The process's setups that ended, by data path when opened and by reason when failed. */
+    private static final LongAdder[] OPENED = adders(DataPath.values().length);
+    private static final LongAdder[] FAILED = adders(SetupFailure.values().length);
 
     private boolean pending;
     /** A {@link UcxConnectionSetupEvent} whose duration runs, or null (no JFR, or no recording wanted it). */
@@ -62,7 +63,7 @@ final class UcxConnectionSetup {
             return;
         }
         pending = false;
-        UcxTransportMetrics.connectionOpened(path);
+        OPENED[path.ordinal()].increment();
         finishEvent(path.label(), null, null, accepted, local, remote, trust);
     }
 
@@ -73,7 +74,7 @@ final class UcxConnectionSetup {
         }
         pending = false;
         SetupFailure reason = failure != null ? failure : otherwise;
-        UcxTransportMetrics.setupFailed(reason);
+        FAILED[reason.ordinal()].increment();
         finishEvent(null, reason.name(), failureMessage, accepted, local, remote, trust);
     }
 
@@ -94,5 +95,23 @@ final class UcxConnectionSetup {
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
+    }
+
+    /** The process's connections opened over {@code path} since it started. */
+    static long opened(DataPath path) {
+        return OPENED[path.ordinal()].sum();
+    }
+
+    /** The process's setups failed for {@code reason} since it started. */
+    static long failed(SetupFailure reason) {
+        return FAILED[reason.ordinal()].sum();
+    }
+
+    private static LongAdder[] adders(int n) {
+        LongAdder[] adders = new LongAdder[n];
+        for (int i = 0; i < n; i++) {
+            adders[i] = new LongAdder();
+        }
+        return adders;
     }
 }

@@ -46,7 +46,7 @@ public final class UcxConnectionSetupEvent extends Event {
     String trust;
 
     @Label("Failure")
-    @Description("Why the setup failed (UcxTransportMetrics.SetupFailure); empty when it succeeded")
+    @Description("Why the setup failed (SetupFailure); empty when it succeeded")
     String failure;
 
     @Label("Message")

@@ -18,6 +18,7 @@ import java.net.ProtocolException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Sets one connection up, from its TCP connection to its data path: the trust exchange, the intros, the hellos
@@ -39,6 +40,9 @@ final class UcxConnector implements UcxSession.Listener {
     private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
     /** Their own share of the log: a flood of bad handshakes must not hide them, nor they the warnings. */
     private static final PeerWarnings SILENT_CLIENTS = new PeerWarnings(logger);
+    /** The process's client connects downgraded to plain TCP, and accepted silent clients served as plain TCP. */
+    private static final LongAdder PLAIN_TCP_FALLBACKS = new LongAdder();
+    private static final LongAdder SILENT_CLIENTS_PLAIN = new LongAdder();
     /** The id in a server's hello with no native connection behind it (a refusal, the TCP data path); not 0. */
     static final int NO_CONNECTION_ID = -1;
     /** The least time a UCX endpoint has to come up, whatever the connect timeout. */
@@ -322,7 +326,7 @@ final class UcxConnector implements UcxSession.Listener {
         // A downgrade: said and counted, since an attacker on the path could cause it too (docs/security.md).
         logger.info("{} did not answer as a netty-ucx server ({}): connecting again as plain TCP, and so for the next "
                 + "{} ms (UcxChannelOption.PLAIN_TCP_FALLBACK)", target, why, UcxPlainTcpServers.rememberMillis());
-        UcxTransportMetrics.plainTcpFallback();
+        PLAIN_TCP_FALLBACKS.increment();
         UcxPlainTcpServers.remember(target);
         session = new UcxSession(this, false);
         endpoint = null;
@@ -365,7 +369,7 @@ final class UcxConnector implements UcxSession.Listener {
             if (host.isOpen() && !host.isActive()) {
                 PEER_WARNINGS.warn("{} closed: the peer did not complete the netty-ucx handshake within {} ms "
                         + "(UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS)", host, timeoutMillis);
-                setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
+                setup.failing(SetupFailure.TIMEOUT,
                         "no netty-ucx handshake within " + timeoutMillis + " ms");
                 host.close();
             }
@@ -384,7 +388,7 @@ final class UcxConnector implements UcxSession.Listener {
     /** On the loop: closes this accepted channel if its handshake was shed and it is not active yet. */
     void closeIfShed() {
         if (shed && host.isOpen() && !host.isActive()) {
-            setup.failing(UcxTransportMetrics.SetupFailure.REFUSED,
+            setup.failing(SetupFailure.REFUSED,
                     "shed: the server had as many handshakes pending as it allows");
             host.close();
         }
@@ -395,7 +399,7 @@ final class UcxConnector implements UcxSession.Listener {
     public void plainClient(ByteBuffer firstBytes) throws IOException {
         if (!firstBytes.hasRemaining()) {
             // A netty-ucx client whose intro is late beyond the wait would be downgraded: said and counted.
-            UcxTransportMetrics.silentClientServedAsPlain();
+            SILENT_CLIENTS_PLAIN.increment();
             SILENT_CLIENTS.info("{} sent nothing for {} ms: served as plain TCP (a netty-ucx client sends its intro "
                     + "at once; UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS)", host, config.clientBytesWaitMillis());
         }
@@ -506,8 +510,8 @@ final class UcxConnector implements UcxSession.Listener {
      */
     private ProtocolException refused() throws IOException {
         boolean trusted = (ourFlags & peerFlags & UcxDataPathPolicy.FLAG_TRUSTS) != 0;
-        setup.failing(trusted ? UcxTransportMetrics.SetupFailure.NO_TRANSPORT
-                : UcxTransportMetrics.SetupFailure.UNTRUSTED, null);
+        setup.failing(trusted ? SetupFailure.NO_TRANSPORT
+                : SetupFailure.UNTRUSTED, null);
         if (accepted) {
             host.send(helloWithoutConnection());
             host.flush();
@@ -599,7 +603,7 @@ final class UcxConnector implements UcxSession.Listener {
                 return;
             }
             PEER_WARNINGS.warn("{}: the UCX endpoint to the peer did not come up within {} ms", host, timeoutMillis);
-            setup.failing(UcxTransportMetrics.SetupFailure.TIMEOUT,
+            setup.failing(SetupFailure.TIMEOUT,
                     "the UCX endpoint did not come up within " + timeoutMillis + " ms");
             host.abort(new IOException("the UCX endpoint to the peer did not come up within " + timeoutMillis
                     + " ms (CONNECT_TIMEOUT_MILLIS, at least " + MIN_ENDPOINT_SETUP_MILLIS + "): UCX could not "
@@ -610,13 +614,13 @@ final class UcxConnector implements UcxSession.Listener {
     // ---- the outcome ----
 
     /** The data path is up ({@code path}): the handshake is done. */
-    void opened(UcxTransportMetrics.DataPath path, SocketAddress local, SocketAddress remote) {
+    void opened(DataPath path, SocketAddress local, SocketAddress remote) {
         handshakeDone();
         setup.opened(path, accepted, local, remote, trustVerdict());
     }
 
     /** The setup is failing for {@code reason}; the close that follows reports it. */
-    void failing(UcxTransportMetrics.SetupFailure reason, String message) {
+    void failing(SetupFailure reason, String message) {
         setup.failing(reason, message);
     }
 
@@ -633,8 +637,8 @@ final class UcxConnector implements UcxSession.Listener {
             deadline.cancel(false);
         }
         if (setup.isPending()) {
-            setup.failed(attempt.timedOut() ? UcxTransportMetrics.SetupFailure.TIMEOUT
-                    : UcxTransportMetrics.SetupFailure.CLOSED, accepted, local, remote, trustVerdict());
+            setup.failed(attempt.timedOut() ? SetupFailure.TIMEOUT
+                    : SetupFailure.CLOSED, accepted, local, remote, trustVerdict());
         }
     }
 
@@ -666,5 +670,15 @@ final class UcxConnector implements UcxSession.Listener {
             return peerTrusts ? "mutual" : "this side only";
         }
         return peerTrusts ? "peer only" : "none";
+    }
+
+    /** Client connects of the process that went plain TCP because the server did not answer as netty-ucx. */
+    static long plainTcpFallbacks() {
+        return PLAIN_TCP_FALLBACKS.sum();
+    }
+
+    /** Accepted clients of the process that sent nothing in time and were served as plain TCP. */
+    static long silentClientsServedAsPlain() {
+        return SILENT_CLIENTS_PLAIN.sum();
     }
 }

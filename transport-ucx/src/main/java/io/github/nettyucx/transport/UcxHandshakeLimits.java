@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A server's accepted connections still in their handshake, in all and per source (an IPv4 address, or an IPv6 /64,
@@ -33,6 +34,8 @@ final class UcxHandshakeLimits {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshakeLimits.class);
     static final int DEFAULT_MAX_PENDING = 4096;
     static final int DEFAULT_MAX_PENDING_PER_ADDRESS = 1024;
+    /** Pending handshakes the process's servers shed to admit newer ones. */
+    private static final LongAdder SHED = new LongAdder();
     /** The most slots first, then the source whose oldest handshake is oldest: the first to shed from. */
     private static final Comparator<Source> SHED_FIRST = Comparator.comparingInt((Source s) -> -s.slots.size())
             .thenComparingLong(Source::oldest).thenComparing(s -> s.key);
@@ -148,7 +151,7 @@ final class UcxHandshakeLimits {
     }
 
     private void shedding(Slot victim, String newcomer, boolean ownSource) {
-        UcxTransportMetrics.handshakeShed();
+        SHED.increment();
         warnings.warn("Closed the oldest pending handshake from {} to admit a connection from {}: {} reached "
                 + "(UcxChannelOption.{}); the source holding the most pending handshakes loses one", victim.source.key,
                 newcomer, ownSource ? maxPendingPerAddress + " handshakes pending from one address"
@@ -230,5 +233,10 @@ final class UcxHandshakeLimits {
                 action.run();
             }
         }
+    }
+
+    /** Pending handshakes the process's servers shed since it started. */
+    static long handshakesShed() {
+        return SHED.sum();
     }
 }

@@ -92,7 +92,7 @@ final class UcxHandshakeLink implements UcxLink {
     }
 
     @Override
-    public UcxTransportMetrics.DataPath kind() {
+    public DataPath kind() {
         return null;
     }
 

@@ -43,7 +43,7 @@ interface UcxLink {
     UcxConnection connection();
 
     /** How the bytes travel, once the data path is up; null while handshaking. */
-    UcxTransportMetrics.DataPath kind();
+    DataPath kind();
 
     /** The UCX lanes and transports in use, as {@link UcxSocketChannel#ucxLanes()} reports them. */
     default String lanes() {

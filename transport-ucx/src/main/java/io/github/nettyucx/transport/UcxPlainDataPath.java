@@ -38,7 +38,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
 
     private final UcxFd fd;
     /** A peer that does not speak netty-ucx, or the TCP data path of one that does. */
-    private final UcxTransportMetrics.DataPath kind;
+    private final DataPath kind;
     /** The gather of the loop the channel is registered with. */
     private UcxPlainGather gather;
     private final ChannelConfig config;
@@ -71,7 +71,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
      * {@code unsent} to write (each in read mode and kept, or null); {@link #registered} comes next. {@code interest}
      * sets what the loop's epoll watches of it; {@code retryWrite} calls the write again soon.
      */
-    UcxPlainDataPath(UcxFd fd, UcxTransportMetrics.DataPath kind, ByteBuffer firstBytes, ByteBuffer unsent,
+    UcxPlainDataPath(UcxFd fd, DataPath kind, ByteBuffer firstBytes, ByteBuffer unsent,
                      ChannelConfig config, Consumer<UcxIoOps> interest, Runnable retryWrite) {
         this.fd = fd;
         this.kind = kind;
@@ -90,7 +90,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
      * path keeps the loop spinning as a UCX connection does; other plain peers do not.
      */
     void registered(UcxLoopSeat seat) {
-        gather = seat.watchPlainSocket(kind == UcxTransportMetrics.DataPath.TCP_DATA_PATH);
+        gather = seat.watchPlainSocket(kind == DataPath.TCP_DATA_PATH);
         watched = null;
         watch();
     }
@@ -342,7 +342,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     }
 
     @Override
-    public UcxTransportMetrics.DataPath kind() {
+    public DataPath kind() {
         return kind;
     }
 

@@ -215,7 +215,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      * its unwritten output: the socket stays in the loop's epoll set, with {@link UcxPlainDataPath} as data path,
      * input and records. {@code kind}: a peer that does not speak netty-ucx, or the TCP data path of one that does.
      */
-    void startPlain(UcxTransportMetrics.DataPath kind) throws IOException {
+    void startPlain(DataPath kind) throws IOException {
         UcxPlainDataPath plain = new UcxPlainDataPath(fd, kind, side.takeInbound(), side.takeOutbound(), config,
                 this::interest, retryWriteLater);
         // The side channel carries nothing from now on: its buffers go now, not with the channel.
@@ -246,7 +246,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
                 unused.close(-1, true);
                 registration().unbindConnection();
             }
-            startPlain(UcxTransportMetrics.DataPath.TCP_DATA_PATH);
+            startPlain(DataPath.TCP_DATA_PATH);
         } else {
             link = UcxTagDataPath.connect(hello, link.connection(), link.input(), side, retryWriteLater);
         }
@@ -674,7 +674,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
             return;
         }
         PEER_WARNINGS.warn("Closing {}: the peer does not speak the netty-ucx protocol: {}", this, e.getMessage());
-        connector.failing(UcxTransportMetrics.SetupFailure.PROTOCOL, e.getMessage());
+        connector.failing(SetupFailure.PROTOCOL, e.getMessage());
         session.peerLost();
         if (attempt.isPending()) {
             clientConnect.failConnect(connector.handshakeFailed(e));
@@ -690,7 +690,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      */
     void peerVanished(IOException cause) {
         String hint = connector.vanishedHint();
-        connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
+        connector.failing(SetupFailure.IO, cause.getMessage());
         UcxLoopSeat registration = registration();
         if (session.peerLost() && link.peerSharesMemoryQueue() && registration != null) {
             registration.sameHostPeerVanished();
@@ -1126,7 +1126,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
         @Override
         public void startPlain() throws IOException {
-            channel.startPlain(UcxTransportMetrics.DataPath.PLAIN_TCP);
+            channel.startPlain(DataPath.PLAIN_TCP);
         }
 
         @Override
@@ -1247,7 +1247,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
         private void plainServer() throws IOException {
             channel.side.inbound();
             try {
-                channel.startPlain(UcxTransportMetrics.DataPath.PLAIN_TCP);
+                channel.startPlain(DataPath.PLAIN_TCP);
             } finally {
                 channel.side.consumed();
             }
@@ -1282,7 +1282,7 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
 
         /** The connect failed: the promise fails with {@code cause}, and the channel closes. */
         void failConnect(Throwable cause) {
-            channel.connector.failing(UcxTransportMetrics.SetupFailure.IO, cause.getMessage());
+            channel.connector.failing(SetupFailure.IO, cause.getMessage());
             ChannelPromise promise = channel.attempt.take();
             if (promise != null) {
                 promise.tryFailure(cause);

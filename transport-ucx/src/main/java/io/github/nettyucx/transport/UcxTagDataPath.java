@@ -10,6 +10,7 @@ import io.netty.channel.FileRegion;
 import io.netty.util.internal.SystemPropertyUtil;
 
 import java.io.IOException;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Messages travel as UCX tagged messages through the connection's UCX endpoint (shared memory on one
@@ -21,6 +22,9 @@ import java.io.IOException;
  * {@link FileRegion}s alike go through {@link UcxConnection#sendNext}, in the order written.
  */
 final class UcxTagDataPath implements UcxLink {
+    /** The process's flushes that stopped for want of credits, and for want of a free send slot. */
+    private static final LongAdder CREDIT_STALLS = new LongAdder();
+    private static final LongAdder SEND_SLOT_STALLS = new LongAdder();
     /**
      * Readable bytes from which a buffer with a memory address is sent from its own memory (an entry of
      * the message's I/O vector, held until UCX is done with it) rather than copied into the send slot:
@@ -115,9 +119,9 @@ final class UcxTagDataPath implements UcxLink {
             return;
         }
         if (peerCredits() <= 0) {
-            UcxTransportMetrics.creditStall();
+            CREDIT_STALLS.increment();
         } else {
-            UcxTransportMetrics.sendSlotStall();
+            SEND_SLOT_STALLS.increment();
         }
     }
 
@@ -148,8 +152,8 @@ final class UcxTagDataPath implements UcxLink {
     }
 
     @Override
-    public UcxTransportMetrics.DataPath kind() {
-        return UcxTransportMetrics.DataPath.UCX;
+    public DataPath kind() {
+        return DataPath.UCX;
     }
 
     @Override
@@ -160,5 +164,15 @@ final class UcxTagDataPath implements UcxLink {
     @Override
     public String toString() {
         return "UCX endpoint";
+    }
+
+    /** Flushes of the process that stopped because the peer had returned no credits. */
+    static long creditStalls() {
+        return CREDIT_STALLS.sum();
+    }
+
+    /** Flushes of the process that stopped because every send slot of the connection was in flight. */
+    static long sendSlotStalls() {
+        return SEND_SLOT_STALLS.sum();
     }
 }

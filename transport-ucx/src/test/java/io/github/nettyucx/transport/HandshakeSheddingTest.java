@@ -176,13 +176,13 @@ class HandshakeSheddingTest extends AbstractLeakCheckedTest {
     @Test
     @Timeout(30)
     void theHandshakeDeadlineClosesStalledHandshakes() throws Exception {
-        long timeoutsBefore = UcxTransportMetrics.setupFailures(UcxTransportMetrics.SetupFailure.TIMEOUT);
+        long timeoutsBefore = UcxTransportMetrics.setupFailures(SetupFailure.TIMEOUT);
         Channel server = echoServer(300);
         try {
             Socket stalled = stall("127.0.0.2", server);
             assertTrue(closedByServer(stalled, 10_000), "a stalled handshake outlived HANDSHAKE_TIMEOUT_MILLIS");
             awaitPending(server, 0);
-            assertTrue(UcxTransportMetrics.setupFailures(UcxTransportMetrics.SetupFailure.TIMEOUT) > timeoutsBefore);
+            assertTrue(UcxTransportMetrics.setupFailures(SetupFailure.TIMEOUT) > timeoutsBefore);
         } finally {
             server.close().sync();
         }

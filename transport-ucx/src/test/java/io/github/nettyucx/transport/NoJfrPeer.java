@@ -45,7 +45,7 @@ public final class NoJfrPeer {
 
     private static long opened() {
         long opened = 0;
-        for (UcxTransportMetrics.DataPath path : UcxTransportMetrics.DataPath.values()) {
+        for (DataPath path : DataPath.values()) {
             opened += UcxTransportMetrics.connectionsOpened(path);
         }
         return opened;

@@ -57,12 +57,12 @@ class SharedSecretEchoTest {
     @Test
     void theSameSecretOnBothSidesConnectsOverUcx() throws Exception {
         long endpoints = Ucx.endpointsCreated();
-        long ucx = UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.UCX);
+        long ucx = UcxTransportMetrics.connectionsOpened(DataPath.UCX);
         long sent = UcxTransportMetrics.ucxBytesSent();
         long received = UcxTransportMetrics.ucxBytesReceived();
         echo(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(SECRET));
         assertEquals(2, Ucx.endpointsCreated() - endpoints, "an endpoint on each side");
-        assertEquals(2, UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.UCX) - ucx,
+        assertEquals(2, UcxTransportMetrics.connectionsOpened(DataPath.UCX) - ucx,
                 "both ends opened over UCX");
         // The client's MiB out and back: each byte sent twice and received twice in this process.
         assertEquals(2 * ECHO_BYTES, UcxTransportMetrics.ucxBytesSent() - sent, "bytes sent over UCX");
@@ -72,11 +72,11 @@ class SharedSecretEchoTest {
     @Test
     void differentSecretsConnectOverTheTcpDataPathWithoutAnEndpoint() throws Exception {
         long endpoints = Ucx.endpointsCreated();
-        long tcp = UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.TCP_DATA_PATH);
+        long tcp = UcxTransportMetrics.connectionsOpened(DataPath.TCP_DATA_PATH);
         long sent = UcxTransportMetrics.ucxBytesSent();
         echo(UcxTrust.sharedSecret(SECRET), UcxTrust.sharedSecret(OTHER_SECRET));
         assertEquals(0, Ucx.endpointsCreated() - endpoints, "no UCX endpoint between peers that do not trust");
-        assertEquals(2, UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.TCP_DATA_PATH) - tcp);
+        assertEquals(2, UcxTransportMetrics.connectionsOpened(DataPath.TCP_DATA_PATH) - tcp);
         assertEquals(0, UcxTransportMetrics.ucxBytesSent() - sent, "nothing over UCX on the TCP data path");
     }
 
@@ -96,10 +96,10 @@ class SharedSecretEchoTest {
         UcxTrust server = UcxTrust.parse("secret-file:" + oldKey + ",secret-file:" + newKey);
         for (Path clientKey : new Path[] {oldKey, newKey}) {
             long endpoints = Ucx.endpointsCreated();
-            long ucx = UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.UCX);
+            long ucx = UcxTransportMetrics.connectionsOpened(DataPath.UCX);
             echo(UcxTrust.sharedSecretFile(clientKey), server);
             assertEquals(2, Ucx.endpointsCreated() - endpoints, clientKey + ": an endpoint on each side");
-            assertEquals(2, UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.UCX) - ucx,
+            assertEquals(2, UcxTransportMetrics.connectionsOpened(DataPath.UCX) - ucx,
                     clientKey + ": both ends over UCX");
         }
         // A client that rotated first ({new, old}) and a server that has not ({old}): old is used.
@@ -108,10 +108,10 @@ class SharedSecretEchoTest {
         assertEquals(2, Ucx.endpointsCreated() - endpoints, "a client ahead of the server");
 
         endpoints = Ucx.endpointsCreated();
-        long tcp = UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.TCP_DATA_PATH);
+        long tcp = UcxTransportMetrics.connectionsOpened(DataPath.TCP_DATA_PATH);
         echo(UcxTrust.sharedSecretFile(unrelatedKey), server);
         assertEquals(0, Ucx.endpointsCreated() - endpoints, "no endpoint for a client with an unrelated key");
-        assertEquals(2, UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.TCP_DATA_PATH) - tcp);
+        assertEquals(2, UcxTransportMetrics.connectionsOpened(DataPath.TCP_DATA_PATH) - tcp);
     }
 
     /**
@@ -137,10 +137,10 @@ class SharedSecretEchoTest {
         UcxTrust server = UcxTrust.sharedSecretFile(real);
 
         long endpoints = Ucx.endpointsCreated();
-        long tcp = UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.TCP_DATA_PATH);
+        long tcp = UcxTransportMetrics.connectionsOpened(DataPath.TCP_DATA_PATH);
         echo(UcxTrust.sharedSecretFile(attacker), server);
         assertEquals(0, Ucx.endpointsCreated() - endpoints, "an endpoint for the attacker's key file");
-        assertEquals(2, UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.TCP_DATA_PATH) - tcp);
+        assertEquals(2, UcxTransportMetrics.connectionsOpened(DataPath.TCP_DATA_PATH) - tcp);
 
         endpoints = Ucx.endpointsCreated();
         echo(UcxTrust.sharedSecretFile(real), server);

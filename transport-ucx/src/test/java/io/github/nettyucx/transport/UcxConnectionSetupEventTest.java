@@ -75,7 +75,7 @@ class UcxConnectionSetupEventTest {
 
     @Test
     void eachEndOfAConnectionRecordsItsSetup() throws Exception {
-        long opened = UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.UCX);
+        long opened = UcxTransportMetrics.connectionsOpened(DataPath.UCX);
         List<RecordedEvent> events;
         try (Recording recording = new Recording()) {
             recording.enable(UcxConnectionSetupEvent.NAME);
@@ -100,12 +100,12 @@ class UcxConnectionSetupEventTest {
             assertTrue(serverEnd != null && serverEnd.endsWith(serverPort), event.toString());
         }
         assertTrue(sides[0] && sides[1], "not one event for each end: " + events);
-        assertEquals(opened + 2, UcxTransportMetrics.connectionsOpened(UcxTransportMetrics.DataPath.UCX));
+        assertEquals(opened + 2, UcxTransportMetrics.connectionsOpened(DataPath.UCX));
     }
 
     @Test
     void aConnectToAnotherProtocolRecordsItsFailure() throws Exception {
-        long failures = UcxTransportMetrics.setupFailures(UcxTransportMetrics.SetupFailure.PROTOCOL);
+        long failures = UcxTransportMetrics.setupFailures(SetupFailure.PROTOCOL);
         List<RecordedEvent> events;
         try (ServerSocket other = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              Recording recording = new Recording()) {
@@ -134,7 +134,7 @@ class UcxConnectionSetupEventTest {
         assertNull(event.getString("dataPath"), event.toString());
         assertFalse(event.getBoolean("accepted"));
         assertTrue(event.getString("message") != null && !event.getString("message").isEmpty(), event.toString());
-        assertEquals(failures + 1, UcxTransportMetrics.setupFailures(UcxTransportMetrics.SetupFailure.PROTOCOL));
+        assertEquals(failures + 1, UcxTransportMetrics.setupFailures(SetupFailure.PROTOCOL));
     }
 
     private ChannelFuture connect(java.net.SocketAddress address) {

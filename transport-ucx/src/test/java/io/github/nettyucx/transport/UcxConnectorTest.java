@@ -262,7 +262,7 @@ class UcxConnectorTest {
         }
         assertEquals(1, checks.size(), "no look at a silent client scheduled");
         assertFalse(checks.get(0).isDone());
-        pair.server.connector.opened(UcxTransportMetrics.DataPath.UCX, null, null);
+        pair.server.connector.opened(DataPath.UCX, null, null);
         assertTrue(checks.get(0).isDone(), "the look at a silent client stays scheduled after the handshake");
     }
 
