@@ -19,6 +19,7 @@ module io.github.nettyucx.transport {
     requires static transitive jdk.jfr;
 
     exports io.github.nettyucx.buffer;
+    exports io.github.nettyucx.handshake;
     exports io.github.nettyucx.loop;
     exports io.github.nettyucx.transport;
 }

@@ -40,6 +40,7 @@ class ArchitectureTest {
     private static final String JNI = BASE + ".jni..";
     private static final String BUFFER = BASE + ".buffer..";
     private static final String LOOP = BASE + ".loop..";
+    private static final String HANDSHAKE = BASE + ".handshake..";
     private static final String TRANSPORT = BASE + ".transport..";
     /** The longest cycle of classes allowed. */
     private static final int MAX_CYCLE = 6;
@@ -63,11 +64,13 @@ class ArchitectureTest {
                 .layer("native").definedBy(JNI)
                 .layer("buffer").definedBy(BUFFER)
                 .layer("loop").definedBy(LOOP)
+                .layer("handshake").definedBy(HANDSHAKE)
                 .layer("transport").definedBy(TRANSPORT)
                 .whereLayer("transport").mayNotBeAccessedByAnyLayer()
-                .whereLayer("loop").mayOnlyBeAccessedByLayers("transport")
-                .whereLayer("buffer").mayOnlyBeAccessedByLayers("loop", "transport")
-                .whereLayer("native").mayOnlyBeAccessedByLayers("buffer", "loop", "transport")
+                .whereLayer("handshake").mayOnlyBeAccessedByLayers("transport")
+                .whereLayer("loop").mayOnlyBeAccessedByLayers("handshake", "transport")
+                .whereLayer("buffer").mayOnlyBeAccessedByLayers("loop", "handshake", "transport")
+                .whereLayer("native").mayOnlyBeAccessedByLayers("buffer", "loop", "handshake", "transport")
                 .check(classes);
     }
 

@@ -4,8 +4,8 @@
 package io.github.nettyucx.agent;
 
 import io.github.nettyucx.transport.UcxTransportMetrics;
-import io.github.nettyucx.transport.DataPath;
-import io.github.nettyucx.transport.SetupFailure;
+import io.github.nettyucx.handshake.DataPath;
+import io.github.nettyucx.handshake.SetupFailure;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 

@@ -8,7 +8,7 @@ import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
-import io.github.nettyucx.transport.SetupFailure;
+import io.github.nettyucx.handshake.SetupFailure;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

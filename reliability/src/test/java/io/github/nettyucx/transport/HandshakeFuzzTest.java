@@ -3,6 +3,11 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxHandshake;
+import io.github.nettyucx.handshake.UcxKeys;
+import io.github.nettyucx.handshake.UcxSession;
+import io.github.nettyucx.handshake.UcxTrust;
+import io.github.nettyucx.handshake.UcxTrustExchange;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.junit.jupiter.api.Timeout;
 

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxHandshake;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

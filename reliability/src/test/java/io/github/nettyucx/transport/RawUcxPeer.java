@@ -3,6 +3,10 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxDataPathPolicy;
+import io.github.nettyucx.handshake.UcxHandshake;
+import io.github.nettyucx.handshake.UcxTrust;
+import io.github.nettyucx.handshake.UcxTrustExchange;
 import io.github.nettyucx.loop.UcxWorkerKey;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.util.internal.PlatformDependent;

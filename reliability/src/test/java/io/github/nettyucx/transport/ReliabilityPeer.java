@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxHandshake;
+import io.github.nettyucx.handshake.UcxHandshakeLimits;
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.kvstore.server.KvServer;
 import io.github.nettyucx.kvstore.server.KvServerConfig;

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxDataPathPolicy;
+import io.github.nettyucx.handshake.UcxTrust;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.AfterAll;

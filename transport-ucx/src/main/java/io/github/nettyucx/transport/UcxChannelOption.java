@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxTrust;
 import io.netty.channel.ChannelOption;
 
 /**

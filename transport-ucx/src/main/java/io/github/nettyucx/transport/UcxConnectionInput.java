@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxSession;
 import io.netty.buffer.ByteBuf;
 
 import java.io.IOException;

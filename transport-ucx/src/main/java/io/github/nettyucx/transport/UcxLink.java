@@ -3,6 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.DataPath;
+import io.github.nettyucx.handshake.UcxDataPathPolicy;
+import io.github.nettyucx.handshake.UcxRecordLink;
 import io.github.nettyucx.loop.UcxSharedMemoryProbe;
 import io.netty.channel.ChannelOutboundBuffer;
 

@@ -3,6 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.DataPath;
+import io.github.nettyucx.handshake.UcxDataPathPolicy;
+import io.github.nettyucx.handshake.UcxRecordLink;
 import io.github.nettyucx.loop.UcxIoOps;
 import io.github.nettyucx.loop.UcxLoopSeat;
 import io.github.nettyucx.loop.UcxPlainGather;

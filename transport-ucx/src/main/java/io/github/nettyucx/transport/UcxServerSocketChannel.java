@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxHandshakeLimits;
 import io.github.nettyucx.loop.UcxIoEvent;
 import io.github.nettyucx.loop.UcxIoOps;
 import io.github.nettyucx.jni.UcxFd;

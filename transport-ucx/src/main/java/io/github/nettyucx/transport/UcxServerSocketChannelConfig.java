@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxHandshakeLimits;
 import io.github.nettyucx.buffer.UcxByteBufAllocator;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelOption;

@@ -3,6 +3,17 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.DataPath;
+import io.github.nettyucx.handshake.PeerWarnings;
+import io.github.nettyucx.handshake.SetupFailure;
+import io.github.nettyucx.handshake.UcxConnectAttempt;
+import io.github.nettyucx.handshake.UcxConnector;
+import io.github.nettyucx.handshake.UcxDataPathPolicy;
+import io.github.nettyucx.handshake.UcxHandshake;
+import io.github.nettyucx.handshake.UcxHandshakeLimits;
+import io.github.nettyucx.handshake.UcxRecordLink;
+import io.github.nettyucx.handshake.UcxSession;
+import io.github.nettyucx.handshake.UcxSideChannel;
 import io.github.nettyucx.loop.UcxIoEvent;
 import io.github.nettyucx.loop.UcxIoOps;
 import io.github.nettyucx.loop.UcxLoopSeat;

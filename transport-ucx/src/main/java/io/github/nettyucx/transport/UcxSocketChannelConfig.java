@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxConnector;
+import io.github.nettyucx.handshake.UcxTrust;
 import io.github.nettyucx.buffer.UcxByteBufAllocator;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelOption;
@@ -90,7 +92,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
     }
 
     /** What the channel's handshake reads of this configuration. */
-    UcxConnector.Settings handshakeSettings() {
+    public UcxConnector.Settings handshakeSettings() {
         return handshakeSettings;
     }
 
@@ -103,7 +105,7 @@ public final class UcxSocketChannelConfig extends DefaultChannelConfig implement
         return options.get(UcxSocketOptions.TRUST);
     }
 
-    int clientBytesWaitMillis() {
+    public int clientBytesWaitMillis() {
         return options.get(UcxSocketOptions.CLIENT_BYTES_WAIT_MILLIS);
     }
 

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxSession;
 import io.github.nettyucx.loop.UcxLoopSeat;
 import io.github.nettyucx.jni.UcxFd;
 import io.netty.util.internal.logging.InternalLogger;

@@ -3,6 +3,8 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxHandshake;
+import io.github.nettyucx.handshake.UcxTrust;
 import io.netty.channel.ChannelOption;
 import io.netty.util.internal.ObjectUtil;
 import io.netty.util.internal.SystemPropertyUtil;

@@ -3,6 +3,11 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.DataPath;
+import io.github.nettyucx.handshake.SetupFailure;
+import io.github.nettyucx.handshake.UcxConnectionSetup;
+import io.github.nettyucx.handshake.UcxConnector;
+import io.github.nettyucx.handshake.UcxHandshakeLimits;
 import io.github.nettyucx.jni.UcxProcess;
 import io.github.nettyucx.loop.UcxIdlePolicy;
 import io.github.nettyucx.loop.UcxIoHandler;
@@ -23,12 +28,12 @@ public final class UcxTransportMetrics {
 
     /** Connections that became active over {@code path}: clients and accepted channels alike. */
     public static long connectionsOpened(DataPath path) {
-        return UcxConnectionSetup.opened(path);
+        return UcxConnectionSetup.connectionsOpened(path);
     }
 
     /** Connections whose setup ended for {@code reason} without their becoming active. */
     public static long setupFailures(SetupFailure reason) {
-        return UcxConnectionSetup.failed(reason);
+        return UcxConnectionSetup.setupFailures(reason);
     }
 
     /**

@@ -3,6 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.DataPath;
+import io.github.nettyucx.handshake.UcxKeys;
+import io.github.nettyucx.handshake.UcxTrust;
 import io.github.nettyucx.transport.testsuite.RequireUcx;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;

@@ -3,6 +3,12 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxConnector;
+import io.github.nettyucx.handshake.UcxDataPathPolicy;
+import io.github.nettyucx.handshake.UcxHandshake;
+import io.github.nettyucx.handshake.UcxKeys;
+import io.github.nettyucx.handshake.UcxTrust;
+import io.github.nettyucx.handshake.UcxTrustExchange;
 import io.github.nettyucx.loop.UcxIoHandler;
 import io.github.nettyucx.loop.UcxWorkerKey;
 import io.github.nettyucx.jni.UcxNative;
@@ -47,11 +53,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_ACCEPTS;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_INSISTS;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_NETWORK;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_SHARED_MEMORY;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_TRUSTS;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_ACCEPTS;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_INSISTS;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_NETWORK;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_SHARED_MEMORY;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_TRUSTS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

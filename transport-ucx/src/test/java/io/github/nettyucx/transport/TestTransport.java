@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.handshake.UcxPlainTcpServers;
 import io.github.nettyucx.loop.UcxIoHandler;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;

@@ -6,7 +6,7 @@ package io.github.nettyucx.spring.boot;
 import io.github.nettyucx.reactor.UcxLoopResources;
 import io.github.nettyucx.transport.UcxChannelOption;
 import io.github.nettyucx.loop.UcxIoHandlerConfig;
-import io.github.nettyucx.transport.UcxTrust;
+import io.github.nettyucx.handshake.UcxTrust;
 import io.github.nettyucx.loop.WaitStrategy;
 import io.netty.channel.ChannelOption;
 import reactor.netty.http.server.HttpServer;

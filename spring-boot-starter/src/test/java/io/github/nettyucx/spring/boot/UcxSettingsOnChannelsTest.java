@@ -8,7 +8,7 @@ import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.loop.UcxIoHandlerConfig;
 import io.github.nettyucx.transport.UcxServerSocketChannel;
 import io.github.nettyucx.transport.UcxSocketChannel;
-import io.github.nettyucx.transport.UcxTrust;
+import io.github.nettyucx.handshake.UcxTrust;
 import io.github.nettyucx.loop.WaitStrategy;
 import io.netty.channel.Channel;
 import org.junit.jupiter.api.AfterAll;

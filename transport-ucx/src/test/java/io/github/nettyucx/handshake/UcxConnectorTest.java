@@ -1,9 +1,13 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
+import io.github.nettyucx.transport.UcxChannelOption;
+import io.github.nettyucx.transport.UcxSocketChannel;
+import io.github.nettyucx.transport.UcxSocketChannelConfig;
 import io.github.nettyucx.loop.UcxWorkerKey;
+import io.netty.channel.Channel;
 import io.netty.channel.DefaultChannelPromise;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ImmediateEventExecutor;
@@ -48,7 +52,7 @@ class UcxConnectorTest {
     @AfterEach
     void releaseChannels() {
         for (UcxSocketChannel channel : channels) {
-            channel.unsafe().closeForcibly();
+            ((Channel) channel).unsafe().closeForcibly();
         }
     }
 

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelPromise;
@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * fulfilled once the data path is up, not when TCP connects), or the time an accepted channel's peer
  * has to finish its hello. Used on the event loop only.
  */
-final class UcxConnectAttempt {
+public final class UcxConnectAttempt {
     private ChannelPromise promise;
     private Future<?> timeout;
     private InetSocketAddress target;
@@ -27,12 +27,12 @@ final class UcxConnectAttempt {
     private boolean timedOut;
 
     /** A client's connect is in flight. */
-    boolean isPending() {
+    public boolean isPending() {
         return promise != null;
     }
 
     /** The address the client asked to connect to. */
-    InetSocketAddress target() {
+    public InetSocketAddress target() {
         return target;
     }
 
@@ -85,7 +85,7 @@ final class UcxConnectAttempt {
     }
 
     /** Ends the attempt: cancels its timeout and returns the client's promise, if one is pending. */
-    ChannelPromise take() {
+    public ChannelPromise take() {
         ChannelPromise pending = promise;
         promise = null;
         if (timeout != null) {

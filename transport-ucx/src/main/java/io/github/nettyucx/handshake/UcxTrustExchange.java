@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.github.nettyucx.loop.UcxWorkerKey;
 import java.net.InetSocketAddress;
@@ -34,7 +34,7 @@ import javax.crypto.spec.SecretKeySpec;
  * local process can read and no remote one knows. The same-user rule holds only for a peer that proved it: a
  * forwarder run by our user (ssh -R, kubectl port-forward) owns the socket but relays a stranger who cannot.
  */
-final class UcxTrustExchange {
+public final class UcxTrustExchange {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final byte[] NO_PROOF = new byte[UcxHandshake.PROOF_BYTES];
     private static final byte[] SERVER_LABEL = "netty-ucx 8 server".getBytes(StandardCharsets.US_ASCII);
@@ -65,18 +65,18 @@ final class UcxTrustExchange {
     /** The verdict of {@link #trusts} rested on the same-user rule alone. */
     private boolean trustedAsSameUserOnly;
 
-    UcxTrustExchange(UcxTrust trust, boolean server) {
+    public UcxTrustExchange(UcxTrust trust, boolean server) {
         this.trust = trust;
         this.server = server;
         RANDOM.nextBytes(ownNonce);
     }
 
-    byte[] ownNonce() {
+    public byte[] ownNonce() {
         return ownNonce;
     }
 
     /** The ids of this side's keys, for a client's intro: {@link UcxHandshake#KEY_IDS_BYTES}, zeros where none. */
-    byte[] ownKeyIds() {
+    public byte[] ownKeyIds() {
         ByteBuffer ids = ByteBuffer.allocate(UcxHandshake.KEY_IDS_BYTES);
         for (byte[] id : trust.keyIds()) {
             ids.put(id);
@@ -85,7 +85,7 @@ final class UcxTrustExchange {
     }
 
     /** The peer's challenge arrived (in its intro). */
-    void peerNonce(byte[] nonce) {
+    public void peerNonce(byte[] nonce) {
         peerNonce = nonce.clone();
     }
 
@@ -93,7 +93,7 @@ final class UcxTrustExchange {
      * A server learns the client's keys from its intro: it will prove with the first of its own that the client
      * named, and with none (a zero proof) when they share no key, so that a client without a key gets no proof.
      */
-    void peerKeyIds(byte[] keyIds) {
+    public void peerKeyIds(byte[] keyIds) {
         key = null;
         keyId = null;
         for (int k = 0; k < trust.secrets().size(); k++) {
@@ -109,7 +109,7 @@ final class UcxTrustExchange {
     }
 
     /** This side's proof for the peer: the key's id and the HMAC; all zeros without an agreed key. */
-    byte[] proof() {
+    public byte[] proof() {
         if (key == null) {
             return NO_PROOF.clone();
         }
@@ -122,7 +122,7 @@ final class UcxTrustExchange {
      * owns the peer's end of the TCP connection (-1: not a socket of this host and network namespace). A client
      * takes the key the server's proof names, if it holds it and the proof checks out with it.
      */
-    boolean trusts(InetSocketAddress remote, byte[] peerProof, IntSupplier peerUid) {
+    public boolean trusts(InetSocketAddress remote, byte[] peerProof, IntSupplier peerUid) {
         peerProvedSecret = false;
         if (peerProof != null && peerProof.length == UcxHandshake.PROOF_BYTES) {
             byte[] id = Arrays.copyOf(peerProof, UcxKeys.KEY_ID_BYTES);
@@ -169,17 +169,17 @@ final class UcxTrustExchange {
     }
 
     /** This side's host proof for its hello (docs/protocol.md): only processes of this host can make it. */
-    byte[] hostProof() {
+    public byte[] hostProof() {
         return hostProof(server, server ? peerNonce : ownNonce, server ? ownNonce : peerNonce);
     }
 
     /** The host proof the peer's hello carries if the peer runs on this host. */
-    byte[] expectedPeerHostProof() {
+    public byte[] expectedPeerHostProof() {
         return hostProof(!server, server ? peerNonce : ownNonce, server ? ownNonce : peerNonce);
     }
 
     /** The host proof of a server's hello ({@code fromServer}) or a client's, on this host, for these challenges. */
-    static byte[] hostProof(boolean fromServer, byte[] clientNonce, byte[] serverNonce) {
+    public static byte[] hostProof(boolean fromServer, byte[] clientNonce, byte[] serverNonce) {
         if (clientNonce == null || serverNonce == null) {
             throw new IllegalStateException("no challenge from the peer yet");
         }
@@ -209,7 +209,7 @@ final class UcxTrustExchange {
      * The MAC that proves this side holds the owner key its hello named ({@link UcxWorkerKey}), over both challenges
      * and our address: keyed with the X25519 secret of our key and the peer's ({@code ownerSecret}).
      */
-    byte[] ownershipMac(byte[] ownerSecret, byte[] ownAddress) {
+    public byte[] ownershipMac(byte[] ownerSecret, byte[] ownAddress) {
         return mac(ownerSecret, server ? SERVER_OWNER_LABEL : CLIENT_OWNER_LABEL, ownAddress);
     }
 

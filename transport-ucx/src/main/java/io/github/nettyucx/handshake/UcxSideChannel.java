@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.github.nettyucx.jni.UcxBytes;
 import io.github.nettyucx.jni.UcxFd;
@@ -20,7 +20,7 @@ import java.nio.ByteBuffer;
  * channel closes, not left to the garbage collector: a busy server opens and closes connections
  * faster than the heap fills.
  */
-final class UcxSideChannel implements UcxRecordLink {
+public final class UcxSideChannel implements UcxRecordLink {
     /**
      * Room for the intros, hellos and records: what a stranger can make this side hold. A trusted peer's worker
      * address gets more room ({@link #makeRoomForAddress()}).
@@ -39,7 +39,7 @@ final class UcxSideChannel implements UcxRecordLink {
     private boolean roomForAddressWanted;
     private boolean handshakeOver;
 
-    UcxSideChannel() {
+    public UcxSideChannel() {
         out.flip();
     }
 
@@ -50,7 +50,7 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     /** Frees both buffers; every later call fails with an IOException. */
-    void release() {
+    public void release() {
         if (!released) {
             released = true;
             outMemory.clean();
@@ -59,7 +59,7 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     /** Forgets what was queued and read: a client's connect starts over on a new socket. */
-    void reset() {
+    public void reset() {
         handshakeOver = false;
         if (!released) {
             in.clear();
@@ -69,11 +69,11 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     /** The connected socket to read and write from now on. */
-    void attach(UcxFd fd) {
+    public void attach(UcxFd fd) {
         this.fd = fd;
     }
 
-    void queue(ByteBuffer bytes) throws IOException {
+    public void queue(ByteBuffer bytes) throws IOException {
         ensureNotReleased();
         out.compact();
         try {
@@ -113,7 +113,7 @@ final class UcxSideChannel implements UcxRecordLink {
      * {@link #consumed()}, so that the buffer being parsed stays as it is. What the socket holds beyond the old
      * room is read at its next readiness (the loop's epoll set reports sockets as long as they have input).
      */
-    void makeRoomForAddress() {
+    public void makeRoomForAddress() {
         roomForAddressWanted = true;
     }
 
@@ -122,7 +122,7 @@ final class UcxSideChannel implements UcxRecordLink {
      * is given back at the next {@link #consumed()} that leaves little enough in each buffer. An idle connection
      * would otherwise keep the address's room for its lifetime.
      */
-    void handshakeEnded() {
+    public void handshakeEnded() {
         handshakeOver = true;
     }
 
@@ -176,7 +176,7 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     /** Writes what is queued; returns true when nothing is left. */
-    boolean flush() throws IOException {
+    public boolean flush() throws IOException {
         ensureNotReleased();
         while (out.hasRemaining()) {
             int n = fd.write(outAddress + out.position(), out.remaining());
@@ -215,7 +215,7 @@ final class UcxSideChannel implements UcxRecordLink {
      * a copy in read mode, or null when there is none. For a connection that turned out to be plain TCP, whose
      * first bytes these are.
      */
-    ByteBuffer takeInbound() {
+    public ByteBuffer takeInbound() {
         return takeRemaining(in);
     }
 
@@ -223,7 +223,7 @@ final class UcxSideChannel implements UcxRecordLink {
      * Takes the output not written yet: a copy in read mode, or null when there is none. For a connection that turns
      * plain TCP after its hellos, whose last bytes may still wait for the socket.
      */
-    ByteBuffer takeOutbound() {
+    public ByteBuffer takeOutbound() {
         return takeRemaining(out);
     }
 
@@ -236,12 +236,12 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     /** True when bytes were read and not parsed yet. */
-    boolean hasUnparsedInput() {
+    public boolean hasUnparsedInput() {
         return !released && in.position() > 0;
     }
 
     /** The unparsed input, in read mode. */
-    ByteBuffer inbound() {
+    public ByteBuffer inbound() {
         if (released) {
             return ByteBuffer.allocate(0);
         }
@@ -250,7 +250,7 @@ final class UcxSideChannel implements UcxRecordLink {
     }
 
     /** Keeps the unparsed rest for the next {@link #fill}. */
-    void consumed() {
+    public void consumed() {
         if (!released) {
             in.compact();
             if (roomForAddressWanted) {

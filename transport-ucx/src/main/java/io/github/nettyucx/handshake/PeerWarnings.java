@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.netty.util.internal.SystemPropertyUtil;
 import io.netty.util.internal.logging.InternalLogLevel;
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * (each instance): a peer that misbehaves on purpose must not be able to fill the log. What was held back is counted
  * and said with the next warning that goes out.
  */
-final class PeerWarnings {
+public final class PeerWarnings {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(PeerWarnings.class);
     /** {@code -Dio.github.nettyucx.peerWarningsPer10s}: tests that read the log for each bad peer raise it. */
     private static final int PER_INTERVAL = Math.max(1,
@@ -27,12 +27,12 @@ final class PeerWarnings {
     private long heldBack;
 
     /** Warnings that go to {@code log}. */
-    PeerWarnings(InternalLogger log) {
+    public PeerWarnings(InternalLogger log) {
         this.log = log;
     }
 
     /** Logs a WARN unless this interval's share is used up. */
-    void warn(String format, Object... args) {
+    public void warn(String format, Object... args) {
         log(InternalLogLevel.WARN, format, args);
     }
 

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import java.io.IOException;
 import java.net.ProtocolException;
@@ -25,17 +25,17 @@ import java.nio.ByteBuffer;
  * ('R' is a close with SO_LINGER 0: {@link #peerReset()}.) The end of the side channel's stream is a fact of
  * its own ({@link #sideChannelEnded}): after a close record it is the orderly end, before one the peer is gone.
  */
-final class UcxSession {
+public final class UcxSession {
 
     /** Where the session stands, as far as the peer is concerned. */
-    enum State {
+    public enum State {
         /** A client whose TCP connect is in flight. */
         CONNECTING,
         /** An accepted connection whose client has sent too little to tell what it speaks; we sent nothing. */
         AWAITING_CLIENT,
         /**
          * Plain TCP, no records: a peer that does not speak netty-ucx (no hellos either), or the TCP data path after
-         * the hellos. Its end of stream and its resets are what its socket reads ({@link UcxPlainDataPath}), not the
+         * the hellos. Its end of stream and its resets are what its socket reads ({@code UcxPlainDataPath}), not the
          * session's.
          */
         PLAIN,
@@ -144,7 +144,7 @@ final class UcxSession {
         peerInFlightBound = messages;
     }
 
-    State state() {
+    public State state() {
         return state;
     }
 
@@ -153,12 +153,12 @@ final class UcxSession {
         return peer;
     }
 
-    boolean isTcpConnected() {
+    public boolean isTcpConnected() {
         return state != State.CONNECTING;
     }
 
     /** Messages the peer announced as its last (a u32 count); meaningful once it announced an end. */
-    int peerFinalSeq() {
+    public int peerFinalSeq() {
         return peerFinalSeq;
     }
 
@@ -171,7 +171,7 @@ final class UcxSession {
     }
 
     /** True while the peer is a stranger: neither the data path nor plain TCP is set up yet. */
-    boolean isHandshaking() {
+    public boolean isHandshaking() {
         return state == State.AWAITING_CLIENT || state == State.AWAITING_INTRO || state == State.AWAITING_HELLO
                 || state == State.AWAITING_ADDRESS;
     }
@@ -184,7 +184,7 @@ final class UcxSession {
      * look at). A malformed hello or record throws {@link ProtocolException} and leaves the session
      * {@link State#GONE}; so does a failure of the listener.
      */
-    boolean input(ByteBuffer in, int messagesReceived) throws IOException {
+    public boolean input(ByteBuffer in, int messagesReceived) throws IOException {
         if (state == State.GONE || state == State.CLOSED || state == State.CONNECTING) {
             return false;
         }
@@ -239,7 +239,7 @@ final class UcxSession {
      * An accepted client sent nothing for as long as this side's handlers could wait to write: it is taken for
      * plain TCP (a netty-ucx client sends its hello as soon as it is connected).
      */
-    void clientSilent() throws IOException {
+    public void clientSilent() throws IOException {
         expect(State.AWAITING_CLIENT, "clientSilent");
         state = State.PLAIN;
         plain = true;
@@ -252,7 +252,7 @@ final class UcxSession {
     }
 
     /**
-     * A client connected to a server known not to speak netty-ucx ({@link UcxChannelOption#PLAIN_TCP_FALLBACK}):
+     * A client connected to a server known not to speak netty-ucx ({@code UcxChannelOption.PLAIN_TCP_FALLBACK}):
      * plain TCP, no hello sent or expected.
      */
     void plainServer() {
@@ -319,7 +319,7 @@ final class UcxSession {
      * was lost since); otherwise why the peer counts as gone, which the channel reports and then follows with
      * {@link #peerLost()}.
      */
-    IOException sideChannelEnded() {
+    public IOException sideChannelEnded() {
         sideChannelEnded = true;
         if (closeRecordReceived) {
             return null;
@@ -334,7 +334,7 @@ final class UcxSession {
      * The peer vanished, reset, or broke the protocol (or this side can no longer reach it). Returns
      * true when it had been there until now: it neither closed in order nor was known to be gone.
      */
-    boolean peerLost() {
+    public boolean peerLost() {
         boolean wasThere = state == State.OPEN || state == State.PEER_OUTPUT_SHUT || state == State.PLAIN;
         if (state != State.CLOSED) {
             state = State.GONE;
@@ -353,7 +353,7 @@ final class UcxSession {
      * This side closes. Returns true when the peer should be told with a close record: it sent its
      * hello, is still there, and its side channel is open.
      */
-    boolean closed() {
+    public boolean closed() {
         // A plain connection's close goes to its socket (a reset is SO_LINGER 0 there).
         boolean announce = (peer != null && !sideChannelEnded || plain) && (state == State.OPEN
                 || state == State.PEER_OUTPUT_SHUT || state == State.PEER_CLOSED || state == State.PLAIN);
@@ -364,12 +364,12 @@ final class UcxSession {
     // ---- questions ----
 
     /** True once the peer's hello arrived (or the client turned out to be plain TCP). */
-    boolean isEstablished() {
+    public boolean isEstablished() {
         return peer != null || plain;
     }
 
     /** The connection is plain TCP: the peer does not speak netty-ucx, or the hellos chose the TCP data path. */
-    boolean isPlain() {
+    public boolean isPlain() {
         return plain;
     }
 
@@ -378,7 +378,7 @@ final class UcxSession {
      * and the peer has not closed (it need not have sent its hello; a peer known to be gone makes the write
      * fail).
      */
-    boolean canAnnounceShutdown() {
+    public boolean canAnnounceShutdown() {
         // Before our hello (and address) went out, the peer would take a record for them.
         return (plain || !sideChannelEnded) && !closeRecordReceived && state != State.CONNECTING
                 && state != State.CLOSED && state != State.AWAITING_CLIENT && state != State.AWAITING_INTRO
@@ -386,36 +386,36 @@ final class UcxSession {
     }
 
     /** The peer closed in order (and is not known to be gone since). */
-    boolean peerClosedInOrder() {
+    public boolean peerClosedInOrder() {
         return state == State.PEER_CLOSED;
     }
 
     /** The peer closed with a reset ({@code SO_LINGER} 0): writes to it fail, as over TCP. */
-    boolean peerReset() {
+    public boolean peerReset() {
         return peerReset;
     }
 
     /** Nothing written now can reach a reader: the peer closed or is gone (or this side closed). */
-    boolean peerWillNotRead() {
+    public boolean peerWillNotRead() {
         return state == State.PEER_CLOSED || state == State.GONE || state == State.CLOSED;
     }
 
     /** The native connection must be closed without flushing: the peer is gone or never said hello. */
-    boolean closeForcibly() {
+    public boolean closeForcibly() {
         return peer == null && !plain || state == State.GONE;
     }
 
     /** All of the peer's messages have been read: its announced end is reached. */
-    boolean atEndOfInput(int messagesReceived) {
+    public boolean atEndOfInput(int messagesReceived) {
         return peerEndAnnounced && messagesReceived == peerFinalSeq;
     }
 
     /** Messages the peer sent before its end are still on their way. */
-    boolean peerMessagesInFlight(int messagesReceived) {
+    public boolean peerMessagesInFlight(int messagesReceived) {
         return peerEndAnnounced && peerFinalSeq - messagesReceived > 0;
     }
 
-    boolean isSideChannelEnded() {
+    public boolean isSideChannelEnded() {
         return sideChannelEnded;
     }
 

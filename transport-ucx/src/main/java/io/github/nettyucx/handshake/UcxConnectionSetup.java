@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import jdk.jfr.FlightRecorder;
 
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One channel's connection setup, from connect or accept until the channel is active or closed: what
- * {@link UcxTransportMetrics} counts of it and the {@link UcxConnectionSetupEvent} it records. Each setup is counted
+ * {@code UcxTransportMetrics} counts of it and the {@link UcxConnectionSetupEvent} it records. Each setup is counted
  * once, as opened or as failed, with the first reason noted for a failure. Used on the channel's event loop only.
  *
  * <p>The event is held as an {@code Object} and only touched where the JVM has {@code jdk.jfr}, so that the
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  * class has the JVM set up the recorder's instrumentation (about 100 ms and 300 classes in a fresh JVM, on the loop
  * that sets up the first connection), for a process that may never record.
  */
-final class UcxConnectionSetup {
+public final class UcxConnectionSetup {
     private static final boolean JFR = jfrPresent();
     /** The process's setups that ended, by data path when opened and by reason when failed. */
     private static final LongAdder[] OPENED = adders(DataPath.values().length);
@@ -98,12 +98,12 @@ final class UcxConnectionSetup {
     }
 
     /** The process's connections opened over {@code path} since it started. */
-    static long opened(DataPath path) {
+    public static long connectionsOpened(DataPath path) {
         return OPENED[path.ordinal()].sum();
     }
 
     /** The process's setups failed for {@code reason} since it started. */
-    static long failed(SetupFailure reason) {
+    public static long setupFailures(SetupFailure reason) {
         return FAILED[reason.ordinal()].sum();
     }
 

@@ -1,17 +1,17 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
-import io.github.nettyucx.transport.UcxDataPathPolicy.Choice;
+import io.github.nettyucx.handshake.UcxDataPathPolicy.Choice;
 import org.junit.jupiter.api.Test;
 
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_ACCEPTS;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_INSISTS;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_NETWORK;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_SHARED_MEMORY;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_TRUSTS;
-import static io.github.nettyucx.transport.UcxDataPathPolicy.FLAG_UCX_TCP;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_ACCEPTS;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_INSISTS;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_NETWORK;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_SHARED_MEMORY;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_TRUSTS;
+import static io.github.nettyucx.handshake.UcxDataPathPolicy.FLAG_UCX_TCP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 

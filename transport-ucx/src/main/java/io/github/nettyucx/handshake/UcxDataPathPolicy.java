@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.github.nettyucx.loop.UcxWorker;
 import io.github.nettyucx.jni.UcxContext;
@@ -14,37 +14,37 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Chooses the data path ({@link UcxLink}) of a connection when the peer's hello arrives: the TCP data path
- * (the connection's own TCP socket as plain TCP, {@link UcxPlainDataPath}) when UCX could reach the peer
+ * Chooses the data path ({@code UcxLink}) of a connection when the peer's hello arrives: the TCP data path
+ * (the connection's own TCP socket as plain TCP, {@code UcxPlainDataPath}) when UCX could reach the peer
  * only over TCP, since UCX's tcp transport copies every message out of segments of its own and was
- * slower than Netty's epoll transport (docs/settings.md#tcp-data-path); UCX tagged messages ({@link UcxTagDataPath})
+ * slower than Netty's epoll transport (docs/settings.md#tcp-data-path); UCX tagged messages ({@code UcxTagDataPath})
  * otherwise: shared memory on one host, RDMA (InfiniBand, RoCE) across hosts.
  * <p>
  * Each side tells in its hello which transports its UCX has; both then decide alike.
  * {@code -Dio.github.nettyucx.tcpDataPath}: {@code auto} (default), {@code always} (also where UCX
  * has more than TCP; for tests), {@code never} (UCX's tcp transport, as before).
  */
-final class UcxDataPathPolicy {
+public final class UcxDataPathPolicy {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxDataPathPolicy.class);
 
     /** This side can use the TCP data path. */
-    static final int FLAG_ACCEPTS = 1;
+    public static final int FLAG_ACCEPTS = 1;
     /** UCX on this side has a shared-memory transport, for a peer on the same host. */
-    static final int FLAG_SHARED_MEMORY = 2;
+    public static final int FLAG_SHARED_MEMORY = 2;
     /** UCX on this side has a network transport other than TCP (InfiniBand, RoCE, ...). */
-    static final int FLAG_NETWORK = 4;
+    public static final int FLAG_NETWORK = 4;
     /** This side wants the TCP data path even where UCX has more than TCP. */
-    static final int FLAG_INSISTS = 8;
+    public static final int FLAG_INSISTS = 8;
     /** This side trusts the peer with UCX ({@link UcxTrust}): UCX needs this flag from both. */
-    static final int FLAG_TRUSTS = 16;
+    public static final int FLAG_TRUSTS = 16;
     /**
      * UCX on this side has its own tcp transport: only with {@code tcpDataPath=never}, since its listening ports
      * serve strangers (docs/security.md), and the TCP data path carries the same bytes otherwise.
      */
-    static final int FLAG_UCX_TCP = 32;
+    public static final int FLAG_UCX_TCP = 32;
 
     /** The data path two hellos lead to. */
-    enum Choice {
+    public enum Choice {
         /** UCX tagged messages: the worker addresses follow the hellos. */
         UCX,
         /** The connection's TCP socket, as plain TCP. */
@@ -74,7 +74,7 @@ final class UcxDataPathPolicy {
     }
 
     /** What this side's hello says. */
-    static int localFlags() {
+    public static int localFlags() {
         int flags = localFlags;
         if (flags < 0) {
             flags = computeLocalFlags();
@@ -125,7 +125,7 @@ final class UcxDataPathPolicy {
      * {@link #FLAG_TRUSTS}): both ends decide alike. Peers that do not both trust each other never get UCX, nor do
      * peers whose UCX contexts share no transport that reaches across (then the TCP data path was off on one side).
      */
-    static Choice choose(int ours, int peerFlags, boolean sameHost) {
+    public static Choice choose(int ours, int peerFlags, boolean sameHost) {
         boolean trusted = (ours & peerFlags & FLAG_TRUSTS) != 0;
         boolean streamAccepted = (ours & peerFlags & FLAG_ACCEPTS) != 0;
         if (!trusted) {
@@ -144,7 +144,7 @@ final class UcxDataPathPolicy {
     }
 
     /** Whether a connection between ends whose hellos had these flags takes the TCP data path. */
-    static boolean streamChosen(int ours, int peerFlags, boolean sameHost) {
+    public static boolean streamChosen(int ours, int peerFlags, boolean sameHost) {
         if ((ours & peerFlags & FLAG_ACCEPTS) == 0) {
             return false;
         }

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.netty.util.NetUtil;
 import io.netty.util.internal.ObjectUtil;
@@ -37,7 +37,8 @@ import java.util.Set;
  * <li>{@link #anyPeer()}: every peer (the behaviour before trust rules; only for networks where every host
  * is trusted).</li>
  * </ul>
- * Set it per channel with {@link UcxChannelOption#TRUST} (on a server as a child option), or for the process with
+ * Set it per channel with {@link io.github.nettyucx.transport.UcxChannelOption#TRUST} (on a server as a child
+ * option), or for the process with
  * {@code -Dio.github.nettyucx.trust}: {@code same-user}, {@code secret-file:PATH}, {@code secret:KEY}
  * (hex or base64), {@code networks:CIDR[;CIDR...]}, {@code any} or {@code none}, several joined with {@code ,}
  * (two secret rules: both keys). docs/security.md tells what each protects against.
@@ -48,7 +49,7 @@ public final class UcxTrust {
             Collections.emptyList());
     private static final UcxTrust ANY = new UcxTrust(false, true, Collections.emptyList(), Collections.emptyList());
     /** A secret shorter than this is guessable. */
-    static final int MIN_SECRET_BYTES = UcxKeys.MIN_KEY_BYTES;
+    public static final int MIN_SECRET_BYTES = UcxKeys.MIN_KEY_BYTES;
     /** The old key and the new one, during a rotation: the intro names at most this many. */
     static final int MAX_SECRETS = 2;
     private static volatile UcxTrust processDefault;

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -48,7 +48,7 @@ public final class UcxKeys {
     /** A key shorter than this is guessable. */
     public static final int MIN_KEY_BYTES = 16;
     /** The bytes of a key id: enough that two keys of one rotation never share one. */
-    static final int KEY_ID_BYTES = 8;
+    public static final int KEY_ID_BYTES = 8;
     private static final byte[] KEY_ID_LABEL = "netty-ucx key id".getBytes(StandardCharsets.US_ASCII);
     private static final String FIX = "make a key with: bin/ucx-keygen FILE";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -167,7 +167,7 @@ public final class UcxKeys {
     }
 
     /** A short public name of {@code key}: the first bytes of an HMAC keyed with it, safe to show for random keys. */
-    static byte[] keyId(byte[] key) {
+    public static byte[] keyId(byte[] key) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));

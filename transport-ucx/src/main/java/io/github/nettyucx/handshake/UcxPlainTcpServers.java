@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.netty.util.internal.SystemPropertyUtil;
 
@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The server addresses that did not answer a netty-ucx hello, remembered for a while by clients with
- * {@link UcxChannelOption#PLAIN_TCP_FALLBACK}: their next connections go plain at once instead of probing again.
+ * {@code UcxChannelOption.PLAIN_TCP_FALLBACK}: their next connections go plain at once instead of probing again.
  * Bounded in size and age ({@code -Dio.github.nettyucx.plainTcpFallback.rememberMillis},
  * {@code -Dio.github.nettyucx.plainTcpFallback.rememberMax}; docs/settings.md), so that a server that moves to
  * netty-ucx is found again. Shared by every event loop of the process.
  */
-final class UcxPlainTcpServers {
+public final class UcxPlainTcpServers {
     private static final long REMEMBER_NANOS = TimeUnit.MILLISECONDS.toNanos(Math.max(0,
             SystemPropertyUtil.getLong("io.github.nettyucx.plainTcpFallback.rememberMillis", 60_000)));
     private static final int REMEMBER_MAX = Math.max(0,
@@ -37,7 +37,7 @@ final class UcxPlainTcpServers {
     }
 
     /** True when {@code server} did not answer a hello lately. */
-    static boolean isPlain(InetSocketAddress server) {
+    public static boolean isPlain(InetSocketAddress server) {
         synchronized (PLAIN) {
             Long until = PLAIN.get(server);
             if (until == null) {
@@ -52,7 +52,7 @@ final class UcxPlainTcpServers {
     }
 
     /** {@code server} did not answer a hello: connect to it as plain TCP for a while. */
-    static void remember(InetSocketAddress server) {
+    public static void remember(InetSocketAddress server) {
         synchronized (PLAIN) {
             PLAIN.remove(server);
             PLAIN.put(server, System.nanoTime() + REMEMBER_NANOS);
@@ -65,7 +65,7 @@ final class UcxPlainTcpServers {
     }
 
     /** Forgets every address (tests). */
-    static void clear() {
+    public static void clear() {
         synchronized (PLAIN) {
             PLAIN.clear();
         }

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.github.nettyucx.loop.UcxWorkerKey;
 import io.netty.util.internal.SystemPropertyUtil;
@@ -35,9 +35,9 @@ import java.util.UUID;
  * {@link UcxTrustExchange}'s. Everything after the hello (and the address) is a stream of records, or, on the TCP
  * data path, the application's bytes as plain TCP.
  */
-final class UcxHandshake {
+public final class UcxHandshake {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshake.class);
-    static final int MAGIC = 0x4E554358; // "NUCX"
+    public static final int MAGIC = 0x4E554358; // "NUCX"
     /**
      * 8: the client's intro names its keys (by key id), and each proof starts with the id of the key it uses, so
      * that peers with two keys during a rotation agree on one; the hello's flags tell whether the sender's UCX has
@@ -47,31 +47,31 @@ final class UcxHandshake {
      * server's intro, addresses only between peers that trust each other. 3: the server answered once the client's
      * magic arrived. 2 added the reset record.
      */
-    static final short VERSION = 8;
-    static final int NONCE_BYTES = 16;
+    public static final short VERSION = 8;
+    public static final int NONCE_BYTES = 16;
     /** The key ids a client's intro carries: {@link UcxTrust#MAX_SECRETS} slots, zeros where it has no key. */
-    static final int KEY_IDS_BYTES = UcxTrust.MAX_SECRETS * UcxKeys.KEY_ID_BYTES;
-    static final int MAC_BYTES = 32;
+    public static final int KEY_IDS_BYTES = UcxTrust.MAX_SECRETS * UcxKeys.KEY_ID_BYTES;
+    public static final int MAC_BYTES = 32;
     /** A proof: the id of the key it is made with, and the HMAC. All zeros from a side that proves nothing. */
-    static final int PROOF_BYTES = UcxKeys.KEY_ID_BYTES + MAC_BYTES;
+    public static final int PROOF_BYTES = UcxKeys.KEY_ID_BYTES + MAC_BYTES;
     /** A client's intro. */
-    static final int INTRO_BYTES = 8 + NONCE_BYTES + KEY_IDS_BYTES;
-    static final int SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES;
-    static final int HELLO_BYTES = 76;
+    public static final int INTRO_BYTES = 8 + NONCE_BYTES + KEY_IDS_BYTES;
+    public static final int SERVER_INTRO_BYTES = 8 + NONCE_BYTES + PROOF_BYTES;
+    public static final int HELLO_BYTES = 76;
     static final int OWNER_KEY_BYTES = UcxWorkerKey.KEY_BYTES;
     /** The MAC after an address's that proves the sender holds the owner key its hello named. */
-    static final int OWNERSHIP_MAC_BYTES = MAC_BYTES;
-    static final int CLIENT_HELLO_BYTES = PROOF_BYTES + HELLO_BYTES;
-    static final int ADDRESS_HEADER_BYTES = 4;
+    public static final int OWNERSHIP_MAC_BYTES = MAC_BYTES;
+    public static final int CLIENT_HELLO_BYTES = PROOF_BYTES + HELLO_BYTES;
+    public static final int ADDRESS_HEADER_BYTES = 4;
     /** The MAC that ends an address message: all zeros from a side without a shared secret. */
-    static final int ADDRESS_MAC_BYTES = MAC_BYTES;
-    static final int MAX_WORKER_ADDRESS = 64 * 1024;
-    static final int MAX_RECV_WINDOW = 1 << 16;
-    static final int MIN_RECV_UNIT = 64;
-    static final int MAX_RECV_UNIT = 64 * 1024 * 1024;
-    static final int RECORD_BYTES = 5;
-    static final byte RECORD_SHUTDOWN_OUTPUT = 'S';
-    static final byte RECORD_CLOSE = 'C';
+    public static final int ADDRESS_MAC_BYTES = MAC_BYTES;
+    public static final int MAX_WORKER_ADDRESS = 64 * 1024;
+    public static final int MAX_RECV_WINDOW = 1 << 16;
+    public static final int MIN_RECV_UNIT = 64;
+    public static final int MAX_RECV_UNIT = 64 * 1024 * 1024;
+    public static final int RECORD_BYTES = 5;
+    public static final byte RECORD_SHUTDOWN_OUTPUT = 'S';
+    public static final byte RECORD_CLOSE = 'C';
     /** Closed with {@code SO_LINGER} 0: as {@link #RECORD_CLOSE}, and writes to this side fail as a reset. */
     static final byte RECORD_RESET = 'R';
 
@@ -80,7 +80,7 @@ final class UcxHandshake {
      * only processes of this host can make. It never goes on the wire.
      */
     private static final byte[] BOOT_ID = readBootId();
-    static final int HOST_PROOF_BYTES = 16;
+    public static final int HOST_PROOF_BYTES = 16;
     private static final String ERROR_HANDLING = SystemPropertyUtil.get(
             "io.github.nettyucx.peerErrorHandling", "always").toLowerCase(Locale.ROOT);
 
@@ -88,10 +88,10 @@ final class UcxHandshake {
     }
 
     /** The peer's intro: its challenge, and (from a server) its answer to ours. */
-    static final class Intro {
-        final byte[] nonce;
+    public static final class Intro {
+        public final byte[] nonce;
         /** The server's proof, all zeros when it has no key the client named; null in a client's intro. */
-        final byte[] proof;
+        public final byte[] proof;
         /** The ids of the client's keys ({@link #KEY_IDS_BYTES}); null in a server's intro. */
         final byte[] keyIds;
 
@@ -110,12 +110,12 @@ final class UcxHandshake {
      * A worker address as an address message carries it, with the MAC over the sender's hello and it, and the MAC
      * that proves the sender holds its owner key.
      */
-    static final class WorkerAddress {
-        final byte[] bytes;
-        final byte[] mac;
+    public static final class WorkerAddress {
+        public final byte[] bytes;
+        public final byte[] mac;
         final byte[] ownershipMac;
 
-        WorkerAddress(byte[] bytes, byte[] mac, byte[] ownershipMac) {
+        public WorkerAddress(byte[] bytes, byte[] mac, byte[] ownershipMac) {
             this.bytes = bytes;
             this.mac = mac;
             this.ownershipMac = ownershipMac;
@@ -123,27 +123,27 @@ final class UcxHandshake {
     }
 
     /** The peer's hello, as received, and its worker address once that followed. */
-    static final class Hello {
-        final int flags;
-        final int connectionId;
+    public static final class Hello {
+        public final int flags;
+        public final int connectionId;
         /** The rest of the tags the peer receives with (ucx_native.h's tag layout). */
-        final long tagSecret;
+        public final long tagSecret;
         /** What the header of each message to the peer carries after the credits (ucx_native.h). */
-        final int messageKey;
-        final int recvWindow;
-        final int recvUnit;
+        public final int messageKey;
+        public final int recvWindow;
+        public final int recvUnit;
         /** The public owner key of the sender's worker ({@link UcxWorkerKey}). */
-        final byte[] ownerKey;
+        public final byte[] ownerKey;
         /** The sender's proof that it runs on our host, as it arrived. */
-        final byte[] hostProof;
+        public final byte[] hostProof;
         /** Whether {@link #hostProof} checked out: the peer is a process of this host. */
         private final boolean sameHost;
         /** The client's proof, all zeros when it has no secret; null in a server's hello. */
-        final byte[] proof;
+        public final byte[] proof;
         /** The hello's {@link #HELLO_BYTES} as they arrived (without a client's proof): what the address MAC covers. */
         final byte[] body;
         /** The peer's UCP worker address; null until it arrived (and for ever on the TCP data path). */
-        final byte[] workerAddress;
+        public final byte[] workerAddress;
         /** The MAC that came with the worker address. */
         final byte[] addressMac;
         /** The MAC that proves the sender holds {@link #ownerKey}. */
@@ -173,12 +173,12 @@ final class UcxHandshake {
                     ownerKey, null, null, null);
         }
 
-        Hello withAddress(WorkerAddress address) {
+        public Hello withAddress(WorkerAddress address) {
             return new Hello(flags, connectionId, tagSecret, messageKey, recvWindow, recvUnit, hostProof, sameHost,
                     ownerKey, proof, body, address);
         }
 
-        boolean sameHost() {
+        public boolean sameHost() {
             return sameHost;
         }
 
@@ -188,18 +188,18 @@ final class UcxHandshake {
          * large messages between processes on one host, and aborts this process if the peer dies
          * in the middle of such a copy.
          */
-        boolean peerErrorHandling() {
+        public boolean peerErrorHandling() {
             return !"never".equals(ERROR_HANDLING);
         }
     }
 
     /** A client's intro: the magic first, so that a server tells it from a plain TCP client at once. */
-    static ByteBuffer encodeClientIntro(byte[] nonce) {
+    public static ByteBuffer encodeClientIntro(byte[] nonce) {
         return encodeClientIntro(nonce, new byte[KEY_IDS_BYTES]);
     }
 
     /** A client's intro naming its keys ({@link UcxTrustExchange#ownKeyIds()}). */
-    static ByteBuffer encodeClientIntro(byte[] nonce, byte[] keyIds) {
+    public static ByteBuffer encodeClientIntro(byte[] nonce, byte[] keyIds) {
         ByteBuffer intro = ByteBuffer.allocate(INTRO_BYTES);
         intro.putInt(MAGIC).putShort(VERSION).putShort((short) 0).put(nonce).put(keyIds).flip();
         return intro;
@@ -215,7 +215,7 @@ final class UcxHandshake {
      * A hello; {@code proof} goes first in a client's, and is null in a server's; {@code hostProof} is
      * {@link UcxTrustExchange#hostProof()}, {@code ownerKey} the worker's {@link UcxWorkerKey#publicKey()}.
      */
-    static ByteBuffer encodeHello(int flags, int connectionId, long tagSecret, int messageKey, int recvWindow,
+    public static ByteBuffer encodeHello(int flags, int connectionId, long tagSecret, int messageKey, int recvWindow,
                                   int recvUnit, byte[] hostProof, byte[] ownerKey, byte[] proof) {
         ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES + (proof == null ? 0 : PROOF_BYTES));
         if (proof != null) {
@@ -228,7 +228,7 @@ final class UcxHandshake {
     }
 
     /** An address message with all-zero MACs, which no check accepts: for tests of what a receiver refuses. */
-    static ByteBuffer encodeAddress(byte[] workerAddress) {
+    public static ByteBuffer encodeAddress(byte[] workerAddress) {
         return encodeAddress(workerAddress, new byte[ADDRESS_MAC_BYTES], new byte[OWNERSHIP_MAC_BYTES]);
     }
 
@@ -236,7 +236,7 @@ final class UcxHandshake {
      * An address message: the worker address, the MAC over the sender's hello and it (zeros from a side without a
      * shared key), and the MAC that proves the sender holds its owner key ({@link UcxTrustExchange#ownershipMac}).
      */
-    static ByteBuffer encodeAddress(byte[] workerAddress, byte[] mac, byte[] ownershipMac) {
+    public static ByteBuffer encodeAddress(byte[] workerAddress, byte[] mac, byte[] ownershipMac) {
         ByteBuffer address = ByteBuffer.allocate(ADDRESS_HEADER_BYTES + workerAddress.length + ADDRESS_MAC_BYTES
                 + OWNERSHIP_MAC_BYTES);
         address.putInt(workerAddress.length).put(workerAddress).put(mac).put(ownershipMac).flip();
@@ -287,7 +287,7 @@ final class UcxHandshake {
      * proof) or a client's. Returns null when more bytes are needed; consumes the intro otherwise. An intro that
      * carries {@code ownNonce} is our own, sent back (an echo server).
      */
-    static Intro decodeIntro(ByteBuffer in, boolean fromServer, byte[] ownNonce) throws ProtocolException {
+    public static Intro decodeIntro(ByteBuffer in, boolean fromServer, byte[] ownNonce) throws ProtocolException {
         if (in.remaining() < 8) {
             return null;
         }
@@ -330,7 +330,7 @@ final class UcxHandshake {
      * Parses a hello (a client's, with its proof, when {@code fromClient}) from the start of {@code in} (in read
      * mode). Returns null when more bytes are needed; consumes the hello otherwise.
      */
-    static Hello decodeHello(ByteBuffer in, boolean fromClient) throws ProtocolException {
+    public static Hello decodeHello(ByteBuffer in, boolean fromClient) throws ProtocolException {
         return decodeHello(in, fromClient, null);
     }
 
@@ -338,7 +338,8 @@ final class UcxHandshake {
      * {@link #decodeHello(ByteBuffer, boolean)}, where the peer is on this host when its host proof equals
      * {@code expectedHostProof} (never when that is null).
      */
-    static Hello decodeHello(ByteBuffer in, boolean fromClient, byte[] expectedHostProof) throws ProtocolException {
+    public static Hello decodeHello(ByteBuffer in, boolean fromClient, byte[] expectedHostProof)
+            throws ProtocolException {
         if (in.remaining() < HELLO_BYTES + (fromClient ? PROOF_BYTES : 0)) {
             return null;
         }
@@ -381,7 +382,7 @@ final class UcxHandshake {
      * needed; consumes it otherwise. The caller makes room for {@link #addressCapacity()} bytes first: only a
      * trusted peer's address is read.
      */
-    static WorkerAddress decodeAddress(ByteBuffer in) throws ProtocolException {
+    public static WorkerAddress decodeAddress(ByteBuffer in) throws ProtocolException {
         if (in.remaining() < ADDRESS_HEADER_BYTES) {
             return null;
         }
@@ -404,7 +405,7 @@ final class UcxHandshake {
     }
 
     /** A record saying that {@code messagesSent} messages precede it, ready to be written. */
-    static ByteBuffer encodeRecord(byte type, int messagesSent) {
+    public static ByteBuffer encodeRecord(byte type, int messagesSent) {
         ByteBuffer record = ByteBuffer.allocate(RECORD_BYTES);
         record.put(type).putInt(messagesSent).flip();
         return record;
@@ -429,7 +430,7 @@ final class UcxHandshake {
     }
 
     /** Room for an address message: a worker address with its header and its MAC. */
-    static int addressCapacity() {
+    public static int addressCapacity() {
         return ADDRESS_HEADER_BYTES + MAX_WORKER_ADDRESS + ADDRESS_MAC_BYTES + OWNERSHIP_MAC_BYTES;
     }
 

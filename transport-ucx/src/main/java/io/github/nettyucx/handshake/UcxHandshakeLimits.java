@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -22,15 +22,15 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * A server's accepted connections still in their handshake, in all and per source (an IPv4 address, or an IPv6 /64,
  * which one host or one customer of a provider usually has whole): what strangers can make the server hold is
- * bounded ({@link UcxChannelOption#MAX_PENDING_HANDSHAKES}). Every accepted socket is admitted: when a limit is
+ * bounded ({@code UcxChannelOption.MAX_PENDING_HANDSHAKES}). Every accepted socket is admitted: when a limit is
  * reached, the oldest pending handshake of the source holding the most slots is shed (closed) to make room, so that
  * a flood from a few sources ends up shedding its own connections and never locks out the others, plain TCP clients
- * included. Shedding is logged as {@link PeerWarnings} and counted ({@link UcxTransportMetrics#handshakesShed()}).
+ * included. Shedding is logged as {@link PeerWarnings} and counted ({@code UcxTransportMetrics.handshakesShed()}).
  * <p>
  * Admitted on the server's loop, given back from the children's: one lock guards it all; what it keeps per pending
  * handshake is one small object.
  */
-final class UcxHandshakeLimits {
+public final class UcxHandshakeLimits {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxHandshakeLimits.class);
     static final int DEFAULT_MAX_PENDING = 4096;
     static final int DEFAULT_MAX_PENDING_PER_ADDRESS = 1024;
@@ -48,24 +48,24 @@ final class UcxHandshakeLimits {
     private volatile int maxPending = DEFAULT_MAX_PENDING;
     private volatile int maxPendingPerAddress = DEFAULT_MAX_PENDING_PER_ADDRESS;
 
-    int maxPending() {
+    public int maxPending() {
         return maxPending;
     }
 
-    void maxPending(int max) {
+    public void maxPending(int max) {
         maxPending = max;
     }
 
-    int maxPendingPerAddress() {
+    public int maxPendingPerAddress() {
         return maxPendingPerAddress;
     }
 
-    void maxPendingPerAddress(int max) {
+    public void maxPendingPerAddress(int max) {
         maxPendingPerAddress = max;
     }
 
     /** Handshakes in progress now. */
-    synchronized int pending() {
+    public synchronized int pending() {
         return pending;
     }
 
@@ -100,7 +100,7 @@ final class UcxHandshakeLimits {
      * the oldest pending handshake of the source holding the most slots (or, at the per-source limit, of the peer's
      * own source) is shed first: its slot is given back at once and its {@link Slot#onShed} action runs.
      */
-    Slot admit(InetAddress peer) {
+    public Slot admit(InetAddress peer) {
         String key = sourceOf(peer);
         List<Slot> shedBySource = new ArrayList<>(1);
         List<Slot> shedByTotal = new ArrayList<>(1);
@@ -184,7 +184,7 @@ final class UcxHandshakeLimits {
      * One pending handshake's slot: {@link #run()} gives it back (idempotent); {@link #onShed} says how to close
      * its connection should it be shed.
      */
-    final class Slot implements Runnable {
+    public final class Slot implements Runnable {
         private final Source source;
         private final long order;
         /** Guarded by the limits' lock. */
@@ -212,7 +212,7 @@ final class UcxHandshakeLimits {
         }
 
         /** What closes this handshake's connection if it is shed; runs at once if it was shed already. */
-        void onShed(Runnable action) {
+        public void onShed(Runnable action) {
             boolean now;
             synchronized (this) {
                 shedAction = action;
@@ -236,7 +236,7 @@ final class UcxHandshakeLimits {
     }
 
     /** Pending handshakes the process's servers shed since it started. */
-    static long handshakesShed() {
+    public static long handshakesShed() {
         return SHED.sum();
     }
 }

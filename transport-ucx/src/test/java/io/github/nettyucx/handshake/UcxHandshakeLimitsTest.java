@@ -1,8 +1,10 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
+import io.github.nettyucx.transport.LogRecorder;
+import io.github.nettyucx.transport.UcxTransportMetrics;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.handshake;
 
 import io.github.nettyucx.loop.UcxWorkerKey;
 import io.netty.channel.ChannelPromise;
@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.LongAdder;
  * UCX, its address. No worker address leaves before both sides trust each other. Once the server's intro came, a
  * failed handshake fails the connect: it never falls back to plain TCP.
  */
-final class UcxConnector implements UcxSession.Listener {
+public final class UcxConnector implements UcxSession.Listener {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(UcxConnector.class);
     private static final PeerWarnings PEER_WARNINGS = new PeerWarnings(logger);
     /** Their own share of the log: a flood of bad handshakes must not hide them, nor they the warnings. */
@@ -44,13 +44,13 @@ final class UcxConnector implements UcxSession.Listener {
     private static final LongAdder PLAIN_TCP_FALLBACKS = new LongAdder();
     private static final LongAdder SILENT_CLIENTS_PLAIN = new LongAdder();
     /** The id in a server's hello with no native connection behind it (a refusal, the TCP data path); not 0. */
-    static final int NO_CONNECTION_ID = -1;
+    public static final int NO_CONNECTION_ID = -1;
     /** The least time a UCX endpoint has to come up, whatever the connect timeout. */
     static final int MIN_ENDPOINT_SETUP_MILLIS = 10_000;
     /** How often the endpoint is looked at until it came up. */
     static final int ENDPOINT_CHECK_MILLIS = 100;
     /**
-     * How long a client with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} waits for the server's intro before it takes
+     * How long a client with {@code UcxChannelOption.PLAIN_TCP_FALLBACK} waits for the server's intro before it takes
      * the server for one that does not speak netty-ucx. 3 s: our intro or the server's may be lost once and resent
      * after TCP's retransmission timeout (1 s at first on Linux), and a netty-ucx server answers only after it read
      * ours, so two such losses in a row, and a busy loop, must not make a netty-ucx server look silent.
@@ -60,7 +60,7 @@ final class UcxConnector implements UcxSession.Listener {
             "io.github.nettyucx.plainTcpFallback.helloMillis", DEFAULT_FALLBACK_HELLO_MILLIS));
 
     /** What the connector needs of its channel: the side channel's socket, the native connection, the loop. */
-    interface Host {
+    public interface Host {
         /** Queues handshake bytes on the side channel. */
         void send(ByteBuffer bytes) throws IOException;
 
@@ -113,12 +113,12 @@ final class UcxConnector implements UcxSession.Listener {
         /** The client's fallback deadline passed with no netty-ucx hello: connect again as plain TCP. */
         void fallBack(String why);
 
-        /** An accepted client stayed silent for {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS}. */
+        /** An accepted client stayed silent for {@code UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS}. */
         void clientSilent();
     }
 
     /** The channel's settings the handshake reads, at the time it reads them. */
-    interface Settings {
+    public interface Settings {
         /** Bounds the client's connect, handshake included, and the endpoint's wire-up; 0: no bound. */
         int connectTimeoutMillis();
 
@@ -137,14 +137,14 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     /** What our hello tells of the native connection that {@link Host#newEndpoint()} created for it. */
-    static final class Endpoint {
+    public static final class Endpoint {
         final int id;
         final long tagSecret;
         final int messageKey;
         final int recvWindow;
         final int recvUnit;
 
-        Endpoint(int id, long tagSecret, int messageKey, int recvWindow, int recvUnit) {
+        public Endpoint(int id, long tagSecret, int messageKey, int recvWindow, int recvUnit) {
             this.id = id;
             this.tagSecret = tagSecret;
             this.messageKey = messageKey;
@@ -194,7 +194,7 @@ final class UcxConnector implements UcxSession.Listener {
     private volatile boolean shed;
 
     /** A client's connector ({@code handshakeSlot} null), or an accepted one's, holding a server's handshake slot. */
-    UcxConnector(Host host, Settings config, boolean accepted, Runnable handshakeSlot) {
+    public UcxConnector(Host host, Settings config, boolean accepted, Runnable handshakeSlot) {
         this.host = host;
         this.config = config;
         this.accepted = accepted;
@@ -205,12 +205,12 @@ final class UcxConnector implements UcxSession.Listener {
         }
     }
 
-    UcxSession session() {
+    public UcxSession session() {
         return session;
     }
 
     /** A client's connect promise and its deadline. */
-    UcxConnectAttempt attempt() {
+    public UcxConnectAttempt attempt() {
         return attempt;
     }
 
@@ -221,7 +221,7 @@ final class UcxConnector implements UcxSession.Listener {
     // ---- a client's connect ----
 
     /** A client's connect to {@code target} starts: {@code close} runs if it times out or is cancelled. */
-    void connecting(ChannelPromise promise, InetSocketAddress target, EventLoop loop, Runnable close) {
+    public void connecting(ChannelPromise promise, InetSocketAddress target, EventLoop loop, Runnable close) {
         setup.start();
         attempt.start(promise, target, loop, config.connectTimeoutMillis(), this::connectStage, close);
         plainAttempt = config.plainTcpFallback() && tcpDataPathAllowed() && UcxPlainTcpServers.isPlain(target);
@@ -235,7 +235,7 @@ final class UcxConnector implements UcxSession.Listener {
         return (UcxDataPathPolicy.localFlags() & UcxDataPathPolicy.FLAG_ACCEPTS) != 0;
     }
 
-    /** Why a connect with {@link UcxChannelOption#PLAIN_TCP_FALLBACK} did not fall back; empty where it may. */
+    /** Why a connect with {@code UcxChannelOption.PLAIN_TCP_FALLBACK} did not fall back; empty where it may. */
     String fallbackRefusedHint() {
         if (!config.plainTcpFallback() || tcpDataPathAllowed()) {
             return "";
@@ -264,7 +264,7 @@ final class UcxConnector implements UcxSession.Listener {
      * that stays silent for long for plain TCP; the connection's memory is set up only once the server answered
      * as a netty-ucx server.
      */
-    boolean tcpConnected() throws IOException {
+    public boolean tcpConnected() throws IOException {
         session.tcpConnected();
         if (plainAttempt) {
             session.plainServer();
@@ -295,12 +295,12 @@ final class UcxConnector implements UcxSession.Listener {
      * True when a failed handshake may start over as plain TCP instead of failing the connect: the server sent bytes
      * that are not a netty-ucx intro, or nothing within the fallback deadline. Never where the TCP data path is off.
      */
-    boolean mayFallBack() {
+    public boolean mayFallBack() {
         return fallbackCandidate() && tcpDataPathAllowed();
     }
 
     /** What a failed connect's message adds when the peer vanished (closed, reset) before a fallback could. */
-    String vanishedHint() {
+    public String vanishedHint() {
         if (!session.isTcpConnected() || !fallbackCandidate()) {
             return "";
         }
@@ -321,7 +321,7 @@ final class UcxConnector implements UcxSession.Listener {
      * The server did not answer as a netty-ucx server ({@code why}): it is remembered, and the connect starts over
      * as plain TCP with a new session (the channel drops the connection and its socket). Returns the target.
      */
-    InetSocketAddress startOverAsPlain(String why) {
+    public InetSocketAddress startOverAsPlain(String why) {
         InetSocketAddress target = attempt.target();
         // A downgrade: said and counted, since an attacker on the path could cause it too (docs/security.md).
         logger.info("{} did not answer as a netty-ucx server ({}): connecting again as plain TCP, and so for the next "
@@ -340,7 +340,7 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     /** Why a client's handshake failed, as its connect failure. */
-    ConnectException handshakeFailed(ProtocolException e) {
+    public ConnectException handshakeFailed(ProtocolException e) {
         return new ConnectException("handshake with " + attempt.target() + " failed: " + e.getMessage()
                 + (config.plainTcpFallback() ? fallbackRefusedHint()
                 : " (to reach servers that do not speak netty-ucx, set UcxChannelOption.PLAIN_TCP_FALLBACK)"));
@@ -350,11 +350,11 @@ final class UcxConnector implements UcxSession.Listener {
 
     /**
      * An accepted channel is registered: its challenge is ready, its peer has
-     * {@link UcxChannelOption#HANDSHAKE_TIMEOUT_MILLIS} to finish the handshake, and a client that sends nothing for
-     * {@link UcxChannelOption#CLIENT_BYTES_WAIT_MILLIS} is plain TCP. Nothing is sent before the client's first bytes
+     * {@code UcxChannelOption.HANDSHAKE_TIMEOUT_MILLIS} to finish the handshake, and a client that sends nothing for
+     * {@code UcxChannelOption.CLIENT_BYTES_WAIT_MILLIS} is plain TCP. Nothing is sent before the client's first bytes
      * tell what it speaks.
      */
-    void acceptedRegistered() {
+    public void acceptedRegistered() {
         if (shed) {
             closeIfShed();
             return;
@@ -381,12 +381,12 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     /** The server shed this accepted handshake to admit another: any thread; the loop closes it. */
-    void shed() {
+    public void shed() {
         shed = true;
     }
 
     /** On the loop: closes this accepted channel if its handshake was shed and it is not active yet. */
-    void closeIfShed() {
+    public void closeIfShed() {
         if (shed && host.isOpen() && !host.isActive()) {
             setup.failing(SetupFailure.REFUSED,
                     "shed: the server had as many handshakes pending as it allows");
@@ -614,13 +614,13 @@ final class UcxConnector implements UcxSession.Listener {
     // ---- the outcome ----
 
     /** The data path is up ({@code path}): the handshake is done. */
-    void opened(DataPath path, SocketAddress local, SocketAddress remote) {
+    public void opened(DataPath path, SocketAddress local, SocketAddress remote) {
         handshakeDone();
         setup.opened(path, accepted, local, remote, trustVerdict());
     }
 
     /** The setup is failing for {@code reason}; the close that follows reports it. */
-    void failing(SetupFailure reason, String message) {
+    public void failing(SetupFailure reason, String message) {
         setup.failing(reason, message);
     }
 
@@ -628,7 +628,7 @@ final class UcxConnector implements UcxSession.Listener {
      * The channel closes: a setup still pending has failed, for the reason noted where it failed, or because the
      * connect timed out, or else because this side closed it.
      */
-    void closed(SocketAddress local, SocketAddress remote) {
+    public void closed(SocketAddress local, SocketAddress remote) {
         handshakeDone();
         // A scheduled task keeps an auto-scaling group from suspending the loop: the check goes with the channel.
         Future<?> deadline = endpointDeadline;
@@ -673,12 +673,12 @@ final class UcxConnector implements UcxSession.Listener {
     }
 
     /** Client connects of the process that went plain TCP because the server did not answer as netty-ucx. */
-    static long plainTcpFallbacks() {
+    public static long plainTcpFallbacks() {
         return PLAIN_TCP_FALLBACKS.sum();
     }
 
     /** Accepted clients of the process that sent nothing in time and were served as plain TCP. */
-    static long silentClientsServedAsPlain() {
+    public static long silentClientsServedAsPlain() {
         return SILENT_CLIENTS_PLAIN.sum();
     }
 }
