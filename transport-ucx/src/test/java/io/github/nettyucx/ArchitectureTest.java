@@ -41,6 +41,7 @@ class ArchitectureTest {
     private static final String BUFFER = BASE + ".buffer..";
     private static final String LOOP = BASE + ".loop..";
     private static final String HANDSHAKE = BASE + ".handshake..";
+    private static final String DATA_PATH = BASE + ".datapath..";
     private static final String TRANSPORT = BASE + ".transport..";
     /** The longest cycle of classes allowed. */
     private static final int MAX_CYCLE = 6;
@@ -65,12 +66,14 @@ class ArchitectureTest {
                 .layer("buffer").definedBy(BUFFER)
                 .layer("loop").definedBy(LOOP)
                 .layer("handshake").definedBy(HANDSHAKE)
-                .layer("transport").definedBy(TRANSPORT)
-                .whereLayer("transport").mayNotBeAccessedByAnyLayer()
-                .whereLayer("handshake").mayOnlyBeAccessedByLayers("transport")
-                .whereLayer("loop").mayOnlyBeAccessedByLayers("handshake", "transport")
-                .whereLayer("buffer").mayOnlyBeAccessedByLayers("loop", "handshake", "transport")
-                .whereLayer("native").mayOnlyBeAccessedByLayers("buffer", "loop", "handshake", "transport")
+                .layer("data paths").definedBy(DATA_PATH)
+                .layer("channels").definedBy(TRANSPORT)
+                .whereLayer("channels").mayNotBeAccessedByAnyLayer()
+                .whereLayer("data paths").mayOnlyBeAccessedByLayers("channels")
+                .whereLayer("handshake").mayOnlyBeAccessedByLayers("data paths", "channels")
+                .whereLayer("loop").mayOnlyBeAccessedByLayers("handshake", "data paths", "channels")
+                .whereLayer("buffer").mayOnlyBeAccessedByLayers("loop", "handshake", "data paths", "channels")
+                .whereLayer("native").mayOnlyBeAccessedByLayers("buffer", "loop", "handshake", "data paths", "channels")
                 .check(classes);
     }
 

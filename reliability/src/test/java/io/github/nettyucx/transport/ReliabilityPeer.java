@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.datapath.UcxConnection;
 import io.github.nettyucx.handshake.UcxHandshake;
 import io.github.nettyucx.handshake.UcxHandshakeLimits;
 import io.github.nettyucx.jni.UcxNative;

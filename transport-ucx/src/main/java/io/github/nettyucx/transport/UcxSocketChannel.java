@@ -3,6 +3,13 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.datapath.UcxConnection;
+import io.github.nettyucx.datapath.UcxConnectionInput;
+import io.github.nettyucx.datapath.UcxHandshakeLink;
+import io.github.nettyucx.datapath.UcxInput;
+import io.github.nettyucx.datapath.UcxLink;
+import io.github.nettyucx.datapath.UcxPlainDataPath;
+import io.github.nettyucx.datapath.UcxTagDataPath;
 import io.github.nettyucx.handshake.DataPath;
 import io.github.nettyucx.handshake.PeerWarnings;
 import io.github.nettyucx.handshake.SetupFailure;

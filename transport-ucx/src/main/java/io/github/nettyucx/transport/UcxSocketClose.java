@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.datapath.UcxConnection;
 import io.github.nettyucx.handshake.UcxSession;
 import io.github.nettyucx.loop.UcxLoopSeat;
 import io.github.nettyucx.jni.UcxFd;

@@ -3,6 +3,7 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.datapath.UcxTagDataPath;
 import io.github.nettyucx.handshake.DataPath;
 import io.github.nettyucx.handshake.SetupFailure;
 import io.github.nettyucx.handshake.UcxConnectionSetup;

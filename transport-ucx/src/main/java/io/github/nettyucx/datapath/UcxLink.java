@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.github.nettyucx.handshake.DataPath;
 import io.github.nettyucx.handshake.UcxDataPathPolicy;
@@ -24,7 +24,7 @@ import java.io.IOException;
  * channel; plain TCP writes the flushed buffers to its socket as they are; the handshake holds writes back. Used on
  * the event loop only.
  */
-interface UcxLink {
+public interface UcxLink {
     /**
      * Gathers the flushed buffers of {@code in} into messages and sends them, removing what was sent; a
      * {@link io.netty.channel.FileRegion}'s bytes are read into the messages as its turn comes. Returns true
@@ -48,7 +48,7 @@ interface UcxLink {
     /** How the bytes travel, once the data path is up; null while handshaking. */
     DataPath kind();
 
-    /** The UCX lanes and transports in use, as {@link UcxSocketChannel#ucxLanes()} reports them. */
+    /** The UCX lanes and transports in use, as {@code UcxSocketChannel.ucxLanes()} reports them. */
     default String lanes() {
         UcxConnection connection = connection();
         return connection == null ? "no UCX endpoint yet" : connection.describe();

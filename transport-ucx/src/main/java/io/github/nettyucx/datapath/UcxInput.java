@@ -1,18 +1,18 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.netty.buffer.ByteBuf;
 
 import java.io.IOException;
 
 /**
- * Where a stream channel's read loop ({@link UcxSocketChannel#readInput}) takes the peer's
+ * Where a stream channel's read loop ({@code UcxSocketChannel.readInput}) takes the peer's
  * bytes from: the messages of a {@link UcxConnection} (UCX or the TCP data path), or a plain TCP socket
  * ({@link UcxPlainDataPath}). Used on the event loop only.
  */
-interface UcxInput {
+public interface UcxInput {
     /** True when bytes may be there to read now. */
     boolean hasReadable();
 

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FileRegion;
@@ -26,7 +26,7 @@ import java.nio.channels.FileChannel;
  * a region's bytes from its file without reading them ({@link DefaultFileRegionSendfile}), counts them here too.
  * Used on the event loop only.
  */
-final class DefaultFileRegionReader {
+public final class DefaultFileRegionReader {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(DefaultFileRegionReader.class);
     private static final VarHandle FILE;
     private static final VarHandle TRANSFERRED;
@@ -51,7 +51,7 @@ final class DefaultFileRegionReader {
     private DefaultFileRegionReader() {
     }
 
-    static boolean available() {
+    public static boolean available() {
         return TRANSFERRED != null;
     }
 

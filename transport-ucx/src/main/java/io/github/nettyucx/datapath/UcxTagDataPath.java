@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.github.nettyucx.handshake.DataPath;
 import io.github.nettyucx.handshake.UcxHandshake;
@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  * in a control message. The send loop: one message per free slot, while flow control allows; buffers and
  * {@link FileRegion}s alike go through {@link UcxConnection#sendNext}, in the order written.
  */
-final class UcxTagDataPath implements UcxLink {
+public final class UcxTagDataPath implements UcxLink {
     /** The process's flushes that stopped for want of credits, and for want of a free send slot. */
     private static final LongAdder CREDIT_STALLS = new LongAdder();
     private static final LongAdder SEND_SLOT_STALLS = new LongAdder();
@@ -63,7 +63,7 @@ final class UcxTagDataPath implements UcxLink {
     }
 
     /** Creates the UCX endpoint to the peer's worker. */
-    static UcxTagDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxInput input,
+    public static UcxTagDataPath connect(UcxHandshake.Hello peer, UcxConnection connection, UcxInput input,
                                   UcxSideChannel side, Runnable retryWrite) throws IOException {
         connection.connectEndpoint(peer.workerAddress, peer.ownerKey, peer.connectionId, peer.tagSecret,
                 peer.messageKey, peer.peerErrorHandling());
@@ -171,12 +171,12 @@ final class UcxTagDataPath implements UcxLink {
     }
 
     /** Flushes of the process that stopped because the peer had returned no credits. */
-    static long creditStalls() {
+    public static long creditStalls() {
         return CREDIT_STALLS.sum();
     }
 
     /** Flushes of the process that stopped because every send slot of the connection was in flight. */
-    static long sendSlotStalls() {
+    public static long sendSlotStalls() {
         return SEND_SLOT_STALLS.sum();
     }
 }

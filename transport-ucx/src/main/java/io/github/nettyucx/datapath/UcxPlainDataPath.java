@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.github.nettyucx.handshake.DataPath;
 import io.github.nettyucx.handshake.UcxDataPathPolicy;
@@ -35,7 +35,7 @@ import java.util.function.Consumer;
  * socket does instead: output shut down is shutdown(SHUT_WR), a reset is SO_LINGER 0 before the close. Used on the
  * event loop only.
  */
-final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
+public final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
     private static final long BLOCKED = -1;
     private static final long NOTHING = -2;
 
@@ -74,7 +74,7 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
      * {@code unsent} to write (each in read mode and kept, or null); {@link #registered} comes next. {@code interest}
      * sets what the loop's epoll watches of it; {@code retryWrite} calls the write again soon.
      */
-    UcxPlainDataPath(UcxFd fd, DataPath kind, ByteBuffer firstBytes, ByteBuffer unsent,
+    public UcxPlainDataPath(UcxFd fd, DataPath kind, ByteBuffer firstBytes, ByteBuffer unsent,
                      ChannelConfig config, Consumer<UcxIoOps> interest, Runnable retryWrite) {
         this.fd = fd;
         this.kind = kind;
@@ -92,14 +92,14 @@ final class UcxPlainDataPath implements UcxLink, UcxRecordLink, UcxInput {
      * gather. Bytes already waiting are reported by that epoll set, level-triggered. A netty-ucx peer's TCP data
      * path keeps the loop spinning as a UCX connection does; other plain peers do not.
      */
-    void registered(UcxLoopSeat seat) {
+    public void registered(UcxLoopSeat seat) {
         gather = seat.watchPlainSocket(kind == DataPath.TCP_DATA_PATH);
         watched = null;
         watch();
     }
 
     /** The loop's epoll reported {@code epollEvents} for the socket. */
-    void socketReady(int epollEvents) {
+    public void socketReady(int epollEvents) {
         if ((epollEvents & UcxNative.EPOLLIN) != 0) {
             readable = true;
         }

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.github.nettyucx.loop.UcxReceiveWindow;
 import io.github.nettyucx.loop.UcxWorker;
@@ -38,7 +38,7 @@ import java.util.List;
  * file with positioned reads straight into the slot ({@link DefaultFileRegionReader}), any other region through
  * its {@link FileRegion#transferTo} into a {@link WritableByteChannel} over the slot's memory ({@link UcxSlotChannel}).
  */
-final class UcxConnection {
+public final class UcxConnection {
     private final UcxWorker worker;
     private final int index;
     private final UcxNativeConnection conn;
@@ -80,7 +80,7 @@ final class UcxConnection {
      * buffer per slot (see {@link UcxReceiveWindow}). A slot holds a whole unit of payload after the header, so a
      * write of exactly one unit (64 KiB by default) travels as one message.
      */
-    static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots)
+    public static UcxConnection create(UcxWorker worker, int index, int recvWindow, int recvUnit, int sendSlots)
             throws IOException {
         long stride = (long) recvUnit + UcxNative.HEADER_BYTES;
         if (recvWindow * stride > Integer.MAX_VALUE || sendSlots * stride > Integer.MAX_VALUE) {
@@ -105,23 +105,23 @@ final class UcxConnection {
         }
     }
 
-    long tagSecret() {
+    public long tagSecret() {
         return conn.tagSecret();
     }
 
-    int messageKey() {
+    public int messageKey() {
         return conn.messageKey();
     }
 
-    int id() {
+    public int id() {
         return conn.id();
     }
 
-    int recvWindow() {
+    public int recvWindow() {
         return receives.window();
     }
 
-    int recvUnit() {
+    public int recvUnit() {
         return recvUnit;
     }
 
@@ -153,38 +153,38 @@ final class UcxConnection {
         worker.sweepWhenIdle(index, receives);
     }
 
-    boolean isConnected() {
+    public boolean isConnected() {
         return connected && !closed;
     }
 
     /** Messages sent so far: the sequence number the peer's input ends at when we shut down output. */
-    int messagesSent() {
+    public int messagesSent() {
         return sendSeq;
     }
 
     /** Messages fully read so far. */
-    int messagesReceived() {
+    public int messagesReceived() {
         return receives.messagesReceived();
     }
 
     /** Re-enables completion notifications; call before looking at the state. */
-    void clearNotified() {
+    public void clearNotified() {
         conn.clearNotified();
     }
 
     /** The ucs_status_t the endpoint failed with, or 0. */
-    int endpointError() {
+    public int endpointError() {
         return conn.endpointError();
     }
 
     // ---- receive: the window ----
 
-    boolean hasReadable() {
+    public boolean hasReadable() {
         return receives.hasReadable();
     }
 
     /** A parked receive window that has a message waiting posts its receives ({@link UcxReceiveWindow#wakeIfHeld}). */
-    void wakeIfHeld() throws IOException {
+    public void wakeIfHeld() throws IOException {
         if (receives.wakeIfHeld()) {
             worker.windowWoke();
         }
@@ -221,7 +221,7 @@ final class UcxConnection {
     // ---- send ----
 
     /** True once UCX has finished setting up the endpoint; until then sends are contiguous copies. */
-    boolean wiredUp() {
+    public boolean wiredUp() {
         return conn.wiredUp();
     }
 
@@ -349,7 +349,7 @@ final class UcxConnection {
     }
 
     /** Releases the buffers of sends UCX has finished with; call when completions arrive. */
-    void releaseCompletedSends() {
+    public void releaseCompletedSends() {
         if (!gatherer.holdsBuffers()) {
             return;
         }
@@ -381,7 +381,7 @@ final class UcxConnection {
      * Hands the connection (and the side-channel socket) to the worker, which frees both once
      * every UCX request has finished. {@code force} skips flushing the endpoint: the peer is gone.
      */
-    void close(int sideFd, boolean force) {
+    public void close(int sideFd, boolean force) {
         if (closed) {
             return;
         }
@@ -392,7 +392,7 @@ final class UcxConnection {
     }
 
     /** The worker frees the native connection itself (its event loop is shutting down). */
-    void abandon() {
+    public void abandon() {
         closed = true;
         connected = false;
         worker.stopSweeping(index);

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.github.nettyucx.handshake.UcxSession;
 import io.netty.buffer.ByteBuf;
@@ -12,11 +12,11 @@ import java.io.IOException;
  * The messages of a {@link UcxConnection} as the read loop's input, whose end the peer's records in the
  * {@link UcxSession} mark.
  */
-final class UcxConnectionInput implements UcxInput {
+public final class UcxConnectionInput implements UcxInput {
     private final UcxConnection connection;
     private final UcxSession session;
 
-    UcxConnectionInput(UcxConnection connection, UcxSession session) {
+    public UcxConnectionInput(UcxConnection connection, UcxSession session) {
         this.connection = connection;
         this.session = session;
     }

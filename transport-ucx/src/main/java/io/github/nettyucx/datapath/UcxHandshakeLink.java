@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.github.nettyucx.handshake.DataPath;
 import io.github.nettyucx.handshake.UcxRecordLink;
@@ -15,7 +15,7 @@ import io.netty.channel.ChannelOutboundBuffer;
  * answered as a netty-ucx server, a server for the client's hello); from then on its messages may arrive before
  * the peer's hello is processed.
  */
-final class UcxHandshakeLink implements UcxLink {
+public final class UcxHandshakeLink implements UcxLink {
     /** The input before any connection: nothing arrives, nothing ends. */
     private static final UcxInput NOTHING = new UcxInput() {
         @Override
@@ -57,12 +57,12 @@ final class UcxHandshakeLink implements UcxLink {
     private final UcxInput input;
 
     /** Before the native connection exists. */
-    UcxHandshakeLink(UcxSideChannel side) {
+    public UcxHandshakeLink(UcxSideChannel side) {
         this(side, null, NOTHING);
     }
 
     /** Once the native connection exists, with its messages as {@code input}. */
-    UcxHandshakeLink(UcxSideChannel side, UcxConnection connection, UcxInput input) {
+    public UcxHandshakeLink(UcxSideChannel side, UcxConnection connection, UcxInput input) {
         this.side = side;
         this.connection = connection;
         this.input = input;

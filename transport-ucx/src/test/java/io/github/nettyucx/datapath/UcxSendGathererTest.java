@@ -1,10 +1,11 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.datapath;
 
 import io.github.nettyucx.jni.UcxNative;
 import io.github.nettyucx.jni.UcxBytes;
+import io.github.nettyucx.transport.TestTransport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
