@@ -2,7 +2,7 @@
 """The C2 code one JVM compiled (a -XX:+LogCompilation file), by package and by method: its size and the time C2
 took (wall time of each task: on a loaded machine it includes waiting for a CPU), and the bytecodes each compile
 parsed, its own and those it inlined: python3 jit-by-package.py LOG. A line sums the transport's packages
-(all of io.github.nettyucx but its buffer and native layers)."""
+(channels, data paths, handshake, loop: what io.github.nettyucx.transport was before it was split)."""
 import sys, re, collections
 s = open(sys.argv[1], errors='replace').read()
 secs = re.split(r"<compilation_log ", s)[1:]
@@ -25,10 +25,10 @@ for sec in secs:
         meth[key] += size; mtime[key] += took; minl[key] = max(minl[key], inlined)
 print(f'C2 time in all: {total:.2f} s; code in all: {sum(pk.values()) // 1024} KiB in {sum(cnt.values())} compiles')
 for p, v in pk.most_common(15): print(f'{v//1024:5d} KiB {ptime[p]:6.2f} s {cnt[p]:4d} tasks {p}')
-# The transport's own code, whatever packages it is split into (its buffer and native layers apart, as before
+# The transport's own code over the packages it was split into (its buffer and native layers apart, as before
 # the split, when it was io.github.nettyucx.transport alone).
-ours = [p for p in pk if p.startswith('io.github.nettyucx.') and p not in ('io.github.nettyucx.buffer',
-                                                                           'io.github.nettyucx.jni')]
+ours = [p for p in pk if p in ('io.github.nettyucx.transport', 'io.github.nettyucx.datapath',
+                               'io.github.nettyucx.handshake', 'io.github.nettyucx.loop')]
 print(f'{sum(pk[p] for p in ours) // 1024:5d} KiB {sum(ptime[p] for p in ours):6.2f} s '
       f'{sum(cnt[p] for p in ours):4d} tasks netty-ucx transport ({", ".join(sorted(p[19:] for p in ours))})')
 print('--- top methods (code, C2 time, most bytecodes one compile inlined)')
