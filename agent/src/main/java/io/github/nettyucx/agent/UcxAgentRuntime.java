@@ -88,11 +88,16 @@ final class UcxAgentRuntime {
         }
     }
 
+    /** The transport's packages, whose frames are the transport's own, not a caller's. */
+    private static final List<String> TRANSPORT_PACKAGES = List.of("io.github.nettyucx.transport",
+            "io.github.nettyucx.datapath", "io.github.nettyucx.handshake", "io.github.nettyucx.loop",
+            "io.github.nettyucx.buffer", "io.github.nettyucx.jni");
+
     /** The first class on this thread's stack that is neither Netty's, the agent's nor the JDK's: who asked. */
     static String callerOutsideNetty() {
         return StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
                 .filter(c -> !c.startsWith("io.netty.") && !inPackage(c, UcxAgentRuntime.class.getPackageName())
-                        && !inPackage(c, "io.github.nettyucx.transport")
+                        && TRANSPORT_PACKAGES.stream().noneMatch(p -> inPackage(c, p))
                         && !c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun."))
                 .findFirst().orElse("(Netty itself)"));
     }
