@@ -3,8 +3,9 @@
  */
 
 /**
- * netty-ucx's transport: the UCX channels, their event loop and the registered-memory allocator. The native
- * layer ({@code io.github.nettyucx.jni}) stays inside the module. The JNI library comes from the native module
+ * netty-ucx's transport: the UCX channels, their event loop, the handshake with its trust rules and the
+ * registered-memory allocator. The data paths ({@code io.github.nettyucx.datapath}) and the native layer
+ * ({@code io.github.nettyucx.jni}) stay inside the module. The JNI library comes from the native module
  * of the machine's processor, {@code io.github.nettyucx.transport.linux.x86_64} or
  * {@code io.github.nettyucx.transport.linux.aarch_64}: nothing requires it, so that the transport loads without
  * it (and says why UCX is unavailable); an application on the module path adds it with {@code --add-modules}
