@@ -5,10 +5,10 @@
  * The connection core: a connection's memory (its receive slots, one per sequence number in the
  * window, posted while it is not parked (ucx_park.c); its send staging slots; and the state block Java
  * reads after each progress call), its UCP endpoint, its credit messages, its parking, what it
- * reports to Java, and its close. Its data messages travel
- * on its path (ucx_conn.h, struct nucx_path_ops), the tag path (ucx_tag_path.c), which this file
- * reaches only through the path's table. (A connection whose hellos chose TCP has no native
- * connection: Java drives its socket as plain TCP, ucx_plain.c.)
+ * reports to Java, and its close. Its data messages travel as tagged messages (ucx_tag_path.c),
+ * which this file calls; what the completions of both report to Java is ucx_conn_events.c's. (A
+ * connection whose hellos chose TCP has no native connection: Java drives its socket as plain TCP,
+ * ucx_plain.c.)
  *
  * The lifetime of a connection, Java's part included:
  * 1. java_conn_create allocates the nucx_conn and all it points to, and puts it on its worker's live
@@ -53,12 +53,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ucx_conn.h"
+#include "ucx_conn_events.h"
 #include "ucx_context.h"
 #include "ucx_endpoint.h"
 #include "ucx_errors.h"
 #include "ucx_ids.h"
 #include "ucx_memory.h"
 #include "ucx_park.h"
+#include "ucx_tag_path.h"
 #include "ucx_worker.h"
 
 /* Send slots start on cache lines. */
@@ -73,93 +75,9 @@
 /* Connections allocated and not freed yet, over all workers: lets tests see native leaks. */
 static int64_t allocated_connections;
 
-/* The path every new connection starts on (nucx_register_conn). */
-static const nucx_path_ops *first_path;
-
-static uint32_t read_header(const void *message) {
-    uint32_t credits;
-    memcpy(&credits, message, sizeof(credits));
-    return credits;
-}
-
 static void write_header(void *message, uint32_t credits, uint32_t key) {
     memcpy(message, &credits, sizeof(credits));
     memcpy((char *) message + NUCX_HEADER_KEY_OFFSET, &key, sizeof(key));
-}
-
-/*
- * Whether a message of length bytes (header included) that a receive of this connection took
- * carries the connection's message key: one that does not came from a process that knows the tag
- * but not the hello's key, and is dropped as a stray instead of reaching the connection.
- */
-int nucx_conn_message_has_key(const nucx_conn *conn, const void *message, size_t length) {
-    uint32_t key;
-    if (length < NUCX_HEADER_BYTES) {
-        return 1; /* too short to carry one: the receive fails the connection as before */
-    }
-    memcpy(&key, (const char *) message + NUCX_HEADER_KEY_OFFSET, sizeof(key));
-    return key == conn->message_key;
-}
-
-/* ---- reports to Java ---- */
-
-/*
- * Lists the connection on its worker's ready list for Java to dispatch, once until Java clears its
- * NOTIFIED word.
- */
-void nucx_conn_notify(nucx_conn *conn) {
-    volatile int32_t *state = conn->state;
-    if (state[NUCX_STATE_NOTIFIED]) {
-        return;
-    }
-    state[NUCX_STATE_NOTIFIED] = 1;
-    int32_t *ready = conn->worker->ready;
-    if (ready[NUCX_READY_COUNT] == ready[NUCX_READY_CAPACITY]) {
-        /* Cannot happen (see enum nucx_ready_word); if it did, Java dispatches every connection. */
-        ready[NUCX_READY_OVERFLOWED] = 1;
-        return;
-    }
-    ready[NUCX_READY_HEADER_WORDS + ready[NUCX_READY_COUNT]] = conn->index;
-    ready[NUCX_READY_COUNT]++;
-}
-
-/* error: a ucs_status_t or a NUCX_ERR_* code; the first one sticks. */
-void nucx_conn_fail(nucx_conn *conn, int32_t error) {
-    if (conn->state[NUCX_STATE_ERROR] == 0) {
-        conn->state[NUCX_STATE_ERROR] = error;
-    }
-    nucx_conn_notify(conn);
-}
-
-/*
- * A credit is a receive slot the peer reposted after consuming one of our messages, so the total
- * can never exceed the messages we sent; more would let us overrun the peer's window. Compared
- * modulo 2^32 like the counters themselves.
- */
-static void add_credits(nucx_conn *conn, uint32_t credits) {
-    uint32_t total = (uint32_t) conn->state[NUCX_STATE_CREDITS] + credits;
-    if ((int32_t) (conn->sent - total) < 0 || credits > (uint32_t) INT32_MAX) {
-        nucx_conn_fail(conn, NUCX_ERR_BAD_CREDITS);
-        return;
-    }
-    conn->state[NUCX_STATE_CREDITS] = (int32_t) total;
-}
-
-/*
- * A data message arrived in a slot (its header carries the credits the peer returns), or its receive
- * failed with status.
- */
-void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length) {
-    if (status == UCS_OK && length < NUCX_HEADER_BYTES) {
-        status = UCS_ERR_INVALID_PARAM;
-    }
-    if (status == UCS_OK) {
-        nucx_recv_state(conn)[slot] = (int32_t) (length - NUCX_HEADER_BYTES);
-        add_credits(conn, read_header(conn->recv_bufs[slot]));
-    } else {
-        nucx_recv_state(conn)[slot] = (int32_t) status;
-    }
-    nucx_conn_notify(conn);
 }
 
 /* ---- credit messages ---- */
@@ -172,7 +90,7 @@ static void take_credit_message(nucx_conn *conn) {
         nucx_count_strays(1);
         return;
     }
-    add_credits(conn, read_header(conn->ctrl_recv_buf));
+    nucx_conn_take_credits(conn, conn->ctrl_recv_buf);
     nucx_conn_notify(conn);
 }
 
@@ -275,12 +193,12 @@ static jint java_conn_send_credits(JNIEnv *env, jclass cls, jlong conn_ptr, jint
     return 1;
 }
 
-/* ---- data, through the path ---- */
+/* ---- data, on the tag path ---- */
 
-/* Sends a slot on the connection's path, its header carrying the credits returned and the peer's key. */
+/* Sends a slot as a tagged message, its header carrying the credits returned and the peer's key. */
 static jint conn_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq, uint32_t credits) {
     write_header(nucx_send_slot(conn, slot), credits, conn->peer_message_key);
-    return conn->path->send(conn, slot, data, count, iov, seq);
+    return nucx_tag_send(conn, slot, data, count, iov, seq);
 }
 
 /* Sends the payload Java gathered into a send slot after the header space, the credits being returned in the header. */
@@ -314,28 +232,10 @@ static void java_conn_post_recv(JNIEnv *env, jclass cls, jlong conn_ptr, jint sl
                                 jlong memh) {
     (void) env; (void) cls;
     nucx_conn *conn = (nucx_conn *) (intptr_t) conn_ptr;
-    conn->path->post_recv(conn, slot, (uint32_t) seq, (char *) (intptr_t) address, (ucp_mem_h) (intptr_t) memh);
+    nucx_tag_post_recv(conn, slot, (uint32_t) seq, (char *) (intptr_t) address, (ucp_mem_h) (intptr_t) memh);
 }
 
 /* ---- parking (ucx_park.c tells why) ---- */
-
-static void cancel_request(ucp_worker_h worker, void *req) {
-    if (req != NULL && req != NUCX_REQ_POSTING) {
-        ucp_request_cancel(worker, req);
-    }
-}
-
-/* Cancels the data receives posted through UCX. */
-static void cancel_data_receives(nucx_conn *conn) {
-    for (int i = 0; i < conn->recv_slots; i++) {
-        cancel_request(conn->worker->worker, conn->recv_reqs[i]);
-    }
-}
-
-static void cancel_receives(nucx_conn *conn) {
-    cancel_data_receives(conn);
-    cancel_request(conn->worker->worker, conn->ctrl_recv_req);
-}
 
 /*
  * Parks the connection: its data receives are cancelled (Java then releases the buffers of the slots
@@ -354,7 +254,7 @@ static jint java_conn_park(JNIEnv *env, jclass cls, jlong conn_ptr, jint recv_se
     }
     conn->parked = 1;
     conn->park_base = nucx_tag_seq((uint32_t) recv_seq, conn->tag_secret);
-    cancel_data_receives(conn);
+    nucx_conn_cancel_data_receives(conn);
     return 1;
 }
 
@@ -583,7 +483,6 @@ static void java_conn_create(JNIEnv *env, jclass cls, jlong worker_ptr, jint ind
     }
     __atomic_add_fetch(&allocated_connections, 1, __ATOMIC_RELAXED);
     conn->worker = w;
-    conn->path = first_path;
     conn->linger.side_fd = -1;
     conn->index = index;
     conn->recv_slots = recv_slots;
@@ -781,22 +680,6 @@ static jstring java_conn_describe(JNIEnv *env, jclass cls, jlong conn_ptr) {
 
 /* ---- close ---- */
 
-/*
- * The peer will send nothing more (or we stop waiting for it): release the receives, and stop watching
- * the side channel in the loop's set (where the tag path lingers on it).
- */
-void nucx_conn_peer_done(nucx_conn *conn) {
-    if (conn->linger.peer_done) {
-        return;
-    }
-    conn->linger.peer_done = 1;
-    cancel_receives(conn);
-    if (conn->linger.side_watched && conn->linger.side_fd >= 0) {
-        epoll_ctl(conn->worker->epoll_fd, EPOLL_CTL_DEL, conn->linger.side_fd, NULL);
-        conn->linger.side_watched = 0;
-    }
-}
-
 /* The peer's stream ended: it flushed everything before the end (or died), and sends nothing more. */
 void nucx_conn_peer_ended(nucx_conn *conn) {
     conn->linger.peer_gone_ns = nucx_now_nanos();
@@ -807,9 +690,9 @@ void nucx_conn_peer_ended(nucx_conn *conn) {
 int nucx_conn_reapable(nucx_conn *conn, uint64_t now) {
     if (now >= conn->linger.deadline_ns) {
         nucx_conn_peer_done(conn);
-        conn->path->linger_expired(conn);
     }
-    if (!conn->linger.write_shut && conn->linger.close_req == NULL && conn->path->drained(conn)) {
+    /* What the tag path sent is UCX's, and the endpoint's close (close_req) flushes it. */
+    if (!conn->linger.write_shut && conn->linger.close_req == NULL) {
         conn->linger.write_shut = 1;
         if (conn->linger.side_fd >= 0) {
             shutdown(conn->linger.side_fd, SHUT_WR);
@@ -845,7 +728,6 @@ static void record_freed(nucx_worker *w, uint32_t conn_id) {
 
 /* Frees a closed connection (see the top of this file); its memory goes in conn_release. */
 void nucx_conn_free(nucx_conn *conn) {
-    conn->path->free(conn);
     /* Closed only now, so that the peer sees end-of-stream after every byte we sent was delivered. */
     if (conn->linger.side_fd >= 0) {
         close(conn->linger.side_fd);
@@ -953,7 +835,7 @@ void nucx_conn_close(nucx_conn *conn, int side_fd, int force, int report_free) {
     if (force) {
         conn->linger.peer_gone_ns = nucx_now_nanos();
     }
-    conn->path->close(conn, side_fd, force);
+    nucx_tag_close(conn, side_fd, force);
     close_endpoint(conn, force);
     conn->linger.next_closing = w->closing;
     w->closing = conn;
@@ -1011,7 +893,6 @@ static const JNINativeMethod methods[] = {
     {"connClose", "(JIZZ)V", (void *) java_conn_close},
 };
 
-int nucx_register_conn(JNIEnv *env, jclass cls, const nucx_path_ops *path) {
-    first_path = path;
+int nucx_register_conn(JNIEnv *env, jclass cls) {
     return (*env)->RegisterNatives(env, cls, methods, NUCX_ARRAY_LEN(methods));
 }

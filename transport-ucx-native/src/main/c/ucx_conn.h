@@ -3,16 +3,14 @@
  */
 /*
  * ucx_conn.c: the connection core. A connection's memory, its UCP endpoint, its credit messages, its
- * reports to Java and its close belong to the core; how its data messages travel belongs to its path,
- * which the core reaches only through the path's table (struct nucx_path_ops). A path (ucx_tag_path.c)
- * includes this header and calls the core; the core names none.
+ * parking and its close belong to the core, which sends and receives its data messages on the tag path
+ * (ucx_tag_path.c); what their completions report to Java is ucx_conn_events.c's, which both use.
  */
 #ifndef NETTY_UCX_CONN_H
 #define NETTY_UCX_CONN_H
 
 #include "ucx_native.h"
 
-typedef struct nucx_path_ops nucx_path_ops;
 
 typedef struct {
     nucx_conn *conn;
@@ -38,7 +36,6 @@ typedef struct {
 
 struct nucx_conn {
     nucx_worker *worker;
-    const nucx_path_ops *path; /* how its data messages travel: set at creation */
     ucp_ep_h ep;               /* endpoint->ep while it is on one, else NULL */
     struct nucx_endpoint *endpoint; /* the endpoint to the peer's worker, shared with its other connections */
     nucx_conn *next_on_ep;     /* the endpoint's list of connections */
@@ -80,30 +77,6 @@ struct nucx_conn {
     int32_t held_count;
     nucx_conn *prev_live;    /* the worker's list of connections Java has not closed */
     nucx_conn *next_live;
-};
-
-/*
- * A data path: how a connection's data messages travel. A connection is on the path the loader
- * hands to nucx_register_conn (the tag path), parked until its first message (ucx_park.c). The core
- * calls the connection's path for each of these, and checks nothing per call.
- */
-struct nucx_path_ops {
-    /*
-     * Sends a slot whose header already holds the credits: data and count are a contiguous buffer
-     * and its length, or an I/O vector and its entry count when iov is set. Returns 0 when the send
-     * completed at once, 1 while it is in flight, or a negative status.
-     */
-    jint (*send)(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq);
-    /* Posts the receive of sequence number seq into buffer (memh: its registration, or NULL). */
-    void (*post_recv)(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh);
-    /* Java closed the connection: start lingering (side_fd: the side channel, now the connection's, or -1). */
-    void (*close)(nucx_conn *conn, int side_fd, int force);
-    /* True once nothing the path queued waits to be written: the side channel's write half can be shut. */
-    int (*drained)(const nucx_conn *conn);
-    /* The linger deadline passed: what the peer did not take is given up on. */
-    void (*linger_expired)(nucx_conn *conn);
-    /* Frees the path's own state: the connection is freed next. */
-    void (*free)(nucx_conn *conn);
 };
 
 /*
@@ -159,12 +132,6 @@ static inline char *nucx_send_slot(nucx_conn *conn, int slot) {
     return (char *) nucx_send_iov(conn, slot) + NUCX_SLOT_IOV_BYTES;
 }
 
-/* Reports to Java, for the paths. */
-NUCX_HIDDEN void nucx_conn_notify(nucx_conn *conn);
-NUCX_HIDDEN void nucx_conn_fail(nucx_conn *conn, int32_t error);
-NUCX_HIDDEN void nucx_conn_recv_done(nucx_conn *conn, int slot, ucs_status_t status, size_t length);
-NUCX_HIDDEN int nucx_conn_message_has_key(const nucx_conn *conn, const void *message, size_t length);
-
 /* Unexpected messages the worker's sweep found: 1 when one was held for a parked connection. */
 NUCX_HIDDEN int nucx_conn_take_unexpected(nucx_worker *w, ucp_tag_message_h message, const ucp_tag_recv_info_t *info);
 
@@ -172,14 +139,12 @@ NUCX_HIDDEN int nucx_conn_take_unexpected(nucx_worker *w, ucp_tag_message_h mess
 NUCX_HIDDEN int nucx_conn_waits_only_for_receives(const nucx_conn *conn);
 NUCX_HIDDEN int nucx_conn_orphan_receives(nucx_conn *conn);
 
-/* Its close and its end, for the paths and the worker's closing list (ucx_linger.c). */
+/* Its close and its end, for the worker's closing list (ucx_linger.c). */
 NUCX_HIDDEN void nucx_conn_close(nucx_conn *conn, int side_fd, int force, int report_free);
-NUCX_HIDDEN void nucx_conn_peer_done(nucx_conn *conn);
 NUCX_HIDDEN void nucx_conn_peer_ended(nucx_conn *conn);
 NUCX_HIDDEN int nucx_conn_reapable(nucx_conn *conn, uint64_t now);
 NUCX_HIDDEN void nucx_conn_free(nucx_conn *conn);
 
-/* first_path: the path every new connection starts on. */
-NUCX_HIDDEN int nucx_register_conn(JNIEnv *env, jclass cls, const nucx_path_ops *first_path);
+NUCX_HIDDEN int nucx_register_conn(JNIEnv *env, jclass cls);
 
 #endif

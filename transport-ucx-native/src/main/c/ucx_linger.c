@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ucx_conn.h"
+#include "ucx_conn_events.h"
 #include "ucx_ids.h"
 #include "ucx_linger.h"
 #include "ucx_worker.h"

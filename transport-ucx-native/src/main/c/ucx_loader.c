@@ -29,7 +29,6 @@
 #include "ucx_probe.h"
 #include "ucx_socket.h"
 #include "ucx_stray.h"
-#include "ucx_tag_path.h"
 #include "ucx_thread.h"
 #include "ucx_worker.h"
 
@@ -81,7 +80,7 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
     if (nucx_errors_init(env) != 0 ||
         nucx_register_context(env, cls) != 0 ||
         nucx_register_worker(env, cls) != 0 ||
-        nucx_register_conn(env, cls, &nucx_tag_path) != 0 ||
+        nucx_register_conn(env, cls) != 0 ||
         nucx_register_linger(env, cls) != 0 ||
         nucx_register_socket(env, cls) != 0 ||
         nucx_register_peer(env, cls) != 0 ||

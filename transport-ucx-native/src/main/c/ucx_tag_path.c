@@ -4,19 +4,19 @@
 /*
  * The tag path: a connection's data messages as UCP tagged messages on its endpoint, one per send
  * slot, each received into the slot posted for its sequence number (see the tag layout in
- * ucx_native.h). Every connection starts on it; the connection core (ucx_conn.c) owns the endpoint,
- * the credit messages and the close, and calls this path through its table.
+ * ucx_native.h). The connection core (ucx_conn.c) owns the endpoint, the credit messages and the
+ * close, and calls this file; what the completions report goes through ucx_conn_events.c.
  */
 #include <string.h>
 #include <sys/epoll.h>
 #include "ucx_conn.h"
+#include "ucx_conn_events.h"
 #include "ucx_park.h"
 #include "ucx_tag_path.h"
 #include "ucx_worker.h"
 
 /* ---- receive ---- */
 
-static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh);
 
 /*
  * A receive took a message whole but it lacks the connection's message key: someone who knows the
@@ -52,7 +52,7 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
              * A cancel that completed only after the connection woke (UCX may complete one later, with
              * hardware tag matching): Java kept the buffer of a slot it saw posted, so it is posted again.
              */
-            post_recv(conn, ref->index, conn->recv_seqs[ref->index], conn->recv_bufs[ref->index], NULL);
+            nucx_tag_post_recv(conn, ref->index, conn->recv_seqs[ref->index], conn->recv_bufs[ref->index], NULL);
         }
         return;
     }
@@ -62,9 +62,9 @@ static void recv_callback(void *request, ucs_status_t status, const ucp_tag_recv
     if (!forged(conn, ref->index, status, info->length)) {
         nucx_conn_recv_done(conn, ref->index, status, info->length);
     } else if (inside_post) {
-        conn->repost_slot = ref->index; /* post_recv, which UCX called this from, posts it again */
+        conn->repost_slot = ref->index; /* nucx_tag_post_recv, which UCX called this from, posts it again */
     } else {
-        post_recv(conn, ref->index, conn->recv_seqs[ref->index], conn->recv_bufs[ref->index], NULL);
+        nucx_tag_post_recv(conn, ref->index, conn->recv_seqs[ref->index], conn->recv_bufs[ref->index], NULL);
     }
 }
 
@@ -120,7 +120,7 @@ static int post_once(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_
  * the connection was parked (ucx_park.c) is received at once. A loop, not a recursion, posts it
  * again after forged messages, however many wait.
  */
-static void post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
+void nucx_tag_post_recv(nucx_conn *conn, int slot, uint32_t seq, char *buffer, ucp_mem_h memh) {
     while (post_once(conn, slot, seq, buffer, memh)) {
         /* post_once clears repost_slot before each post */
     }
@@ -145,7 +145,7 @@ static void send_callback(void *request, ucs_status_t status, void *user_data) {
  * `count` are a contiguous buffer and its length, or an I/O vector and its entry count when `iov` is
  * set. Returns 0 when the send completed at once, 1 while it is in flight, or a negative ucs_status_t.
  */
-static jint post_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq) {
+jint nucx_tag_send(nucx_conn *conn, int slot, void *data, size_t count, int iov, uint32_t seq) {
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
         .cb.send = send_callback,
@@ -197,35 +197,10 @@ static void watch_side_channel(nucx_conn *conn) {
  * Lingers on the side channel: the peer's end of it (ucx_linger.c reads it) means it flushed and sends
  * nothing more. force: the peer is gone, so nothing more will arrive.
  */
-static void tag_close(nucx_conn *conn, int side_fd, int force) {
+void nucx_tag_close(nucx_conn *conn, int side_fd, int force) {
     if (force || side_fd < 0) {
         nucx_conn_peer_done(conn);
     } else {
         watch_side_channel(conn);
     }
 }
-
-/* Nothing waits to be written here: what is sent is UCX's, and the endpoint's close flushes it. */
-static int tag_drained(const nucx_conn *conn) {
-    (void) conn;
-    return 1;
-}
-
-/* The receives the expiry cancels (nucx_conn_peer_done) are all this path gives up. */
-static void tag_linger_expired(nucx_conn *conn) {
-    (void) conn;
-}
-
-/* The path keeps no state of its own beyond the connection's. */
-static void tag_free(nucx_conn *conn) {
-    (void) conn;
-}
-
-const nucx_path_ops nucx_tag_path = {
-    .send = post_send,
-    .post_recv = post_recv,
-    .close = tag_close,
-    .drained = tag_drained,
-    .linger_expired = tag_linger_expired,
-    .free = tag_free,
-};
