@@ -3,9 +3,9 @@
  */
 package io.github.nettyucx.transport;
 
+import io.github.nettyucx.jni.UcxProcess;
 import io.github.nettyucx.loop.UcxIoHandler;
 import io.github.nettyucx.loop.UcxWorker;
-import io.github.nettyucx.jni.UcxProcess;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
