@@ -84,7 +84,7 @@ public final class UcxWorker {
     private long bytesSent;
     private long bytesReceived;
 
-    public UcxWorker(int maxConnections) throws IOException {
+    UcxWorker(int maxConnections) throws IOException {
         worker = new UcxNativeWorker(maxConnections);
         connections = new UcxIoHandler.Registration[maxConnections];
         freeIndexes = new int[maxConnections];
@@ -142,7 +142,7 @@ public final class UcxWorker {
     }
 
     /** Ends the loop's wait; any thread. */
-    public void wake() {
+    void wake() {
         worker.wake();
     }
 
@@ -182,7 +182,7 @@ public final class UcxWorker {
     }
 
     /** Makes UCX progress; callbacks record completions natively. Returns a non-zero value on progress. */
-    public int progress() {
+    int progress() {
         return worker.progress();
     }
 
@@ -293,12 +293,12 @@ public final class UcxWorker {
     }
 
     /** Whether waits with a timeout are timed by epoll_pwait2, one system call, not a timerfd and epoll_wait. */
-    public boolean timedWaitsUsePwait2() {
+    boolean timedWaitsUsePwait2() {
         return worker.timedWaitsUsePwait2();
     }
 
     /** Times the waits with the timerfd, as on kernels without epoll_pwait2; for tests of that path. */
-    public void timeWaitsWithTimerFd() {
+    void timeWaitsWithTimerFd() {
         worker.timeWaitsWithTimerFd();
     }
 
@@ -307,7 +307,7 @@ public final class UcxWorker {
      * {@link #dispatchSockets} hands to their handles before the next wait, or -1 when the worker must be progressed
      * first.
      */
-    public int await(long timeoutNanos) throws IOException {
+    int await(long timeoutNanos) throws IOException {
         int count = worker.await(timeoutNanos);
         long now = System.nanoTime();
         lastWaitNanos = now;
@@ -348,12 +348,12 @@ public final class UcxWorker {
     }
 
     /** When {@link #await} last looked at the sockets ({@link System#nanoTime()}). */
-    public long socketsPolledAt() {
+    long socketsPolledAt() {
         return lastSocketPollNanos;
     }
 
     /** When {@link #await} last returned, whether or not it looked at the sockets. */
-    public long waitEndedAt() {
+    long waitEndedAt() {
         return lastWaitNanos;
     }
 
@@ -404,7 +404,7 @@ public final class UcxWorker {
      * endpoints do not finish within a few seconds, the UCP worker is left allocated (destroying it
      * then aborts the process in UCX 1.13), and so are the buffers its sends may still read.
      */
-    public int destroy() {
+    int destroy() {
         if (LIVE.remove(this)) {
             ENDED_BYTES_SENT.add(bytesSent());
             ENDED_BYTES_RECEIVED.add(bytesReceived());
@@ -450,17 +450,17 @@ public final class UcxWorker {
      * (ucx_probe.c): when it does not arrive, a same-host peer that died in the middle of a send
      * left UCX's shared-memory receive queue of this worker stuck (docs/reliability.md, bug 12).
      */
-    public void probeStart() throws IOException {
+    void probeStart() throws IOException {
         worker.probeStart();
     }
 
     /** Whether the probe arrived; also makes the probe's own worker progress. */
-    public boolean probeArrived() {
+    boolean probeArrived() {
         return worker.probeArrived();
     }
 
     /** Frees the probe and its worker; {@link #renew()} does it too. */
-    public void probeFree() {
+    void probeFree() {
         worker.probeFree();
     }
 

@@ -204,7 +204,7 @@ public enum TestTransport {
     }
 
     /** Whether the running kernel is Linux {@code major.minor} or later ({@code os.version}). */
-    static boolean kernelAtLeast(int major, int minor) {
+    public static boolean kernelAtLeast(int major, int minor) {
         String[] version = System.getProperty("os.version").split("[.-]");
         int running = Integer.parseInt(version[0]);
         int runningMinor = version.length > 1 ? Integer.parseInt(version[1]) : 0;
