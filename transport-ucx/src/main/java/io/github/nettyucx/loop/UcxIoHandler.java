@@ -546,7 +546,7 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /** Eventfd writes of {@link #wakeup()} to this handler's loop so far. */
-    public long wakeupWrites() {
+    long wakeupWrites() {
         return wakeupWrites.sum();
     }
 

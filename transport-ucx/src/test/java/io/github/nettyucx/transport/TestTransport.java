@@ -176,7 +176,7 @@ public enum TestTransport {
     }
 
     /** The handler of a UCX loop, reached through a channel registered with it for the moment. */
-    static UcxIoHandler handlerOf(EventLoop loop) throws Exception {
+    public static UcxIoHandler handlerOf(EventLoop loop) throws Exception {
         UcxSocketChannel channel = new UcxSocketChannel();
         loop.register(channel).sync();
         try {

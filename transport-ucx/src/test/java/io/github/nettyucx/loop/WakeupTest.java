@@ -1,11 +1,11 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
-import io.github.nettyucx.loop.UcxIoHandler;
-import io.github.nettyucx.loop.UcxIoHandlerConfig;
-import io.github.nettyucx.loop.WaitStrategy;
+import io.github.nettyucx.transport.TestTransport;
+import io.github.nettyucx.transport.Ucx;
+import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.Test;
