@@ -313,7 +313,7 @@ public final class UcxIdlePolicy {
     }
 
     /** Periods of sleeping at once because the CPUs were taken, begun so far. */
-    public long cpusTakenPeriods() {
+    long cpusTakenPeriods() {
         return cpusTakenPeriods;
     }
 

@@ -522,7 +522,7 @@ public final class UcxIoHandler implements IoHandler {
     }
 
     /** The loop's idle policy; for tests, on the loop's thread. */
-    public UcxIdlePolicy idlePolicy() {
+    UcxIdlePolicy idlePolicy() {
         return idlePolicy;
     }
 

@@ -108,7 +108,7 @@ public final class UcxIoHandlerConfig {
     }
 
     /** The scheduler slice a loop that sleeps at once asks for; 0 to keep the kernel's. */
-    public long shortSliceNanos() {
+    long shortSliceNanos() {
         return shortSliceNanos;
     }
 

@@ -1,11 +1,13 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
-import io.github.nettyucx.loop.UcxIoHandler;
-import io.github.nettyucx.loop.UcxIoHandlerConfig;
-import io.github.nettyucx.loop.WaitStrategy;
+import io.github.nettyucx.transport.Echo;
+import io.github.nettyucx.transport.TestTransport;
+import io.github.nettyucx.transport.UcxEventLoopGroup;
+import io.github.nettyucx.transport.UcxServerSocketChannel;
+import io.github.nettyucx.transport.UcxSocketChannel;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;

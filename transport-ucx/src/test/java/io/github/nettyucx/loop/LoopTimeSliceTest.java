@@ -1,12 +1,10 @@
 /*
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
-package io.github.nettyucx.transport;
+package io.github.nettyucx.loop;
 
-import io.github.nettyucx.loop.UcxIdlePolicy;
-import io.github.nettyucx.loop.UcxIoHandler;
-import io.github.nettyucx.loop.UcxIoHandlerConfig;
-import io.github.nettyucx.loop.WaitStrategy;
+import io.github.nettyucx.transport.TestTransport;
+import io.github.nettyucx.transport.UcxEventLoopGroup;
 import io.github.nettyucx.jni.UcxNative;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.Test;
