@@ -5,6 +5,7 @@ package io.github.nettyucx.loop;
 
 import io.github.nettyucx.jni.UcxContext;
 import io.github.nettyucx.jni.UcxNativeWorker;
+import io.github.nettyucx.jni.UcxProcess;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
@@ -474,7 +475,11 @@ public final class UcxWorker {
                 return cause;
             }
             String noOwnerKeys = UcxWorkerKey.unavailabilityCause();
-            return noOwnerKeys == null ? null : new IllegalStateException(noOwnerKeys);
+            if (noOwnerKeys != null) {
+                return new IllegalStateException(noOwnerKeys);
+            }
+            logger.debug("UCX transport available, libucp {}", UcxProcess.ucxVersion());
+            return null;
         }
     }
 }

@@ -6,22 +6,17 @@ package io.github.nettyucx.transport;
 import io.github.nettyucx.jni.UcxProcess;
 import io.github.nettyucx.loop.UcxIoHandler;
 import io.github.nettyucx.loop.UcxWorker;
-import io.netty.util.internal.logging.InternalLogger;
-import io.netty.util.internal.logging.InternalLoggerFactory;
 
 /**
  * Tells whether the UCX transport can be used in this JVM, and why not.
  */
 public final class Ucx {
-    private static final InternalLogger logger = InternalLoggerFactory.getInstance(Ucx.class);
-    private static final Throwable UNAVAILABILITY_CAUSE = load();
-
     private Ucx() {
     }
 
     /** True when the native library and libucp loaded and a UCP context could be created. */
     public static boolean isAvailable() {
-        return UNAVAILABILITY_CAUSE == null;
+        return UcxWorker.unavailabilityCause() == null;
     }
 
     /** Throws an {@link UnsatisfiedLinkError} carrying {@link #unavailabilityCause()} when unavailable. */
@@ -31,7 +26,7 @@ public final class Ucx {
 
     /** Why the transport is unavailable, or null when it is available. */
     public static Throwable unavailabilityCause() {
-        return UNAVAILABILITY_CAUSE;
+        return UcxWorker.unavailabilityCause();
     }
 
     /** The version of the libucp in use. */
@@ -83,13 +78,5 @@ public final class Ucx {
      */
     public static long endpointsOpen() {
         return isAvailable() ? UcxProcess.endpointsOpen() : 0;
-    }
-
-    private static Throwable load() {
-        Throwable cause = UcxWorker.unavailabilityCause();
-        if (cause == null) {
-            logger.debug("UCX transport available, libucp {}", UcxProcess.ucxVersion());
-        }
-        return cause;
     }
 }
