@@ -20,8 +20,8 @@
  *    socket, which the connection owns from then on (Java removed it from its epoll set).
  * 3. It lingers (below) until no UCX request of it can call back any more; nucx_reap_closed
  *    (ucx_linger.c), run by each progress of the worker, then frees it with nucx_conn_free: the one
- *    place a closed connection is freed, which frees its path's state, closes the side channel and
- *    lists the id (linger.report_free); its memory goes in conn_release.
+ *    place a closed connection is freed, which closes the side channel and lists the id
+ *    (linger.report_free); its memory goes in conn_release.
  * 4. UcxWorker.releaseFreed (the event loop, after progress) takes the ids with workerTakeFreed and
  *    releases the buffers held for them.
  * When the worker is destroyed or renewed, every connection Java left open is closed (nucx_close_live
@@ -116,7 +116,7 @@ static void ctrl_recv_callback(void *request, ucs_status_t status, const ucp_tag
 
 /*
  * Control messages carry only credits; several may already wait as unexpected messages. Posted from
- * creation on, whatever the path, until the peer is done.
+ * creation on, until the peer is done.
  */
 static void post_ctrl_recv(nucx_conn *conn) {
     while (!conn->closing && conn->state[NUCX_STATE_ERROR] == 0) {
