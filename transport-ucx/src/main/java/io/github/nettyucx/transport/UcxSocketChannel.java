@@ -489,13 +489,24 @@ public final class UcxSocketChannel extends AbstractUcxChannel implements Socket
      * first, as the loop would have, so that a write after the peer's reset fails as a TCP send does once the
      * kernel saw the reset (Netty's half-close conformance writes from a blocked loop). Not from a flush inside
      * another flush of the channel (the unsafe sees to that): the writes under way would end without seeing what it
-     * found.
+     * found. A peek comes first: a loop held up by anything (a collection, the JIT's threads on a small machine)
+     * finds the sockets stale too, mostly with nothing to read, and the JIT, which inlines what a flush reaches
+     * often, then keeps the side channel's parser out of every compiled flush.
      */
     void catchUpBeforeFlush() {
         UcxLink current = link;
         if (!active || current.kind() == null || current.connection() == null || !fd.isOpen()
                 || session.isSideChannelEnded() || parsing
                 || registration().worker().socketsPolledWithin(STALE_SOCKET_POLL_NANOS)) {
+            return;
+        }
+        try {
+            if (fd.peek() == UcxFd.NOTHING_YET) {
+                return;
+            }
+        } catch (IOException e) {
+            // The error a read would have met (the reset); the peek took it from the socket.
+            peerVanished(e);
             return;
         }
         sideChannelReadable();
