@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Alternating A/B runs of one benchmark on two builds of the transport jar, fresh JVMs each run: $JARS/jar-$A.jar
 # and $JARS/jar-$B.jar (JARS: /tmp/s12 unless set) are copied in turn into transport-ucx/target (the tree's other
-# jars stay); the side "7a" instead swaps the transport and native jars on the class path for those of a 7a20cd6
-# worktree at /work/wt-7a.
+# jars stay); a side with a worktree at /work/wt-$side (e.g. "7a": 7a20cd6) instead swaps the transport and native
+# jars on the class path for that worktree's.
 #   A=head B=new4 OUT=dir ab.sh echo|thr|ycsb|jit FIRST LAST
 # echo: issue 52's 16 B round trip (FirstSecondBenchmark, 22 windows of 10,000; echo-summary.py DIR A B);
 # thr: SystemBenchmark --quick, ucx and epoll; ycsb: YCSB A beside two busy processes, ucx and epoll
@@ -17,9 +17,9 @@ what=$1
 for i in $(seq $2 $3); do
   for side in $( (( i % 2 )) && echo "$A $B" || echo "$B $A"); do
     cp_run=$cp_echo
-    if [[ $side == 7a ]]; then
-      cp_run=${cp_echo//\/work\/main\/transport-ucx\/target/\/work\/wt-7a\/transport-ucx\/target}
-      cp_run=${cp_run//\/work\/main\/transport-ucx-native\/target/\/work\/wt-7a\/transport-ucx-native\/target}
+    if [[ -d /work/wt-$side ]]; then
+      cp_run=${cp_echo//\/work\/main\/transport-ucx\/target/\/work\/wt-$side\/transport-ucx\/target}
+      cp_run=${cp_run//\/work\/main\/transport-ucx-native\/target/\/work\/wt-$side\/transport-ucx-native\/target}
       [[ $cp_run != "$cp_echo" ]] || { echo "class path not swapped" >&2; exit 1; }
     else
       cp ${JARS:-/tmp/s12}/jar-$side.jar $jar
