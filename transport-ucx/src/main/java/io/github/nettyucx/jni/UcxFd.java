@@ -16,6 +16,8 @@ import java.io.IOException;
  * thread may read it.
  */
 public final class UcxFd {
+    /** What {@link #peek()} returns when nothing is there yet. */
+    public static final int NOTHING_YET = -1;
     private volatile int fd;
 
     public UcxFd(int fd) {
@@ -158,12 +160,9 @@ public final class UcxFd {
         return UcxNative.fileRegionFdReachable();
     }
 
-    /** What {@link #peek()} returns when nothing is there yet. */
-    public static final int NOTHING_YET = -1;
-
     /**
      * What the socket holds, without taking it: 1 when bytes are waiting, 0 when the peer's end of stream is next,
-     * {@link #NOTHING_YET}; throws the error that ended the connection.
+     * {@link #NOTHING_YET} when nothing is there yet; throws the error that ended the connection.
      */
     public int peek() throws IOException {
         return UcxNative.socketPeek(fd);
