@@ -12,16 +12,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd /work/main
 jar=transport-ucx/target/netty-ucx-transport-0.1.0-SNAPSHOT.jar
 out=${OUT:-/tmp/s12/ab}; mkdir -p $out
-cp_echo="benchmarks/echo/target/classes:$(cat benchmarks/echo/target/runtime-classpath.txt)"
 what=$1
 for i in $(seq $2 $3); do
   for side in $( (( i % 2 )) && echo "$A $B" || echo "$B $A"); do
-    cp_run=$cp_echo
-    if [[ -d /work/wt-$side ]]; then
-      cp_run=${cp_echo//\/work\/main\/transport-ucx\/target/\/work\/wt-$side\/transport-ucx\/target}
-      cp_run=${cp_run//\/work\/main\/transport-ucx-native\/target/\/work\/wt-$side\/transport-ucx-native\/target}
-      [[ $cp_run != "$cp_echo" ]] || { echo "class path not swapped" >&2; exit 1; }
-    else
+    cp_run=$("$here"/side-classpath.sh "$side") || exit 1
+    if [[ ! -d /work/wt-$side ]]; then
       cp ${JARS:-/tmp/s12}/jar-$side.jar $jar
     fi
     case $what in
