@@ -2,7 +2,7 @@
  * Copyright 2026 The netty-ucx authors. Licensed under the Apache License, Version 2.0.
  */
 /*
- * What the kernel says of the host's CPUs, for the loops' waiting (CpuDemand.java): how many threads are
+ * What the kernel says of the host's CPUs, for the loops' waiting (UcxIdlePolicy.java): how many threads are
  * runnable now, on every CPU together, and how many CPUs are online. Both are the host's, not a container's:
  * /proc/loadavg is not namespaced. Read here rather than in Java so that a sample allocates nothing and holds
  * no file open between samples.
