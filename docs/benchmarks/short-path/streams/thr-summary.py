@@ -4,9 +4,8 @@ d = sys.argv[1]
 before, after = sys.argv[2].split(',') if len(sys.argv) > 2 else ('before', 'after')
 rows = {}
 for side in (before, after):
-    for i in range(1, 11):
-        f = f'{d}/thr-{side}-{i}/results.csv'
-        if not os.path.exists(f): continue
+    for f in glob.glob(f'{d}/thr-{side}-*/results.csv'):
+        i = int(f.split('/')[-2].rsplit('-', 1)[1])
         for r in csv.DictReader(open(f)):
             if r['benchmark'] != 'throughput': continue
             rows.setdefault((r['transport'], int(r['size_bytes']), int(r['connections'])), {}).setdefault(side, {})[i] = float(r['mb_per_s'])
