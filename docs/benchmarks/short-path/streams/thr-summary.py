@@ -1,11 +1,13 @@
-import csv, sys, statistics as st, glob, os
+import csv, sys, statistics as st, glob, os, re
 d = sys.argv[1]
 # Optional second argument: the two sides' names, as in the run directories (default before,after).
 before, after = sys.argv[2].split(',') if len(sys.argv) > 2 else ('before', 'after')
 rows = {}
 for side in (before, after):
     for f in glob.glob(f'{d}/thr-{side}-*/results.csv'):
-        i = int(f.split('/')[-2].rsplit('-', 1)[1])
+        run = re.fullmatch(rf'thr-{re.escape(side)}-(\d+)', os.path.basename(os.path.dirname(f)))
+        if not run: continue
+        i = int(run.group(1))
         for r in csv.DictReader(open(f)):
             if r['benchmark'] != 'throughput': continue
             rows.setdefault((r['transport'], int(r['size_bytes']), int(r['connections'])), {}).setdefault(side, {})[i] = float(r['mb_per_s'])
