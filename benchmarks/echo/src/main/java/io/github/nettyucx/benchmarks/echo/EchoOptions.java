@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Command line of {@link SystemBenchmark}'s coordinator. The mode (--quick, --full, --sustained) sets the sizes,
+ * Command line of {@link SystemBenchmark}'s coordinator. The mode (--quick, --full, --streams, --sustained) sets the sizes,
  * runs, transports and output folder that the other options, when given, replace.
  */
 @Command(name = "bin/bench echo", mixinStandardHelpOptions = true,
@@ -46,6 +46,12 @@ final class EchoOptions {
         mode = SystemBenchmark.Mode.FULL;
     }
 
+    @Option(names = "--streams", description = "throughput only, 1 KiB and 64 KiB over 1 and 4 connections, each "
+            + "measured for about 3 s after a warm-up (the quick cases past the JVMs' start), 5 runs")
+    void streams(boolean on) {
+        mode = SystemBenchmark.Mode.STREAMS;
+    }
+
     @Option(names = "--sustained", description = "epoll and ucx-tcp where both are bound by the kernel's TCP work, "
             + "8 s each, 5 runs")
     void sustained(boolean on) {
@@ -61,7 +67,7 @@ final class EchoOptions {
     }
 
     @Option(names = "--out", paramLabel = "DIR", description = "where the results go (default: the mode's, "
-            + "docs/benchmarks or docs/benchmarks-sustained)")
+            + "docs/benchmarks, docs/benchmarks-streams or docs/benchmarks-sustained)")
     void out(Path dir) {
         out = dir;
     }

@@ -23,4 +23,17 @@ class SystemBenchmarkTest {
         joined.addAll(kinds.get(1));
         assertEquals(plan, joined);
     }
+
+    @Test
+    void streamsMeasureTheQuickThroughputCasesOnly() {
+        List<BenchClient.Spec> streams = SystemBenchmark.plan(SystemBenchmark.Mode.STREAMS);
+        List<BenchClient.Spec> quickThroughput = new ArrayList<>(SystemBenchmark.plan(SystemBenchmark.Mode.QUICK));
+        quickThroughput.removeIf(s -> !s.kind.equals("throughput") || s.size == 16);
+        assertEquals(quickThroughput.size(), streams.size());
+        for (int i = 0; i < streams.size(); i++) {
+            assertEquals(quickThroughput.get(i).size, streams.get(i).size);
+            assertEquals(quickThroughput.get(i).connections, streams.get(i).connections);
+            assertTrue(streams.get(i).count > quickThroughput.get(i).count, "measured longer than the quick case");
+        }
+    }
 }
