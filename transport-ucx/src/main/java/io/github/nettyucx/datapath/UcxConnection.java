@@ -134,7 +134,15 @@ public final class UcxConnection {
         if (rc < 0) {
             throw new IOException("UCX credit message failed: " + UcxProcess.statusString(rc));
         }
+        if (rc != UcxNative.CREDITS_BUSY) {
+            worker.countStreamMark();
+        }
         return rc;
+    }
+
+    /** A flush stopped because the peer had returned no credits: it reads slower than this end sends. */
+    void creditStalled() {
+        worker.countStreamMark();
     }
 
     /** Bytes one message carries at most: our unit, unless the peer receives less ({@code peerRecvUnit}). */

@@ -124,6 +124,7 @@ public final class UcxTagDataPath implements UcxLink {
         }
         if (peerCredits() <= 0) {
             CREDIT_STALLS.increment();
+            connection.creditStalled();
         } else {
             SEND_SLOT_STALLS.increment();
         }

@@ -25,10 +25,12 @@ import java.util.function.IntSupplier;
  *   polling sizes its polling;</li>
  *   <li>beside threads that take every CPU, spinning only hands them slices: while the host's runnable threads
  *   other than this loop fill its CPUs, the loop sleeps at once, as epoll's does, with a short scheduler slice;</li>
- *   <li>unless the loop itself works at least half its time on what its connections bring, with no application
- *   threads handing it work: then it carries a stream between loops (the threads that fill the CPUs are mostly the
- *   loops at both ends of it), its idle gaps are short, and sleeping through each would cost a wake-up per gap while
- *   freeing little of a CPU. Application threads that feed a loop need the cores, as in the start-up.</li>
+ *   <li>unless the loop carries a stream between loops, with no application threads handing it work: it works at
+ *   least half its time, or its connections mark a stream (they return credits in messages of their own, which the
+ *   sender waits for, or their flushes wait for the peer's). The threads that fill the CPUs are then mostly the
+ *   loops at both ends, and sleeping through each gap would cost a wake-up per gap, at the receiving end one per
+ *   half window of the sender's, while freeing little of a CPU. Application threads that feed a loop need the
+ *   cores, as in the start-up.</li>
  * </ul>
  *
  * <p>One instance per loop, used on its thread, except {@link #taskFromOtherThread()}. Nothing here allocates; the
@@ -104,6 +106,10 @@ public final class UcxIdlePolicy {
     private double othersRunnable;
     private long cpusTakenPeriods;
 
+    /** Marks of a stream on the loop's connections so far, and when that count last moved. */
+    private long streamMarks;
+    private long streamMarkedAt;
+
     /** When the current idle period started, when the last one ended, whether it did, and the loop's busy share. */
     private long idleStartedAt;
     private long idleEndedAt;
@@ -126,17 +132,19 @@ public final class UcxIdlePolicy {
         // As if the last reading were a horizon old: the first one replaces the average.
         this.nextSample = now - HORIZON_NANOS + SAMPLE_NANOS;
         this.otherThreadsTaskSeenAt = now - HORIZON_NANOS;
+        this.streamMarkedAt = now - HORIZON_NANOS;
     }
 
     /**
-     * An idle period starts at {@code now} after {@code work} events handled so far. {@code spinningPeers}: the loop
+     * An idle period starts at {@code now} after {@code work} events handled so far and {@code streamMarks} marks of
+     * a stream between loops ({@link UcxWorker#countStreamMark}). {@code spinningPeers}: the loop
      * carries a connection worth spinning for (UCX, or a netty-ucx peer's TCP data path); {@code onlyPlainPeers}:
      * its connections are all plain TCP to other peers, whose bytes come through the kernel, so that a spin would
      * only take the core the kernel and the peers need. Returns how long the loop spins before it sleeps: 0 to sleep
      * at once, {@link #FOREVER} never to sleep; {@link #yieldAfterNanos()} and {@link #yieldRoundsMask()} say how
      * that spin yields.
      */
-    long idleStarts(long now, long work, boolean spinningPeers, boolean onlyPlainPeers) {
+    long idleStarts(long now, long work, long streamMarks, boolean spinningPeers, boolean onlyPlainPeers) {
         measureBusyShare(now);
         WaitStrategy strategy = config.waitStrategy();
         if (onlyPlainPeers || strategy == WaitStrategy.SLEEP) {
@@ -151,6 +159,10 @@ public final class UcxIdlePolicy {
         if (!spinningPeers && mode == Mode.IDLE) {
             // An adaptive loop spins for connections: its start-up begins with the first.
             return decide(0, FOREVER, 0);
+        }
+        if (streamMarks != this.streamMarks) {
+            this.streamMarks = streamMarks;
+            streamMarkedAt = now;
         }
         mode = next(now, work);
         switch (mode) {
@@ -241,9 +253,15 @@ public final class UcxIdlePolicy {
         return average + (sample - average) * Math.min(1.0, spanNanos / HORIZON_NANOS);
     }
 
-    /** Whether the loop works at least {@link #STREAM_BUSY_SHARE} of its time, and no other threads hand it tasks. */
+    /**
+     * Whether the loop carries a stream: it works at least {@link #STREAM_BUSY_SHARE} of its time, or one of its
+     * connections marked a stream within {@link #HORIZON_NANOS} (returned credits in a message of their own: the
+     * peer sends as soon as they arrive; or ran out of the peer's: it reads as soon as they come back), and no other
+     * threads hand it tasks.
+     */
     private boolean carriesStream(long now) {
-        return busyShare >= STREAM_BUSY_SHARE && now - otherThreadsTaskSeenAt > HORIZON_NANOS;
+        return (busyShare >= STREAM_BUSY_SHARE || now - streamMarkedAt <= HORIZON_NANOS)
+                && now - otherThreadsTaskSeenAt > HORIZON_NANOS;
     }
 
     /** The current idle period ended at {@code now}: work came, during a spin or in a sleep. */

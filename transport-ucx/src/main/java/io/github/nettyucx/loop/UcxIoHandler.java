@@ -281,7 +281,8 @@ public final class UcxIoHandler implements IoHandler {
      */
     private int awaitWork(IoHandlerContext context) throws IOException {
         long idleStart = ioStartNanos;
-        long spinNanos = idlePolicy.idleStarts(idleStart, work, hasSpinningPeers(), onlyPlainPeers());
+        long spinNanos = idlePolicy.idleStarts(idleStart, work, worker.streamMarks(), hasSpinningPeers(),
+                onlyPlainPeers());
         requestSlice(idlePolicy.wantsShortSlice());
         if (spinNanos == UcxIdlePolicy.FOREVER) {
             // Busy polling: one look at the worker and the sockets per run, and the run comes back at once.

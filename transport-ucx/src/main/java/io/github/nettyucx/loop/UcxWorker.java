@@ -84,6 +84,8 @@ public final class UcxWorker {
     /** The bytes of this loop's UCX messages: written on the loop only, read by the metrics from any thread. */
     private long bytesSent;
     private long bytesReceived;
+    /** Marks of a stream ({@link #countStreamMark}), on the loop only. */
+    private long streamMarks;
 
     UcxWorker(int maxConnections) throws IOException {
         worker = new UcxNativeWorker(maxConnections);
@@ -126,6 +128,20 @@ public final class UcxWorker {
     /** {@code bytes} of messages arrived on one of this worker's connections were read; on the loop. */
     public void countReceived(int bytes) {
         BYTES_RECEIVED.setOpaque(this, bytesReceived + bytes);
+    }
+
+    /**
+     * One of this worker's connections showed a one-way stream between loops: it returned credits in a message of
+     * their own (half its window read with nothing to send back that could carry them), or a flush stopped for want
+     * of the peer's credits; on the loop.
+     */
+    public void countStreamMark() {
+        streamMarks++;
+    }
+
+    /** What {@link #countStreamMark} counted so far; on the loop. */
+    long streamMarks() {
+        return streamMarks;
     }
 
     /** What {@link #countSent} counted so far; any thread. */

@@ -34,6 +34,7 @@ class UcxIdlePolicyTest {
         final UcxIdlePolicy policy;
         long now = 1_000_000_000L;
         long work;
+        long streamMarks;
         int runnable;
         long spin;
 
@@ -46,7 +47,7 @@ class UcxIdlePolicyTest {
         Loop idle(long events, long gap) {
             work += events;
             now += gap;
-            spin = policy.idleStarts(now, work, true, false);
+            spin = policy.idleStarts(now, work, streamMarks, true, false);
             return this;
         }
 
@@ -99,7 +100,7 @@ class UcxIdlePolicyTest {
     void aFreshEchoPairSpinsThroughItsStartupThenForTheWindowItLearns() {
         // Two CPUs, each taken by one of the pair's loops, and the JIT compiler's threads on top while it warms up.
         Loop loop = new Loop(adaptive(), 2, 4);
-        loop.policy.idleStarts(loop.now, 0, false, false);
+        loop.policy.idleStarts(loop.now, 0, 0, false, false);
         assertEquals(Mode.IDLE, loop.policy.mode(), "no connection yet: nothing to spin for");
         loop.idle(0, 1);
         for (int i = 0; i < EVENTS / 2 - 1; i++) {
@@ -165,29 +166,47 @@ class UcxIdlePolicyTest {
 
     @Test
     void besideTakenCpusALoopThatWorksMostOfItsTimeCarriesAStreamAndKeepsSpinning() {
-        // A stream over two connections per loop at both ends: four loops on two CPUs, each working 8 us of every 10.
+        // The sending end of a stream over two connections per loop at both ends: four loops on two CPUs, each
+        // working 8 us of every 10.
+        assertCarriesAStream(2_000, 8_000, 1, 10_000);
+    }
+
+    @Test
+    void besideTakenCpusALoopWhoseConnectionsMarkAStreamKeepsSpinning() {
+        // The receiving end: working 1 us of every 30 and returning credits in a message of their own every fourth
+        // period (half a window read, nothing going back to carry them); the sender waits for them.
+        assertCarriesAStream(29_000, 1_000, 4, 1_000);
+    }
+
+    /**
+     * A loop among four on two CPUs whose periods are idle {@code idle} and busy {@code busy} ns, with a mark of a
+     * stream every {@code markEvery} periods (1: none needed), spins from period {@code spinsFrom} on; once the stream
+     * stops (requests and responses: mostly idle, marking nothing) it sleeps at once after a horizon; and the same
+     * stream fed by application threads, which need the cores, has it sleep at once throughout.
+     */
+    private static void assertCarriesAStream(long idle, long busy, int markEvery, int spinsFrom) {
         Loop loop = new Loop(adaptive().startupSpinEvents(0), 2, 4).idle(0, 1);
+        Loop fed = new Loop(adaptive().startupSpinEvents(0), 2, 4).idle(0, 1);
         for (int i = 0; i < 20_000; i++) {
-            loop.period(2_000, 8_000);
-            if (i >= 10_000) {
+            if (markEvery > 1 && i % markEvery == 0) {
+                loop.streamMarks++;
+                fed.streamMarks++;
+            }
+            loop.period(idle, busy);
+            fed.policy.taskFromOtherThread();
+            fed.period(idle, busy);
+            if (i >= spinsFrom) {
                 assertEquals(Mode.SPINNING, loop.policy.mode(), "a stream's gaps are worth spinning through");
                 assertSpins(loop, SPIN, YIELD_AFTER, UcxIdlePolicy.ROUNDS_PER_YIELD - 1);
             }
         }
-        // Then requests and responses, the loop working 5 us of every 100: mostly idle, it sleeps at once.
+        assertEquals(Mode.CPUS_TAKEN, fed.policy.mode(), "application threads feed it");
+        assertSleepsAtOnce(fed);
         for (int i = 0; i < 2_000; i++) {
             loop.period(95_000, 5_000);
         }
-        assertEquals(Mode.CPUS_TAKEN, loop.policy.mode());
+        assertEquals(Mode.CPUS_TAKEN, loop.policy.mode(), "requests and responses, working 5 us of every 100");
         assertSleepsAtOnce(loop);
-        // The same stream fed by application threads: they need the cores, and the loop sleeps at once.
-        Loop fed = new Loop(adaptive().startupSpinEvents(0), 2, 4).idle(0, 1);
-        for (int i = 0; i < 20_000; i++) {
-            fed.policy.taskFromOtherThread();
-            fed.period(2_000, 8_000);
-        }
-        assertEquals(Mode.CPUS_TAKEN, fed.policy.mode());
-        assertSleepsAtOnce(fed);
     }
 
     @Test
@@ -248,11 +267,11 @@ class UcxIdlePolicyTest {
     @Test
     void aLoopOfPlainTcpPeersOnlySleepsAtOnceWithoutStartingItsStartup() {
         Loop loop = new Loop(adaptive(), 2, 1);
-        assertEquals(0, loop.policy.idleStarts(loop.now, 0, false, true));
+        assertEquals(0, loop.policy.idleStarts(loop.now, 0, 0, false, true));
         assertEquals(Mode.IDLE, loop.policy.mode());
         loop.idle(0, 1);
         assertEquals(Mode.STARTUP, loop.policy.mode(), "the first UCX connection starts it");
-        assertEquals(0, loop.policy.idleStarts(loop.now, 0, false, true), "plain peers only again");
+        assertEquals(0, loop.policy.idleStarts(loop.now, 0, 0, false, true), "plain peers only again");
     }
 
     @Test
