@@ -14,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Command line of {@link SystemBenchmark}'s coordinator. The mode (--quick, --full, --streams, --sustained) sets the sizes,
- * runs, transports and output folder that the other options, when given, replace.
+ * Command line of {@link SystemBenchmark}'s coordinator. The mode (--quick, --full, --streams, --sustained) sets the
+ * sizes, runs, transports and output folder that the other options, when given, replace.
  */
 @Command(name = "bin/bench echo", mixinStandardHelpOptions = true,
         description = "Whole-system echo benchmark: for each transport a client JVM and a server JVM on this host.",
