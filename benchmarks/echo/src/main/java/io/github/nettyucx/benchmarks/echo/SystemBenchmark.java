@@ -172,31 +172,19 @@ public final class SystemBenchmark {
     static List<BenchClient.Spec> plan(Mode mode) {
         List<BenchClient.Spec> specs = new ArrayList<>();
         if (mode == Mode.SUSTAINED) {
-            specs.add(new BenchClient.Spec("throughput", 256, 1, maxMessages(256, mode)));
-            for (int size : new int[] {1024, 65536}) {
-                for (int conns : new int[] {8, 16}) {
-                    specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, mode)));
-                }
-            }
+            addThroughput(specs, mode, new int[] {256}, new int[] {1});
+            addThroughput(specs, mode, new int[] {1024, 65536}, new int[] {8, 16});
             return specs;
         }
         if (mode == Mode.STREAMS) {
-            for (int size : new int[] {1024, 65536}) {
-                for (int conns : new int[] {1, 4}) {
-                    specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, mode)));
-                }
-            }
+            addThroughput(specs, mode, new int[] {1024, 65536}, new int[] {1, 4});
             return specs;
         }
         if (mode == Mode.QUICK) {
             specs.add(new BenchClient.Spec("pingpong", 16, 1, 20_000));
             specs.add(new BenchClient.Spec("pingpong", 1024, 1, 10_000));
             specs.add(new BenchClient.Spec("pingpong", 65536, 1, 2_000));
-            for (int size : new int[] {16, 1024, 65536}) {
-                for (int conns : new int[] {1, 4}) {
-                    specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, mode)));
-                }
-            }
+            addThroughput(specs, mode, new int[] {16, 1024, 65536}, new int[] {1, 4});
             return specs;
         }
         List<Integer> sweep = new ArrayList<>();
@@ -211,12 +199,20 @@ public final class SystemBenchmark {
         for (int size : sweep) {
             specs.add(new BenchClient.Spec("throughput", size, 1, maxMessages(size, mode)));
         }
-        for (int size : new int[] {16, 1024, 65536}) {
-            for (int conns : new int[] {2, 4, 8, 16}) {
+        addThroughput(specs, mode, new int[] {16, 1024, 65536}, new int[] {2, 4, 8, 16});
+        return specs;
+    }
+
+    /**
+     * Adds a throughput benchmark for each size and each connection count, sizes outermost, each with as many
+     * messages as {@link #maxMessages} allows.
+     */
+    private static void addThroughput(List<BenchClient.Spec> specs, Mode mode, int[] sizes, int[] connectionCounts) {
+        for (int size : sizes) {
+            for (int conns : connectionCounts) {
                 specs.add(new BenchClient.Spec("throughput", size, conns, maxMessages(size, mode)));
             }
         }
-        return specs;
     }
 
     /**
@@ -252,17 +248,17 @@ public final class SystemBenchmark {
          */
         FULL("full", 3, 60, 2.0, 16L << 30, 100_000_000, true, "benchmarks", NettyTransport.values()),
         /**
-         * Throughput over TCP where epoll and the TCP data path are both bound by the kernel's TCP
-         * work (256 B on one connection, 1 KiB and 64 KiB on 8 and 16), where single full-mode runs
-         * scatter by 15% either way: measured for 8 s after a warm-up of about a second, 5 runs.
-         */
-        /*
          * The quick throughput cases measured past the fresh JVMs' warm-up: a quick 64 KiB case lasts 0.2-0.3 s,
          * about half of it while both JVMs still compile (docs/benchmarks/short-path, "Throughput against the
          * issue's today"); here a warm-up of up to 1.6 GiB comes first and the measurement lasts about 3 s.
          */
         STREAMS("streams", 5, 60, 3.0, 16L << 30, 100_000_000, false, "benchmarks-streams",
                 NettyTransport.values()),
+        /**
+         * Throughput over TCP where epoll and the TCP data path are both bound by the kernel's TCP
+         * work (256 B on one connection, 1 KiB and 64 KiB on 8 and 16), where single full-mode runs
+         * scatter by 15% either way: measured for 8 s after a warm-up of about a second, 5 runs.
+         */
         SUSTAINED("sustained", 5, 60, 8.0, 40L << 30, 400_000_000, false, "benchmarks-sustained",
                 NettyTransport.EPOLL, NettyTransport.UCX_TCP);
 
