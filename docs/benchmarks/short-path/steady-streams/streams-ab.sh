@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# streams-ab.sh OUT N SIDE... : SystemBenchmark --streams, ucx only, one run per side per round, sides alternating.
+# streams-ab.sh OUT N SIDE...: N rounds of SystemBenchmark --streams, ucx only, one run per side per round, sides
+# alternating (../throughput-06ee6b0/thr-ucx.sh with THR_MODE=--streams). A side is "main", a worktree's name, or
+# "sts": main with -Dio.github.nettyucx.waitStrategy=spin_then_sleep in both JVMs.
 set -u
 out=$1; n=$2; shift 2
-mkdir -p $out
-cd /work/main
-for i in $(seq 1 $n); do
+thr=$(cd "$(dirname "$0")" && pwd)/../throughput-06ee6b0/thr-ucx.sh
+mkdir -p "$out"
+for i in $(seq 1 "$n"); do
   for side in "$@"; do
-    cp_run=$(docs/benchmarks/short-path/loop-apart/side-classpath.sh $side) || exit 1
-    java -cp "$cp_run" io.github.nettyucx.benchmarks.echo.SystemBenchmark --streams --no-perftest --transports ucx \
-      --runs 1 --out $out/str-$side-$i > $out/str-$side-$i.log 2>&1
-    echo "$(date +%T) $side $i: $(grep -E ',throughput,' $out/str-$side-$i/results.csv | cut -d, -f1,3,4,15 | tr '\n' ' ')"
+    if [[ $side == sts ]]; then
+      THR_MODE=--streams THR_LABEL="$side $i" bash "$thr" main "$out/str-$side-$i" \
+        JAVA_TOOL_OPTIONS=-Dio.github.nettyucx.waitStrategy=spin_then_sleep
+    else
+      THR_MODE=--streams THR_LABEL="$side $i" bash "$thr" "$side" "$out/str-$side-$i"
+    fi
   done
 done
